@@ -1,0 +1,238 @@
+"""Rule options as data, and the named presets built from them.
+
+Every option of RULES.md sections 2-3 is one :class:`Option` in :data:`OPTIONS`, with its
+wire name (camelCase, as RULES.md spells it), its range and its default. :class:`Rules`
+holds one value per option; :func:`rules_from_json` builds one from a ``{"preset": ...,
+<option>: <value>}`` object and refuses, by name, any option it does not know or any value
+outside its range.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from engine.errors import InvalidRules
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One rule option: its wire name, its allowed values and its default."""
+
+    name: str
+    default: bool | int | str
+    choices: tuple[str, ...] = ()
+    low: int = 0
+    high: int = 0
+    step: int = 1
+    group: str = "play"
+    help: str = ""
+
+    @property
+    def kind(self) -> str:
+        if isinstance(self.default, bool):
+            return "bool"
+        if isinstance(self.default, int):
+            return "int"
+        return "enum"
+
+    def check(self, value: object) -> bool | int | str:
+        """The value, if it is allowed for this option; else InvalidRules naming the option."""
+        kind = self.kind
+        if kind == "bool":
+            if isinstance(value, bool):
+                return value
+            raise InvalidRules("rules/bad_value", f"option {self.name!r} takes true or false, got {value!r}")
+        if kind == "int":
+            ok = (
+                isinstance(value, int)
+                and not isinstance(value, bool)
+                and self.low <= value <= self.high
+                and (value - self.low) % self.step == 0
+            )
+            if ok:
+                return value  # type: ignore[return-value]
+            raise InvalidRules(
+                "rules/bad_value",
+                f"option {self.name!r} takes a whole number from {self.low} to {self.high}"
+                f" in steps of {self.step}, got {value!r}",
+            )
+        if isinstance(value, str) and value in self.choices:
+            return value
+        raise InvalidRules(
+            "rules/bad_value", f"option {self.name!r} takes one of {list(self.choices)}, got {value!r}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "default": self.default}
+        out["group"] = self.group
+        out["help"] = self.help
+        if self.kind == "int":
+            out.update(min=self.low, max=self.high, step=self.step)
+        if self.kind == "enum":
+            out["choices"] = list(self.choices)
+        return out
+
+
+OPTIONS: tuple[Option, ...] = (
+    # Play
+    Option("stacking", False, help="Draw Two on Draw Two, Wild Draw Four on Wild Draw Four pass the growing penalty on"),
+    Option("jumpIn", False, help="Anyone holding an exact copy of the top card may play it out of turn"),
+    Option(
+        "jumpInContinuesFrom",
+        "jumper",
+        choices=("jumper", "turnHolder"),
+        help="After a jump-in play continues from the jumper, or stays with the turn holder",
+    ),
+    Option("sevenZero", False, help="A 7 swaps hands with a chosen player; a 0 passes every hand on"),
+    Option(
+        "zeroPassDirection",
+        "withPlay",
+        choices=("withPlay", "againstPlay"),
+        help="Which way hands pass when a 0 is played",
+    ),
+    Option("drawToMatch", False, help="Draw until you can play instead of drawing one card"),
+    Option("drawToMatchCap", 0, low=0, high=108, help="Most cards drawn under drawToMatch (0: no cap)"),
+    Option("unoPenalty", 2, low=0, high=10, help="Cards drawn when caught not calling UNO (0: no penalty)"),
+    Option("decks", 1, low=1, high=2, group="deck", help="Decks shuffled together (two for 7-10 players)"),
+    Option("wildDrawFourChallenge", True, help="The victim of a Wild Draw Four may challenge it"),
+    Option(
+        "wildDrawFourRestriction",
+        "noMatchingColor",
+        choices=("noMatchingColor", "noPlayableCard", "none"),
+        help="When a Wild Draw Four may be played",
+    ),
+    Option(
+        "firstCardWild",
+        "firstPlayerChooses",
+        choices=("firstPlayerChooses", "reshuffle"),
+        help="A Wild turned up first: the first player names the colour, or it is reshuffled",
+    ),
+    Option(
+        "firstCardWildDrawFour",
+        "reshuffle",
+        choices=("reshuffle", "bury"),
+        help="A Wild Draw Four turned up first goes back and is reshuffled, or is buried in the pile",
+    ),
+    Option("forbidActionFinish", False, help="The last card must be a number card"),
+    # Scoring and the match
+    Option(
+        "matchMode",
+        "points",
+        choices=("points", "oneAndDone", "knockout"),
+        group="scoring",
+        help="Play to a target score, end after one deal, or knock out players over the target",
+    ),
+    Option("targetScore", 500, low=100, high=1000, step=50, group="scoring", help="The match ends when a total reaches this"),
+    Option("roundLimit", 0, low=0, high=30, group="scoring", help="End after this many deals (0: play to the target)"),
+    Option(
+        "scoringMode",
+        "winnerCollects",
+        choices=("winnerCollects", "ownHandCounts"),
+        group="scoring",
+        help="The winner scores everyone's hands (highest wins), or each scores their own (lowest wins)",
+    ),
+    Option("numberCards", "faceValue", choices=("faceValue", "flatTen"), group="scoring", help="Number cards score their face or ten"),
+    Option("actionValue", 20, low=0, high=50, step=5, group="scoring", help="Points for Skip, Reverse, Draw Two"),
+    Option("wildValue", 50, low=0, high=100, step=5, group="scoring", help="Points for a Wild"),
+    Option("wildDrawFourValue", 50, low=0, high=100, step=5, group="scoring", help="Points for a Wild Draw Four"),
+)
+
+OPTION_BY_NAME: dict[str, Option] = {o.name: o for o in OPTIONS}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One value per option; field names are the options' wire names in snake_case."""
+
+    preset: str = "classic"
+    deck: str = "classic108"
+    stacking: bool = False
+    jump_in: bool = False
+    jump_in_continues_from: str = "jumper"
+    seven_zero: bool = False
+    zero_pass_direction: str = "withPlay"
+    draw_to_match: bool = False
+    draw_to_match_cap: int = 0
+    uno_penalty: int = 2
+    decks: int = 1
+    wild_draw_four_challenge: bool = True
+    wild_draw_four_restriction: str = "noMatchingColor"
+    first_card_wild: str = "firstPlayerChooses"
+    first_card_wild_draw_four: str = "reshuffle"
+    forbid_action_finish: bool = False
+    match_mode: str = "points"
+    target_score: int = 500
+    round_limit: int = 0
+    scoring_mode: str = "winnerCollects"
+    number_cards: str = "faceValue"
+    action_value: int = 20
+    wild_value: int = 50
+    wild_draw_four_value: int = 50
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire form: ``preset`` plus every option by its camelCase name."""
+        out: dict[str, Any] = {"preset": self.preset}
+        for option in OPTIONS:
+            out[option.name] = getattr(self, _snake(option.name))
+        return out
+
+    @property
+    def lowest_wins(self) -> bool:
+        return self.scoring_mode == "ownHandCounts"
+
+
+def _snake(name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() else c for c in name)
+
+
+_FIELD_NAMES = {f.name for f in fields(Rules)}
+assert all(_snake(o.name) in _FIELD_NAMES for o in OPTIONS)
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "classic": {},
+    "house": {"stacking": True, "jumpIn": True, "sevenZero": True, "drawToMatch": True},
+    "oneAndDone": {"matchMode": "oneAndDone"},
+    "knockout": {"matchMode": "knockout", "scoringMode": "ownHandCounts"},
+}
+
+
+def rules_from_json(data: Mapping[str, Any] | None) -> Rules:
+    """Rules from ``{"preset": name, option: value, ...}``; the preset defaults to classic.
+
+    :raises InvalidRules: an unknown preset or option, or a value out of its range; the
+        message names the option.
+    """
+    if data is None:
+        data = {}
+    if not isinstance(data, Mapping):
+        raise InvalidRules("rules/not_an_object", f"rules must be a JSON object, got {data!r}")
+    preset = data.get("preset", "classic")
+    if preset not in PRESETS:
+        raise InvalidRules(
+            "rules/unknown_preset", f"unknown preset {preset!r}; known presets: {sorted(PRESETS)}"
+        )
+    values: dict[str, Any] = {"preset": preset}
+    for name, value in list(PRESETS[preset].items()) + [(k, v) for k, v in data.items() if k != "preset"]:
+        option = OPTION_BY_NAME.get(name)
+        if option is None:
+            raise InvalidRules("rules/unknown_option", f"unknown rule option {name!r}")
+        values[_snake(name)] = option.check(value)
+    return Rules(**values)
+
+
+def with_options(rules: Rules, changes: Mapping[str, Any]) -> Rules:
+    """``rules`` with some options changed, each checked as in :func:`rules_from_json`."""
+    values: dict[str, Any] = {}
+    for name, value in changes.items():
+        option = OPTION_BY_NAME.get(name)
+        if option is None:
+            raise InvalidRules("rules/unknown_option", f"unknown rule option {name!r}")
+        values[_snake(name)] = option.check(value)
+    return replace(rules, **values)
+
+
+def describe_options() -> list[dict[str, Any]]:
+    """Every option with its range, default, group and one-line help (for rule editors)."""
+    return [o.to_json() for o in OPTIONS]

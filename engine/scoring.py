@@ -1,0 +1,67 @@
+"""Card values, deal scores and standings under the rules' scoring options.
+
+Pure functions over card codes and totals, shared by the game and the scoresheet so that
+a live match and a paper one are read the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.cards import CARD_INFO, NUMBERS
+from engine.rules import Rules
+
+# One classic108 deck is worth 1240 at default values; an entry above this is impossible.
+DECK_POINTS_CAP = 1240
+
+
+def card_value(card: str, rules: Rules) -> int:
+    """The points one card in hand is worth under ``rules``."""
+    rank = CARD_INFO[card].rank
+    if rank in NUMBERS:
+        return 10 if rules.number_cards == "flatTen" else int(rank)
+    if rank == "W+4":
+        return rules.wild_draw_four_value
+    if CARD_INFO[card].color is None:
+        return rules.wild_value
+    return rules.action_value
+
+
+def hand_value(hand: Sequence[str], rules: Rules) -> int:
+    return sum(card_value(card, rules) for card in hand)
+
+
+def deal_scores(hands: Sequence[Sequence[str]], winner: int, rules: Rules) -> list[int]:
+    """Each seat's entry for a deal ``winner`` went out of.
+
+    ``winnerCollects``: the winner scores everyone else's hands, others 0.
+    ``ownHandCounts``: each seat scores its own hand, the winner 0.
+    """
+    values = [hand_value(hand, rules) for hand in hands]
+    if rules.scoring_mode == "ownHandCounts":
+        values[winner] = 0
+        return values
+    scores = [0] * len(hands)
+    scores[winner] = sum(values) - values[winner]
+    return scores
+
+
+def places(totals: Sequence[int], lowest_wins: bool) -> list[int]:
+    """1-based place of each seat; equal totals share a place (1, 1, 3)."""
+    ordered = sorted(totals) if lowest_wins else sorted(totals, reverse=True)
+    first_index = {}
+    for index, total in enumerate(ordered):
+        first_index.setdefault(total, index + 1)
+    return [first_index[total] for total in totals]
+
+
+def best_seats(totals: Sequence[int], lowest_wins: bool, among: Sequence[int] | None = None) -> list[int]:
+    """The seats (from ``among``, default all) holding the best total."""
+    seats = list(range(len(totals))) if among is None else list(among)
+    pick = min if lowest_wins else max
+    best = pick(totals[s] for s in seats)
+    return [s for s in seats if totals[s] == best]
+
+
+def target_reached(totals: Sequence[int], rules: Rules) -> bool:
+    return any(total >= rules.target_score for total in totals)
