@@ -1,0 +1,204 @@
+"""The app's handle on its SQL database: one async engine, migrated on connect.
+
+:class:`Database` is what the rest of the app uses; each method runs in its own
+transaction. The SQL lives in :mod:`app.db.games` and :mod:`app.db.scoresheets`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+from app.db import games, migrate, scoresheets
+from app.db.base import utcnow
+from app.db.records import DealReplay, MatchRecord, PlayerMatch, ScoresheetRecord
+from app.db.scoresheets import DealCheck, RulesChange
+
+# How often a scoresheet write that lost a race on SQLite is tried again.
+_WRITE_ATTEMPTS = 3
+
+
+class Database:
+    """The SQL store: players, rooms, played deals and their history, scoresheets."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+
+    @classmethod
+    async def connect(
+        cls, url: str, *, run_migrations: bool = True, echo: bool = False
+    ) -> Database:
+        """Open ``url`` (an SQLAlchemy async URL) and migrate it to the newest schema.
+
+        A fresh SQLite file is created and migrated, so the embedded default needs no
+        setup step.
+        """
+        engine = create_async_engine(url, echo=echo, pool_pre_ping=not url.startswith("sqlite"))
+        if engine.dialect.name == "sqlite":
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        try:
+            if run_migrations:
+                await migrate.upgrade(engine)
+        except BaseException:
+            await engine.dispose()
+            raise
+        return cls(engine)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """A session whose work commits on success and rolls back on any error."""
+        async with self.sessions() as session, session.begin():
+            yield session
+
+    # Played games -------------------------------------------------------------------
+
+    async def record_room(
+        self, room_id: str, name: str, rules: dict[str, Any], seats: int, private: bool
+    ) -> None:
+        """Store a room, or update its name and settings if it is already stored."""
+        async with self.transaction() as session:
+            await games.record_room(
+                session,
+                room_id=room_id,
+                name=name,
+                rules=rules,
+                seats=seats,
+                private=private,
+                now=utcnow(),
+            )
+
+    async def record_player(self, player_id: str, name: str) -> None:
+        """Store a guest player, or update the name of one already stored."""
+        async with self.transaction() as session:
+            await games.record_player(session, player_id=player_id, name=name, now=utcnow())
+
+    async def record_deal(
+        self,
+        *,
+        room_id: str,
+        match_id: str,
+        deal_number: int,
+        start_state: dict[str, Any],
+        actions: Sequence[dict[str, Any]],
+        scores: Sequence[int | None] | None,
+        totals: Sequence[int],
+        winner: int | None,
+        match_over: bool,
+        seats: Sequence[dict[str, Any]],
+    ) -> bool:
+        """Store a finished deal: start state, action log, per-seat scores and totals.
+
+        The first deal of a match also creates the match; ``match_over`` closes it with
+        ``winner`` as the match winner. ``actions`` are ``{"seq", "ts", "seat", "action"}``
+        in the order they were applied; ``seats`` are ``{"seat", "playerId", "name"}``.
+        Idempotent: the same room/match/deal number again stores nothing and returns False.
+        """
+        try:
+            async with self.transaction() as session:
+                return await games.record_deal(
+                    session,
+                    room_id=room_id,
+                    match_id=match_id,
+                    deal_number=deal_number,
+                    start_state=start_state,
+                    actions=actions,
+                    scores=scores,
+                    totals=totals,
+                    winner=winner,
+                    match_over=match_over,
+                    seats=seats,
+                    now=utcnow(),
+                )
+        except IntegrityError:
+            # Two writers raced on the same deal and the other committed first (its
+            # key check ran before ours could see it). The deal is stored: a no-op.
+            async with self.sessions() as session:
+                if await games.deal_replay(session, match_id, deal_number) is None:
+                    raise
+            return False
+
+    async def player_exists(self, player_id: str) -> bool:
+        async with self.sessions() as session:
+            return await games.player_exists(session, player_id)
+
+    async def player_matches(
+        self, player_id: str, *, limit: int = 50, offset: int = 0
+    ) -> list[PlayerMatch]:
+        """The player's finished matches, most recently finished first."""
+        async with self.sessions() as session:
+            return await games.player_matches(session, player_id, limit=limit, offset=offset)
+
+    async def match(self, match_id: str) -> MatchRecord | None:
+        """A match with its seats and deals, or None if there is no such match."""
+        async with self.sessions() as session:
+            return await games.match(session, match_id)
+
+    async def deal_replay(self, match_id: str, deal_number: int) -> DealReplay | None:
+        """A finished deal's start state and action log, or None if it is not stored."""
+        async with self.sessions() as session:
+            return await games.deal_replay(session, match_id, deal_number)
+
+    # Scoresheets --------------------------------------------------------------------
+
+    async def create_scoresheet(
+        self, *, name: str, players: list[str], rules: dict[str, Any]
+    ) -> ScoresheetRecord:
+        async with self.transaction() as session:
+            return await scoresheets.create(
+                session, name=name, players=players, rules=rules, now=utcnow()
+            )
+
+    async def scoresheet(self, scoresheet_id: str) -> ScoresheetRecord | None:
+        async with self.sessions() as session:
+            return await scoresheets.get(session, scoresheet_id)
+
+    async def add_scoresheet_deal(
+        self, scoresheet_id: str, entries: list[int], check: DealCheck
+    ) -> ScoresheetRecord | None:
+        """Append a deal's entries if ``check`` accepts them; None: no such scoresheet.
+
+        ``check(sheet, entries, number)`` runs inside the transaction, against the
+        scoresheet as stored; whatever it raises propagates and nothing is written.
+        """
+        for attempt in range(_WRITE_ATTEMPTS):
+            try:
+                async with self.transaction() as session:
+                    return await scoresheets.add_deal(
+                        session, scoresheet_id, entries, check, utcnow()
+                    )
+            except IntegrityError:
+                if attempt == _WRITE_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def change_scoresheet_rules(
+        self, scoresheet_id: str, change: RulesChange
+    ) -> ScoresheetRecord | None:
+        """Replace the rules with ``change(sheet)``; None: no such scoresheet."""
+        async with self.transaction() as session:
+            return await scoresheets.change_rules(session, scoresheet_id, change, utcnow())
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # SQLite leaves foreign keys (and so ON DELETE CASCADE) off unless asked, per connection.
+    cursor.execute("PRAGMA foreign_keys=ON")
+    # Wait for a competing writer instead of failing at once with "database is locked".
+    cursor.execute("PRAGMA busy_timeout=5000")
+    # Readers (history pages) then never wait for the writer recording a deal.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.close()
