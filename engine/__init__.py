@@ -3,3 +3,38 @@
 Nothing here does I/O, reads a clock or touches global random state; randomness comes from
 a seed held in the state. ``app/`` imports this package, never the other way round.
 """
+
+from __future__ import annotations
+
+from engine.actions import Action, parse_action
+from engine.errors import EngineError, IllegalAction, InvalidAction, InvalidRules
+from engine.events import Event, event_for, event_full
+from engine.game import apply
+from engine.legal import legal_actions
+from engine.match_start import new_match
+from engine.rules import PRESETS, Rules, describe_options, rules_from_json, with_options
+from engine.state import State
+from engine.view import view_for, wire_legal
+
+__all__ = [
+    "PRESETS",
+    "Action",
+    "EngineError",
+    "Event",
+    "IllegalAction",
+    "InvalidAction",
+    "InvalidRules",
+    "Rules",
+    "State",
+    "apply",
+    "describe_options",
+    "event_for",
+    "event_full",
+    "legal_actions",
+    "new_match",
+    "parse_action",
+    "rules_from_json",
+    "view_for",
+    "wire_legal",
+    "with_options",
+]

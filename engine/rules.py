@@ -43,7 +43,9 @@ class Option:
         if kind == "bool":
             if isinstance(value, bool):
                 return value
-            raise InvalidRules("rules/bad_value", f"option {self.name!r} takes true or false, got {value!r}")
+            raise InvalidRules(
+                "rules/bad_value", f"option {self.name!r} takes true or false, got {value!r}"
+            )
         if kind == "int":
             ok = (
                 isinstance(value, int)
@@ -61,7 +63,8 @@ class Option:
         if isinstance(value, str) and value in self.choices:
             return value
         raise InvalidRules(
-            "rules/bad_value", f"option {self.name!r} takes one of {list(self.choices)}, got {value!r}"
+            "rules/bad_value",
+            f"option {self.name!r} takes one of {list(self.choices)}, got {value!r}",
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -77,15 +80,23 @@ class Option:
 
 OPTIONS: tuple[Option, ...] = (
     # Play
-    Option("stacking", False, help="Draw Two on Draw Two, Wild Draw Four on Wild Draw Four pass the growing penalty on"),
-    Option("jumpIn", False, help="Anyone holding an exact copy of the top card may play it out of turn"),
+    Option(
+        "stacking",
+        False,
+        help="Draw Two on Draw Two, Wild Draw Four on Wild Draw Four pass the growing penalty on",
+    ),
+    Option(
+        "jumpIn", False, help="Anyone holding an exact copy of the top card may play it out of turn"
+    ),
     Option(
         "jumpInContinuesFrom",
         "jumper",
         choices=("jumper", "turnHolder"),
         help="After a jump-in play continues from the jumper, or stays with the turn holder",
     ),
-    Option("sevenZero", False, help="A 7 swaps hands with a chosen player; a 0 passes every hand on"),
+    Option(
+        "sevenZero", False, help="A 7 swaps hands with a chosen player; a 0 passes every hand on"
+    ),
     Option(
         "zeroPassDirection",
         "withPlay",
@@ -93,9 +104,24 @@ OPTIONS: tuple[Option, ...] = (
         help="Which way hands pass when a 0 is played",
     ),
     Option("drawToMatch", False, help="Draw until you can play instead of drawing one card"),
-    Option("drawToMatchCap", 0, low=0, high=108, help="Most cards drawn under drawToMatch (0: no cap)"),
-    Option("unoPenalty", 2, low=0, high=10, help="Cards drawn when caught not calling UNO (0: no penalty)"),
-    Option("decks", 1, low=1, high=2, group="deck", help="Decks shuffled together (two for 7-10 players)"),
+    Option(
+        "drawToMatchCap", 0, low=0, high=108, help="Most cards drawn under drawToMatch (0: no cap)"
+    ),
+    Option(
+        "unoPenalty",
+        2,
+        low=0,
+        high=10,
+        help="Cards drawn when caught not calling UNO (0: no penalty)",
+    ),
+    Option(
+        "decks",
+        1,
+        low=1,
+        high=2,
+        group="deck",
+        help="Decks shuffled together (two for 7-10 players)",
+    ),
     Option("wildDrawFourChallenge", True, help="The victim of a Wild Draw Four may challenge it"),
     Option(
         "wildDrawFourRestriction",
@@ -113,7 +139,7 @@ OPTIONS: tuple[Option, ...] = (
         "firstCardWildDrawFour",
         "reshuffle",
         choices=("reshuffle", "bury"),
-        help="A Wild Draw Four turned up first goes back and is reshuffled, or is buried in the pile",
+        help="A first Wild Draw Four goes back and is reshuffled, or is buried in the pile",
     ),
     Option("forbidActionFinish", False, help="The last card must be a number card"),
     # Scoring and the match
@@ -124,19 +150,56 @@ OPTIONS: tuple[Option, ...] = (
         group="scoring",
         help="Play to a target score, end after one deal, or knock out players over the target",
     ),
-    Option("targetScore", 500, low=100, high=1000, step=50, group="scoring", help="The match ends when a total reaches this"),
-    Option("roundLimit", 0, low=0, high=30, group="scoring", help="End after this many deals (0: play to the target)"),
+    Option(
+        "targetScore",
+        500,
+        low=100,
+        high=1000,
+        step=50,
+        group="scoring",
+        help="The match ends when a total reaches this",
+    ),
+    Option(
+        "roundLimit",
+        0,
+        low=0,
+        high=30,
+        group="scoring",
+        help="End after this many deals (0: play to the target)",
+    ),
     Option(
         "scoringMode",
         "winnerCollects",
         choices=("winnerCollects", "ownHandCounts"),
         group="scoring",
-        help="The winner scores everyone's hands (highest wins), or each scores their own (lowest wins)",
+        help="Winner scores all hands (highest wins), or each scores own hand (lowest wins)",
     ),
-    Option("numberCards", "faceValue", choices=("faceValue", "flatTen"), group="scoring", help="Number cards score their face or ten"),
-    Option("actionValue", 20, low=0, high=50, step=5, group="scoring", help="Points for Skip, Reverse, Draw Two"),
+    Option(
+        "numberCards",
+        "faceValue",
+        choices=("faceValue", "flatTen"),
+        group="scoring",
+        help="Number cards score their face or ten",
+    ),
+    Option(
+        "actionValue",
+        20,
+        low=0,
+        high=50,
+        step=5,
+        group="scoring",
+        help="Points for Skip, Reverse, Draw Two",
+    ),
     Option("wildValue", 50, low=0, high=100, step=5, group="scoring", help="Points for a Wild"),
-    Option("wildDrawFourValue", 50, low=0, high=100, step=5, group="scoring", help="Points for a Wild Draw Four"),
+    Option(
+        "wildDrawFourValue",
+        50,
+        low=0,
+        high=100,
+        step=5,
+        group="scoring",
+        help="Points for a Wild Draw Four",
+    ),
 )
 
 OPTION_BY_NAME: dict[str, Option] = {o.name: o for o in OPTIONS}
@@ -214,7 +277,9 @@ def rules_from_json(data: Mapping[str, Any] | None) -> Rules:
             "rules/unknown_preset", f"unknown preset {preset!r}; known presets: {sorted(PRESETS)}"
         )
     values: dict[str, Any] = {"preset": preset}
-    for name, value in list(PRESETS[preset].items()) + [(k, v) for k, v in data.items() if k != "preset"]:
+    for name, value in list(PRESETS[preset].items()) + [
+        (k, v) for k, v in data.items() if k != "preset"
+    ]:
         option = OPTION_BY_NAME.get(name)
         if option is None:
             raise InvalidRules("rules/unknown_option", f"unknown rule option {name!r}")

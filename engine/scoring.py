@@ -49,13 +49,15 @@ def deal_scores(hands: Sequence[Sequence[str]], winner: int, rules: Rules) -> li
 def places(totals: Sequence[int], lowest_wins: bool) -> list[int]:
     """1-based place of each seat; equal totals share a place (1, 1, 3)."""
     ordered = sorted(totals) if lowest_wins else sorted(totals, reverse=True)
-    first_index = {}
+    first_index: dict[int, int] = {}
     for index, total in enumerate(ordered):
         first_index.setdefault(total, index + 1)
     return [first_index[total] for total in totals]
 
 
-def best_seats(totals: Sequence[int], lowest_wins: bool, among: Sequence[int] | None = None) -> list[int]:
+def best_seats(
+    totals: Sequence[int], lowest_wins: bool, among: Sequence[int] | None = None
+) -> list[int]:
     """The seats (from ``among``, default all) holding the best total."""
     seats = list(range(len(totals))) if among is None else list(among)
     pick = min if lowest_wins else max

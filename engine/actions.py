@@ -1,0 +1,105 @@
+"""Actions: what a seat asks the engine to do, parsed from the wire form once.
+
+An :class:`Action` is an immutable named tuple so that legal-action lists are cheap to
+build, compare and hash. :func:`parse_action` turns a CONTRACT.md section 2 object into
+one, refusing malformed input with :class:`~engine.errors.InvalidAction`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from engine.cards import COLORS, is_card
+from engine.errors import InvalidAction
+
+ACTION_TYPES = frozenset(
+    {"play", "draw", "pass", "callUno", "catchUno", "challenge", "chooseColor", "nextDeal"}
+)
+
+
+class Action(NamedTuple):
+    """One action. ``at`` (optional) is the ``moves`` count of the state the seat reacted to:
+    an out-of-turn action whose ``at`` is stale arrived too late and is refused."""
+
+    type: str
+    cards: tuple[str, ...] = ()
+    color: str | None = None
+    target: int | None = None
+    uno: bool = False
+    at: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire form, with only the fields this action uses."""
+        out: dict[str, Any] = {"type": self.type}
+        if self.cards:
+            out["cards"] = list(self.cards)
+        if self.color is not None:
+            out["color"] = self.color
+        if self.target is not None:
+            out["target"] = self.target
+        if self.uno:
+            out["uno"] = True
+        if self.at is not None:
+            out["at"] = self.at
+        return out
+
+
+def parse_action(data: Mapping[str, Any] | Action) -> Action:
+    """An :class:`Action` from its wire form.
+
+    :raises InvalidAction: not an object, unknown ``type``, or a field of the wrong kind.
+    """
+    if isinstance(data, Action):
+        return data
+    if not isinstance(data, Mapping):
+        raise InvalidAction("bad_action", f"an action must be a JSON object, got {data!r}")
+    kind = data.get("type")
+    if kind not in ACTION_TYPES:
+        raise InvalidAction("unknown_action", f"unknown action type {kind!r}")
+    return Action(
+        type=kind,
+        cards=_cards_field(data.get("cards"), kind),
+        color=_color_field(data.get("color")),
+        target=_int_field(data, "target"),
+        uno=_uno_field(data.get("uno")),
+        at=_int_field(data, "at"),
+    )
+
+
+def _cards_field(value: object, kind: str) -> tuple[str, ...]:
+    if value is None:
+        if kind == "play":
+            raise InvalidAction("cards_required", "a play needs a non-empty list 'cards'")
+        return ()
+    if not isinstance(value, list | tuple) or (kind == "play" and not value):
+        raise InvalidAction(
+            "bad_cards", f"'cards' must be a non-empty list of card codes, got {value!r}"
+        )
+    for card in value:
+        if not is_card(card):
+            raise InvalidAction("unknown_card", f"unknown card code {card!r}")
+    return tuple(value)
+
+
+def _color_field(value: object) -> str | None:
+    if value is None or value in COLORS:
+        return value
+    raise InvalidAction("bad_color", f"'color' must be one of {list(COLORS)}, got {value!r}")
+
+
+def _int_field(data: Mapping[str, Any], name: str) -> int | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidAction(f"bad_{name}", f"{name!r} must be a whole number, got {value!r}")
+    return value
+
+
+def _uno_field(value: object) -> bool:
+    if value is None:
+        return False
+    if isinstance(value, bool):
+        return value
+    raise InvalidAction("bad_uno", f"'uno' must be true or false, got {value!r}")

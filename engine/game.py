@@ -1,0 +1,343 @@
+"""The transition function and the legal-action generator.
+
+``apply(state, seat, action)`` checks everything first and raises a typed
+:class:`~engine.errors.EngineError` on the first problem, so a refused action changes
+nothing; only then does it copy the state and resolve the action, collecting events.
+``legal_actions`` lists exactly what ``apply`` would accept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.actions import Action, parse_action
+from engine.cards import CARD_INFO, COLORS, CardInfo
+from engine.deal import start_deal
+from engine.effects import finish_play, play_card
+from engine.errors import IllegalAction, InvalidAction
+from engine.events import Event
+from engine.state import State
+from engine.turns import draw_cards, give_cards, next_seat, take_cards
+
+Transition = tuple[State, list[Event]]
+
+
+def apply(state: State, seat: int, action: Mapping[str, Any] | Action) -> Transition:
+    """The state after ``seat`` takes ``action``, and what happened.
+
+    :raises InvalidAction: the action or seat is malformed.
+    :raises IllegalAction: the action is not allowed now (``err.code`` says why).
+    """
+    act = parse_action(action)
+    _check_seat(state, seat)
+    return _HANDLERS[act.type](state, seat, act)
+
+
+def _check_seat(state: State, seat: int) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+        raise InvalidAction("bad_seat", f"no seat {seat!r} at a table of {state.players}")
+    if state.out[seat]:
+        raise IllegalAction("knocked_out", f"seat {seat} has been knocked out of the match")
+
+
+def _check_phase(state: State, phase: str, what: str) -> None:
+    if state.phase != phase:
+        raise IllegalAction("wrong_phase", f"cannot {what} during {state.phase!r}")
+
+
+def _check_turn(state: State, seat: int, what: str) -> None:
+    _check_phase(state, "playing", what)
+    if seat != state.turn:
+        raise IllegalAction("not_your_turn", f"it is seat {state.turn}'s turn, not seat {seat}'s")
+
+
+def _begin_move(state: State) -> State:
+    """A working copy for a table move: a move closes the UNO catch window."""
+    new = state.copy()
+    new.moves += 1
+    new.exposed = None
+    new.caught = None
+    return new
+
+
+# --- play ---------------------------------------------------------------------------------
+
+
+def matches_top(state: State, info: CardInfo) -> bool:
+    """Colour, number or symbol match with the top card, or a wild."""
+    if info.color is None or info.color == state.color:
+        return True
+    top = state.discard[-1]
+    return CARD_INFO[top].rank == info.rank
+
+
+def wd4_is_bluff(state: State, hand: tuple[str, ...]) -> bool:
+    """Would playing a Wild Draw Four from ``hand`` break the restriction in force?"""
+    restriction = state.rules.wild_draw_four_restriction
+    if restriction == "none":
+        return False
+    others = list(hand)
+    others.remove("W+4")
+    if restriction == "noMatchingColor":
+        return any(CARD_INFO[c].color == state.color for c in others)
+    return any(c != "W+4" and matches_top(state, CARD_INFO[c]) for c in others)
+
+
+def turn_play_problem(state: State, seat: int, card: str) -> str | None:
+    """Why the turn holder may not play ``card`` now (an error code), or None."""
+    info = CARD_INFO[card]
+    rules = state.rules
+    if state.drawn is not None and card != state.drawn:
+        return "only_drawn_card"
+    if state.pending:
+        if rules.stacking and info.rank == state.pending_kind:
+            return None
+        return "penalty_pending"
+    if not matches_top(state, info):
+        return "card_not_playable"
+    if info.rank == "W+4" and not rules.wild_draw_four_challenge:
+        if wd4_is_bluff(state, state.hands[seat]):
+            return "wild_draw_four_restricted"
+    hand = state.hands[seat]
+    if rules.forbid_action_finish and len(hand) == 1 and not info.is_number:
+        return "action_finish_forbidden"
+    return None
+
+
+def jump_in_problem(state: State, seat: int, card: str, at: int | None) -> str | None:
+    """Why ``seat`` may not jump in with ``card`` now (an error code), or None."""
+    rules = state.rules
+    info = CARD_INFO[card]
+    if not rules.jump_in or info.is_wild or state.pending or card != state.discard[-1]:
+        return "not_your_turn"
+    if rules.jump_in_continues_from == "turnHolder" and not info.is_number:
+        return "not_your_turn"
+    if at is not None and at != state.moves:
+        return "too_late"
+    if rules.forbid_action_finish and len(state.hands[seat]) == 1 and not info.is_number:
+        return "action_finish_forbidden"
+    return None
+
+
+_PROBLEM_TEXT = {
+    "only_drawn_card": "after drawing you may play only the card you drew",
+    "penalty_pending": "a draw penalty is pending: stack a matching card or draw",
+    "card_not_playable": "that card matches neither the colour nor the number or symbol",
+    "wild_draw_four_restricted": "a Wild Draw Four may not be played while you hold a"
+    " matching card",
+    "action_finish_forbidden": "your last card must be a number card",
+    "not_your_turn": "it is not your turn",
+    "too_late": "too late: the table moved on before your action arrived",
+}
+
+
+def _play(state: State, seat: int, act: Action) -> Transition:
+    _check_phase(state, "playing", "play")
+    if len(act.cards) != 1:
+        raise IllegalAction("one_card_only", "this room plays one card at a time")
+    card = act.cards[0]
+    hand = state.hands[seat]
+    if card not in hand:
+        raise IllegalAction("card_not_in_hand", f"you do not hold {card!r}")
+    jump = seat != state.turn
+    problem = (
+        jump_in_problem(state, seat, card, act.at) if jump else turn_play_problem(state, seat, card)
+    )
+    if problem is not None:
+        text = _PROBLEM_TEXT[problem]
+        if problem == "not_your_turn":
+            text = f"it is seat {state.turn}'s turn, and {card!r} cannot jump in"
+        raise IllegalAction(problem, text)
+    info = CARD_INFO[card]
+    if info.is_wild and act.color is None:
+        raise InvalidAction("color_required", f"name a colour for {card!r}: one of {list(COLORS)}")
+    if state.rules.seven_zero and info.rank == "7" and len(hand) > 1:
+        _check_target(state, seat, act.target, "a 7 swaps hands with")
+    new = _begin_move(state)
+    events: list[Event] = []
+    turn_holder = state.turn
+    if jump:
+        events.append({"type": "jumpIn", "seat": seat})
+        new.turn = seat
+    bluff = info.rank == "W+4" and wd4_is_bluff(state, hand)
+    play_card(new, seat, card, act.color, act.uno, events)
+    finish_play(new, seat, info, act.target, bluff, events)
+    if jump and state.rules.jump_in_continues_from == "turnHolder" and new.phase == "playing":
+        new.turn = turn_holder
+    return new, events
+
+
+def _check_target(state: State, seat: int, target: int | None, what: str) -> None:
+    if target is None:
+        raise InvalidAction("target_required", f"choose the seat {what} ('target')")
+    if not 0 <= target < state.players or target == seat or state.out[target]:
+        raise IllegalAction("bad_target", f"seat {target!r} cannot be the target")
+
+
+# --- draw, pass, challenge, colour -------------------------------------------------------
+
+
+def _draw(state: State, seat: int, act: Action) -> Transition:
+    _check_turn(state, seat, "draw")
+    if state.drawn is not None:
+        raise IllegalAction("already_drew", "you drew already: play the drawn card or pass")
+    new = _begin_move(state)
+    new.declared = None
+    events: list[Event] = []
+    if state.pending:
+        draw_cards(new, seat, state.pending, events, reason="penalty")
+        new.pending = 0
+        new.pending_kind = None
+        new.wd4 = None
+        new.turn = next_seat(new, seat, 1)
+        return new, events
+    cards = _draw_for_turn(new, events)
+    give_cards(new, seat, cards)
+    events.append(
+        {
+            "type": "draw",
+            "seat": seat,
+            "count": len(cards),
+            "reason": "draw",
+            "to": seat,
+            "private": {"cards": cards},
+        }
+    )
+    if cards and turn_play_problem(new, seat, cards[-1]) is None:
+        new.drawn = cards[-1]
+    else:
+        new.turn = next_seat(new, seat, 1)
+    return new, events
+
+
+def _draw_for_turn(new: State, events: list[Event]) -> list[str]:
+    """One card, or under drawToMatch cards until one is playable (up to the cap)."""
+    rules = new.rules
+    if not rules.draw_to_match:
+        return take_cards(new, 1, events)
+    cap = rules.draw_to_match_cap or 10**9
+    cards: list[str] = []
+    while len(cards) < cap:
+        got = take_cards(new, 1, events)
+        if not got:
+            break
+        cards += got
+        if matches_top(new, CARD_INFO[got[0]]):
+            break
+    return cards
+
+
+def _pass(state: State, seat: int, act: Action) -> Transition:
+    _check_turn(state, seat, "pass")
+    if state.drawn is None:
+        raise IllegalAction("cannot_pass", "draw a card before passing")
+    new = _begin_move(state)
+    new.drawn = None
+    new.turn = next_seat(new, seat, 1)
+    return new, [{"type": "pass", "seat": seat}]
+
+
+def _challenge(state: State, seat: int, act: Action) -> Transition:
+    if state.phase != "playing" or seat != state.turn or state.wd4 is None:
+        raise IllegalAction(
+            "nothing_to_challenge", "there is no Wild Draw Four for you to challenge"
+        )
+    offender, bluff = state.wd4
+    new = _begin_move(state)
+    events: list[Event] = [
+        {
+            "type": "challenge",
+            "seat": seat,
+            "target": offender,
+            "guilty": bluff,
+            "to": seat,
+            "private": {"hand": list(state.hands[offender])},
+        }
+    ]
+    penalty = state.pending
+    new.pending = 0
+    new.pending_kind = None
+    new.wd4 = None
+    if bluff:
+        draw_cards(new, offender, penalty, events, reason="challengeLost")
+    else:
+        draw_cards(new, seat, penalty + 2, events, reason="challengeLost")
+        new.turn = next_seat(new, seat, 1)
+    return new, events
+
+
+def _choose_color(state: State, seat: int, act: Action) -> Transition:
+    _check_phase(state, "chooseColor", "choose a colour")
+    if seat != state.turn:
+        raise IllegalAction("not_your_turn", f"seat {state.turn} names the colour")
+    if act.color is None:
+        raise InvalidAction("color_required", f"name a colour: one of {list(COLORS)}")
+    new = _begin_move(state)
+    new.color = act.color
+    new.phase = "playing"
+    return new, [{"type": "chooseColor", "seat": seat, "color": act.color}]
+
+
+# --- UNO ----------------------------------------------------------------------------------
+
+
+def _call_uno(state: State, seat: int, act: Action) -> Transition:
+    if state.exposed == seat:
+        new = state.copy()
+        new.exposed = None
+        return new, [{"type": "callUno", "seat": seat}]
+    hand = state.hands[seat]
+    if state.phase == "playing" and seat == state.turn and len(hand) == 2:
+        new = state.copy()
+        new.declared = seat
+        return new, [{"type": "callUno", "seat": seat}]
+    if state.caught == seat:
+        raise IllegalAction("too_late", "you were caught before you called UNO")
+    raise IllegalAction("nothing_to_call", "call UNO as you play your next-to-last card")
+
+
+def _catch_uno(state: State, seat: int, act: Action) -> Transition:
+    target = act.target
+    if target is None:
+        raise InvalidAction("target_required", "name the seat you catch ('target')")
+    if not 0 <= target < state.players or target == seat:
+        raise IllegalAction("bad_target", f"seat {target!r} cannot be caught by seat {seat}")
+    if state.rules.uno_penalty == 0:
+        raise IllegalAction("uno_penalty_off", "this room has no penalty for a missed UNO call")
+    if act.at is not None and act.at != state.moves:
+        raise IllegalAction("too_late", "too late: the table moved on before your catch arrived")
+    if state.exposed != target:
+        if state.caught == target or len(state.hands[target]) == 1:
+            raise IllegalAction("too_late", f"seat {target} called UNO or was caught already")
+        raise IllegalAction("nothing_to_catch", f"seat {target} has nothing to be caught for")
+    new = state.copy()
+    new.exposed = None
+    new.caught = target
+    events: list[Event] = [{"type": "catchUno", "seat": seat, "target": target}]
+    draw_cards(new, target, state.rules.uno_penalty, events, reason="unoPenalty")
+    return new, events
+
+
+# --- between deals ------------------------------------------------------------------------
+
+
+def _next_deal(state: State, seat: int, act: Action) -> Transition:
+    _check_phase(state, "dealOver", "start the next deal")
+    new = _begin_move(state)
+    new.direction = 1
+    new.dealer = next_seat(new, state.dealer, 1)
+    events = start_deal(new)
+    return new, events
+
+
+_HANDLERS: dict[str, Callable[[State, int, Action], Transition]] = {
+    "play": _play,
+    "draw": _draw,
+    "pass": _pass,
+    "challenge": _challenge,
+    "chooseColor": _choose_color,
+    "callUno": _call_uno,
+    "catchUno": _catch_uno,
+    "nextDeal": _next_deal,
+}

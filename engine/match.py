@@ -1,0 +1,85 @@
+"""The end of a deal and of the match: scores, totals, knockouts and the winner.
+
+One ordered function, :func:`end_deal`, decides what a finished deal means for the match
+under the three match modes (points, oneAndDone, knockout).
+"""
+
+from __future__ import annotations
+
+from engine.events import Event
+from engine.scoring import best_seats, deal_scores
+from engine.state import State
+
+
+def end_deal(state: State, winner: int, events: list[Event]) -> None:
+    """Score the deal ``winner`` went out of and decide whether the match goes on.
+
+    Works on a working copy. Sets ``phase`` to ``dealOver`` or ``matchOver``.
+    """
+    rules = state.rules
+    scores = deal_scores(state.hands, winner, rules)
+    for seat in range(state.players):
+        if state.out[seat]:
+            scores[seat] = 0
+    totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
+    state.deal_scores = tuple(scores)
+    state.totals = totals
+    state.winner = winner
+    state.pending = 0
+    state.pending_kind = None
+    state.wd4 = None
+    state.drawn = None
+    state.exposed = state.declared = state.caught = None
+    events.append(
+        {
+            "type": "dealOver",
+            "winner": winner,
+            "scores": scores,
+            "totals": list(totals),
+            "hands": [list(h) for h in state.hands],
+        }
+    )
+    match_winner = _match_winner(state, winner, events)
+    if match_winner is _GOES_ON:
+        state.phase = "dealOver"
+        return
+    state.phase = "matchOver"
+    state.winner = match_winner  # type: ignore[assignment]
+    events.append({"type": "matchOver", "winner": match_winner, "totals": list(totals)})
+
+
+_GOES_ON = object()
+
+
+def _match_winner(state: State, deal_winner: int, events: list[Event]) -> object:
+    """The match winner (None when first place is shared), or _GOES_ON."""
+    rules = state.rules
+    totals = state.totals
+    if rules.match_mode == "oneAndDone":
+        return deal_winner
+    if rules.match_mode == "knockout":
+        return _knockout(state, events)
+    target_hit = any(totals[s] >= rules.target_score for s in state.active_seats())
+    limit_hit = rules.round_limit > 0 and state.deal >= rules.round_limit
+    if not (target_hit or limit_hit):
+        return _GOES_ON
+    best = best_seats(totals, rules.lowest_wins)
+    return best[0] if len(best) == 1 else None
+
+
+def _knockout(state: State, events: list[Event]) -> object:
+    """Seats whose total reaches the target leave; the last one left wins."""
+    rules = state.rules
+    still_in = state.active_seats()
+    leaving = [s for s in still_in if state.totals[s] >= rules.target_score]
+    if leaving:
+        state.out = tuple(o or s in leaving for s, o in enumerate(state.out))
+        events.append({"type": "knockedOut", "seats": leaving})
+    remaining = [s for s in still_in if s not in leaving]
+    if len(remaining) > 1:
+        return _GOES_ON
+    if len(remaining) == 1:
+        return remaining[0]
+    # Everyone left went over at once: the lowest of them wins.
+    best = best_seats(state.totals, True, among=still_in)
+    return best[0] if len(best) == 1 else None

@@ -1,0 +1,36 @@
+"""Starting a match: the dealer, then the first deal."""
+
+from __future__ import annotations
+
+from engine.deal import choose_dealer, new_state, start_deal
+from engine.errors import InvalidAction
+from engine.events import Event
+from engine.rules import Rules
+from engine.state import State
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+
+
+def new_match(
+    rules: Rules, players: int, seed: str, dealer: int | None = None
+) -> tuple[State, list[Event]]:
+    """A match with its first deal dealt.
+
+    ``seed`` should come from :mod:`secrets` (the caller's side effect, not the engine's).
+    ``dealer=None`` chooses the dealer by the draw of the official rules.
+
+    :raises InvalidAction: a player count outside 2-10 or a dealer seat off the table.
+    """
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InvalidAction("bad_players", f"players must be a whole number, got {players!r}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidAction("bad_players", f"UNO takes 2 to 10 players, got {players}")
+    events: list[Event] = []
+    if dealer is None:
+        dealer, events = choose_dealer(players, seed)
+    elif not 0 <= dealer < players:
+        raise InvalidAction("bad_dealer", f"no seat {dealer} at a table of {players}")
+    state = new_state(rules, players, seed, dealer)
+    events += start_deal(state)
+    return state, events

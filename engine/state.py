@@ -1,0 +1,129 @@
+"""The game state: one value holding a whole match at one moment.
+
+A :class:`State` is never changed once the engine has returned it: every transition works
+on a :meth:`State.copy` and replaces whole fields (hands and piles are tuples). Piles are
+stored top-last so that drawing is a slice from the end.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.rules import Rules, rules_from_json
+
+Hand = tuple[str, ...]
+
+
+class State:
+    """A match in progress. Treat as immutable; the engine copies before it changes."""
+
+    __slots__ = (
+        "rules",
+        "players",
+        "seed",
+        "shuffles",
+        "deal",
+        "dealer",
+        "phase",
+        "hands",
+        "draw_pile",
+        "discard",
+        "color",
+        "turn",
+        "direction",
+        "pending",
+        "pending_kind",
+        "wd4",
+        "drawn",
+        "exposed",
+        "declared",
+        "caught",
+        "totals",
+        "deal_scores",
+        "winner",
+        "out",
+        "moves",
+    )
+
+    rules: Rules
+    players: int
+    seed: str
+    shuffles: int  # how many shuffles this match has made: each one seeds its own RNG
+    deal: int
+    dealer: int
+    phase: str
+    hands: tuple[Hand, ...]
+    draw_pile: Hand  # top last
+    discard: Hand  # top last
+    color: str | None
+    turn: int
+    direction: int
+    pending: int  # the draw penalty the turn holder faces
+    pending_kind: str | None  # the card rank that may be stacked on it
+    wd4: tuple[int, bool] | None  # (who played the Wild Draw Four, was it a bluff)
+    drawn: str | None  # the card the turn holder drew and may still play
+    exposed: int | None  # the seat that may be caught for not calling UNO
+    declared: int | None  # the seat that called UNO before playing its next-to-last card
+    caught: int | None  # the seat caught since the last turn action (a late call is too late)
+    totals: tuple[int, ...]
+    deal_scores: tuple[int, ...] | None
+    winner: int | None
+    out: tuple[bool, ...]  # knocked out of the match
+    moves: int
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        for name in State.__slots__:
+            object.__setattr__(new, name, getattr(self, name))
+        return new
+
+    @property
+    def match_over(self) -> bool:
+        return self.phase == "matchOver"
+
+    @property
+    def top(self) -> str | None:
+        return self.discard[-1] if self.discard else None
+
+    def active_seats(self) -> list[int]:
+        return [s for s in range(self.players) if not self.out[s]]
+
+    def to_json(self) -> dict[str, Any]:
+        """Every field as plain JSON (piles top-last, as stored)."""
+        out: dict[str, Any] = {}
+        for name in State.__slots__:
+            value = getattr(self, name)
+            if name == "rules":
+                value = value.to_json()
+            elif isinstance(value, tuple):
+                value = [list(v) if isinstance(v, tuple) else v for v in value]
+            out[name] = value
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        """The inverse of :meth:`to_json`."""
+        state = cls.__new__(cls)
+        for name in cls.__slots__:
+            value = data[name]
+            if name == "rules":
+                value = rules_from_json(value)
+            elif name == "hands":
+                value = tuple(tuple(h) for h in value)
+            elif isinstance(value, list):
+                value = tuple(value)
+            object.__setattr__(state, name, value)
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in State.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"State(deal={self.deal}, phase={self.phase!r}, turn={self.turn},"
+            f" top={self.top!r}, color={self.color!r}, hands={self.hands!r})"
+        )

@@ -1,0 +1,80 @@
+"""Moving round the table and drawing from the pile: the mechanics every rule shares."""
+
+from __future__ import annotations
+
+import random
+
+from engine.events import Event
+from engine.state import State
+
+
+def next_seat(state: State, seat: int, steps: int) -> int:
+    """The seat ``steps`` places after ``seat`` in the direction of play, skipping seats
+    knocked out of the match."""
+    n = state.players
+    step = state.direction
+    out = state.out
+    for _ in range(steps):
+        seat = (seat + step) % n
+        while out[seat]:
+            seat = (seat + step) % n
+    return seat
+
+
+def active_count(state: State) -> int:
+    return state.players - sum(state.out)
+
+
+def reshuffle_discards(state: State, events: list[Event]) -> bool:
+    """Turn the discards under the top card into a new draw pile; False if there are none."""
+    if len(state.discard) <= 1:
+        return False
+    state.shuffles += 1
+    pile = list(state.discard[:-1])
+    random.Random(f"{state.seed}:{state.shuffles}").shuffle(pile)
+    state.draw_pile = tuple(pile) + state.draw_pile
+    state.discard = state.discard[-1:]
+    events.append({"type": "reshuffle", "cards": len(pile)})
+    return True
+
+
+def take_cards(state: State, count: int, events: list[Event]) -> list[str]:
+    """Up to ``count`` cards off the draw pile (reshuffling when it runs out); fewer when
+    there is nothing left to reshuffle. Works on a copy; does not touch any hand."""
+    taken: list[str] = []
+    while len(taken) < count:
+        if not state.draw_pile and not reshuffle_discards(state, events):
+            break
+        want = count - len(taken)
+        pile = state.draw_pile
+        chunk = pile[-want:]
+        state.draw_pile = pile[: len(pile) - len(chunk)]
+        taken.extend(reversed(chunk))
+    return taken
+
+
+def give_cards(state: State, seat: int, cards: list[str]) -> None:
+    hands = list(state.hands)
+    hands[seat] = hands[seat] + tuple(cards)
+    state.hands = tuple(hands)
+
+
+def draw_cards(
+    state: State, seat: int, count: int, events: list[Event], reason: str = "draw"
+) -> list[str]:
+    """``seat`` draws ``count`` cards (fewer if the piles run dry) and an event says so:
+    everyone sees how many and why (``reason``), only ``seat`` sees which."""
+    cards = take_cards(state, count, events)
+    if cards:
+        give_cards(state, seat, cards)
+    events.append(
+        {
+            "type": "draw",
+            "seat": seat,
+            "count": len(cards),
+            "reason": reason,
+            "to": seat,
+            "private": {"cards": cards},
+        }
+    )
+    return cards

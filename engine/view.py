@@ -1,0 +1,60 @@
+"""What one seat may see: the only place that decides which cards a viewer is shown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.legal import legal_actions
+from engine.state import State
+
+
+def view_for(state: State, seat: int | None) -> dict[str, Any]:
+    """The JSON-ready view of ``state`` for ``seat`` (None: a spectator, who sees no hand).
+
+    While a deal is on no other seat's cards are in it; after the deal ``reveal`` lists
+    every hand.
+    """
+    is_seat = seat is not None and 0 <= seat < state.players
+    over = state.phase in ("dealOver", "matchOver")
+    return {
+        "you": seat if is_seat else None,
+        "hand": list(state.hands[seat]) if is_seat and seat is not None else [],
+        "players": [
+            {"seat": s, "cards": len(h), "score": state.totals[s], "out": state.out[s]}
+            for s, h in enumerate(state.hands)
+        ],
+        "top": state.top,
+        "color": state.color,
+        "turn": state.turn,
+        "direction": state.direction,
+        "drawPile": len(state.draw_pile),
+        "pendingDraw": state.pending,
+        "phase": state.phase,
+        "rules": state.rules.to_json(),
+        "legal": wire_legal(state, seat) if is_seat and seat is not None else [],
+        "deal": state.deal,
+        "dealer": state.dealer,
+        "drawn": state.drawn if is_seat and seat == state.turn else None,
+        "unoExposed": state.exposed,
+        "dealScores": list(state.deal_scores) if state.deal_scores is not None else None,
+        "totals": list(state.totals),
+        "winner": state.winner,
+        "matchOver": state.match_over,
+        "reveal": [list(h) for h in state.hands] if over else None,
+        "moves": state.moves,
+    }
+
+
+def wire_legal(state: State, seat: int) -> list[dict[str, Any]]:
+    """Legal actions in wire form for clients: a wild or seven play listed once, without
+    the ``color`` or ``target`` the client adds."""
+    seen: set[tuple[Any, ...]] = set()
+    out: list[dict[str, Any]] = []
+    for action in legal_actions(state, seat):
+        if action.type == "play":
+            action = action._replace(color=None, target=None)
+        key = tuple(action)
+        if key not in seen:
+            seen.add(key)
+            out.append(action.to_json())
+    return out
