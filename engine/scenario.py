@@ -1,0 +1,185 @@
+"""The scenario runner (CONTRACT.md section 3): one JSON scenario in, one JSON result out.
+
+``python -m engine.scenario FILE`` (``-`` for standard input). Exit 0 whenever the
+scenario is well-formed, even if actions were refused; 2 with a message on standard error
+when the file itself is malformed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from engine.cards import CARD_INFO, COLORS, is_card
+from engine.deal import new_state, start_deal
+from engine.errors import EngineError
+from engine.events import event_full
+from engine.game import apply
+from engine.match_start import MAX_PLAYERS, MIN_PLAYERS, new_match
+from engine.rules import rules_from_json
+from engine.state import State
+
+DEFAULT_SEED = "scenario"
+
+
+class MalformedScenario(ValueError):
+    """The scenario file itself is wrong (as opposed to an action being refused)."""
+
+
+def run(scenario: Any) -> dict[str, Any]:
+    """The result object for a parsed scenario.
+
+    :raises MalformedScenario: the scenario is not of the contract's form.
+    """
+    if not isinstance(scenario, dict):
+        raise MalformedScenario("the scenario must be a JSON object")
+    state = initial_state(scenario)
+    actions = scenario.get("actions", [])
+    if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+        raise MalformedScenario("'actions' must be a list of objects")
+    results = []
+    for action in actions:
+        try:
+            state, events = apply(state, action.get("seat"), action)
+        except EngineError as err:
+            results.append({"ok": False, "error": err.to_json()})
+            continue
+        results.append({"ok": True, "events": [event_full(e) for e in events]})
+    return {"results": results, "state": state_summary(state)}
+
+
+def initial_state(scenario: dict[str, Any]) -> State:
+    """The state the actions start from: a stacked deck, a set-up position, or a seed."""
+    try:
+        rules = rules_from_json(scenario.get("rules"))
+    except EngineError as err:
+        raise MalformedScenario(f"{err.code}: {err.message}") from err
+    players = scenario.get("players")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise MalformedScenario("'players' must be a whole number")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise MalformedScenario(f"'players' must be 2 to 10, got {players}")
+    seed = str(scenario.get("seed", DEFAULT_SEED))
+    dealer = scenario.get("dealer")
+    if dealer is not None and (
+        isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players
+    ):
+        raise MalformedScenario(f"'dealer' must be a seat from 0 to {players - 1}")
+    if "setup" in scenario:
+        return _from_setup(rules, players, seed, dealer or 0, scenario["setup"])
+    if "deck" in scenario:
+        deck = _cards(scenario["deck"], "deck")
+        if len(deck) < players * 7 + 1:
+            raise MalformedScenario(f"'deck' needs at least {players * 7 + 1} cards to deal")
+        state = new_state(rules, players, seed, dealer or 0)
+        start_deal(state, deck)
+        return state
+    return new_match(rules, players, seed, dealer)[0]
+
+
+def _cards(value: object, where: str) -> list[str]:
+    if not isinstance(value, list):
+        raise MalformedScenario(f"{where!r} must be a list of card codes")
+    for card in value:
+        if not is_card(card):
+            raise MalformedScenario(f"unknown card code {card!r} in {where!r}")
+    return value
+
+
+def _seat_field(setup: dict[str, Any], name: str, default: int, players: int) -> int:
+    value = setup.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        raise MalformedScenario(f"setup {name!r} must be a seat from 0 to {players - 1}")
+    return value
+
+
+def _from_setup(rules: Any, players: int, seed: str, dealer: int, setup: object) -> State:
+    if not isinstance(setup, dict):
+        raise MalformedScenario("'setup' must be an object")
+    hands = setup.get("hands")
+    if not isinstance(hands, list) or len(hands) != players:
+        raise MalformedScenario(f"setup 'hands' must list {players} hands")
+    discard = _cards(setup.get("discard"), "discard")
+    if not discard:
+        raise MalformedScenario("setup 'discard' needs at least the top card")
+    top = discard[0]
+    color = setup.get("color", CARD_INFO[top].color)
+    if color not in COLORS:
+        raise MalformedScenario(f"setup 'color' must be one of {list(COLORS)} (top card {top!r})")
+    direction = setup.get("direction", 1)
+    if direction not in (1, -1):
+        raise MalformedScenario("setup 'direction' must be 1 or -1")
+    pending = setup.get("pendingDraw", 0)
+    if isinstance(pending, bool) or not isinstance(pending, int) or pending < 0:
+        raise MalformedScenario("setup 'pendingDraw' must be a whole number >= 0")
+    state = new_state(rules, players, seed, dealer)
+    state.deal = 1
+    state.phase = "playing"
+    state.hands = tuple(tuple(_cards(h, "hands")) for h in hands)
+    state.discard = tuple(reversed(discard))
+    state.draw_pile = tuple(reversed(_cards(setup.get("drawPile", []), "drawPile")))
+    state.color = color
+    state.direction = direction
+    state.turn = _seat_field(setup, "turn", (dealer + 1) % players, players)
+    state.pending = pending
+    if pending:
+        state.pending_kind = CARD_INFO[top].rank
+    totals = setup.get("totals", [0] * players)
+    if not isinstance(totals, list) or len(totals) != players:
+        raise MalformedScenario(f"setup 'totals' must list {players} numbers")
+    state.totals = tuple(totals)
+    return state
+
+
+def state_summary(state: State) -> dict[str, Any]:
+    """The result's ``state``: everything, hands included (piles listed top first)."""
+    return {
+        "phase": state.phase,
+        "turn": state.turn,
+        "direction": state.direction,
+        "top": state.top,
+        "color": state.color,
+        "hands": [list(h) for h in state.hands],
+        "drawPile": len(state.draw_pile),
+        "pendingDraw": state.pending,
+        "deal": state.deal,
+        "dealer": state.dealer,
+        "dealScores": list(state.deal_scores) if state.deal_scores is not None else None,
+        "totals": list(state.totals),
+        "winner": state.winner,
+        "matchOver": state.match_over,
+        "drinks": None,
+        "discard": list(reversed(state.discard)),
+        "drawPileCards": list(reversed(state.draw_pile)),
+        "unoExposed": state.exposed,
+        "drawn": state.drawn,
+        "out": list(state.out),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1:
+        print("usage: python -m engine.scenario FILE  (or - for standard input)", file=sys.stderr)
+        return 2
+    try:
+        text = sys.stdin.read() if args[0] == "-" else open(args[0], encoding="utf-8").read()
+        result = run(json.loads(text))
+    except OSError as err:
+        print(f"error: cannot read {args[0]!r}: {err.strerror}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as err:
+        print(f"error: not valid JSON: {err}", file=sys.stderr)
+        return 2
+    except MalformedScenario as err:
+        print(f"error: malformed scenario: {err}", file=sys.stderr)
+        return 2
+    json.dump(result, sys.stdout)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
