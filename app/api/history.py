@@ -1,0 +1,142 @@
+"""REST for the history of played games: a player's matches, a match, a deal's replay.
+
+Everything here reads finished deals from SQL (:mod:`app.db`); live rooms are elsewhere.
+Errors are ``4xx {"code", "message"}`` like every route of the API; :class:`ApiErrorRoute`
+makes that hold for this router's own errors and for request validation, whatever
+exception handlers the app installs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+
+from app.db import Database, DealReplay, get_database
+from engine import EngineError, State, apply
+
+
+class ApiError(Exception):
+    """An error answer: HTTP status, stable machine-readable code, English message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+    def response(self) -> JSONResponse:
+        return JSONResponse({"code": self.code, "message": self.message}, status_code=self.status)
+
+
+class ApiErrorRoute(APIRoute):
+    """A route that answers :class:`ApiError` and bad requests as ``{"code", "message"}``."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def route_handler(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except ApiError as error:
+                return error.response()
+            except RequestValidationError as error:
+                return ApiError(422, "bad_request", _describe(error.errors())).response()
+
+        return route_handler
+
+
+def _describe(errors: Any) -> str:
+    """One English line from pydantic's error list: where, and what is wrong."""
+    parts = []
+    for error in errors:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else error.get("msg", ""))
+    return "; ".join(parts) or "the request is malformed"
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    404: {"description": "Not found: `{code, message}`"},
+    422: {"description": "Malformed request: `{code, message}`"},
+}
+
+router = APIRouter(prefix="/api", tags=["history"], route_class=ApiErrorRoute)
+DatabaseDep = Annotated[Database, Depends(get_database)]
+
+
+@router.get("/players/{playerId}/matches", responses=ERROR_RESPONSES)
+async def player_matches(
+    db: DatabaseDep,
+    player_id: Annotated[str, Path(alias="playerId", max_length=64)],
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    """The player's finished matches, most recently finished first (paged)."""
+    matches = await db.player_matches(player_id, limit=limit, offset=offset)
+    if not matches and not await db.player_exists(player_id):
+        raise ApiError(404, "player_not_found", f"no player {player_id!r}")
+    return {
+        "playerId": player_id,
+        "limit": limit,
+        "offset": offset,
+        "matches": [m.to_json() for m in matches],
+    }
+
+
+@router.get("/matches/{matchId}", responses=ERROR_RESPONSES)
+async def match(
+    db: DatabaseDep, match_id: Annotated[str, Path(alias="matchId", max_length=64)]
+) -> dict[str, Any]:
+    """A match (finished or still being played) with its players and every recorded deal."""
+    found = await db.match(match_id)
+    if found is None:
+        raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+    return found.to_json()
+
+
+@router.get("/matches/{matchId}/deals/{dealNumber}/replay", responses=ERROR_RESPONSES)
+async def deal_replay(
+    db: DatabaseDep,
+    match_id: Annotated[str, Path(alias="matchId", max_length=64)],
+    deal_number: Annotated[int, Path(alias="dealNumber", ge=1)],
+) -> dict[str, Any]:
+    """A finished deal: its full start state, its action log, and the state they lead to.
+
+    The deal is over, so nothing is hidden: the start state holds every hand and the
+    shuffle seed. ``finalState`` is recomputed by running the log through the engine;
+    ``replay.consistent`` says whether that reproduces the recorded scores.
+    """
+    replay = await db.deal_replay(match_id, deal_number)
+    if replay is None:
+        if await db.match(match_id) is None:
+            raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+        raise ApiError(404, "deal_not_found", f"match {match_id!r} has no deal {deal_number}")
+    return {**replay.to_json(), **_replay(replay)}
+
+
+def _replay(replay: DealReplay) -> dict[str, Any]:
+    """The engine's final state for the recorded actions, or where the replay broke."""
+    try:
+        state = State.from_json(replay.start_state)
+    except (KeyError, TypeError, ValueError) as error:
+        # Recorded by an engine whose state format differs from this one's.
+        problem = {"index": None, "code": "replay/bad_start_state", "message": str(error)}
+        return {"finalState": None, "replay": {"consistent": False, "error": problem}}
+    for index, entry in enumerate(replay.actions):
+        try:
+            state, _events = apply(
+                state, entry.seat if entry.seat is not None else -1, entry.action
+            )
+        except EngineError as error:
+            problem = {"index": index, "code": error.code, "message": error.message}
+            return {"finalState": None, "replay": {"consistent": False, "error": problem}}
+    final = state.to_json()
+    consistent = list(state.totals) == replay.totals and (
+        replay.scores == [None] * len(replay.scores)
+        or list(state.deal_scores or ()) == replay.scores
+    )
+    return {"finalState": final, "replay": {"consistent": consistent, "error": None}}

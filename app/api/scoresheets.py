@@ -1,0 +1,130 @@
+"""REST for scoresheet matches (RULES.md section 3): tables playing with physical cards.
+
+A scoresheet stores players, rules and one entry per player per deal; standings are always
+recomputed by :mod:`engine.scoresheet` from the entries under the current rules. A new deal
+that breaks the entry rules is refused (``422``, nothing stored); changing an option never
+touches the entries and reports deals that now break the rules as ``warnings``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Path
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+
+from app.api.history import ApiError, ApiErrorRoute
+from app.db import Database, ScoresheetRecord, get_database
+from engine.errors import EngineError
+from engine.rules import rules_from_json, with_options
+from engine.scoresheet import add_deal, standings
+
+router = APIRouter(prefix="/api/scoresheets", tags=["scoresheets"], route_class=ApiErrorRoute)
+DatabaseDep = Annotated[Database, Depends(get_database)]
+ScoresheetId = Annotated[str, Path(alias="scoresheetId", max_length=64)]
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    404: {"description": "No such scoresheet: `{code, message}`"},
+    409: {"description": "The match is already finished: `{code, message}`"},
+    422: {"description": "Malformed request or entries that break the rules: `{code, message}`"},
+}
+
+
+class ScoresheetCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(default=None, max_length=100)
+    players: list[PlayerName] = Field(min_length=2, max_length=10)
+    # A preset name plus option overrides, as for rooms; scoring options are what count.
+    rules: dict[str, Any] = Field(default_factory=dict)
+
+
+class DealEntries(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    # One number per player, in the scoresheet's player order.
+    entries: list[StrictInt]
+
+
+@router.post("", status_code=201, responses=ERROR_RESPONSES)
+async def create_scoresheet(db: DatabaseDep, body: ScoresheetCreate) -> dict[str, Any]:
+    """Start a scoresheet: its players (2-10, distinct names) and rules."""
+    with _engine_errors():
+        rules = rules_from_json(body.rules)
+        # The engine refuses repeated names: standings are reported per name.
+        standings(rules, body.players, [])
+    name = body.name.strip() if body.name and body.name.strip() else "Scoresheet"
+    sheet = await db.create_scoresheet(name=name, players=body.players, rules=rules.to_json())
+    return _sheet_json(sheet)
+
+
+@router.get("/{scoresheetId}", responses=ERROR_RESPONSES)
+async def get_scoresheet(db: DatabaseDep, scoresheet_id: ScoresheetId) -> dict[str, Any]:
+    """The scoresheet with its entries and standings (totals, places, winner, warnings)."""
+    sheet = await db.scoresheet(scoresheet_id)
+    if sheet is None:
+        raise _not_found(scoresheet_id)
+    return _sheet_json(sheet)
+
+
+@router.post("/{scoresheetId}/deals", status_code=201, responses=ERROR_RESPONSES)
+async def add_scoresheet_deal(
+    db: DatabaseDep, scoresheet_id: ScoresheetId, body: DealEntries
+) -> dict[str, Any]:
+    """Enter one deal. Refused, with every problem named, if the entries break the rules."""
+
+    def check(sheet: ScoresheetRecord, entries: list[int], number: int) -> None:
+        # Against the sheet as stored, inside the writing transaction.
+        rules = rules_from_json(sheet.rules)
+        add_deal(rules, sheet.players, sheet.deals, entries)
+
+    with _engine_errors():
+        sheet = await db.add_scoresheet_deal(scoresheet_id, body.entries, check)
+    if sheet is None:
+        raise _not_found(scoresheet_id)
+    return {**_sheet_json(sheet), "deal": len(sheet.deals)}
+
+
+@router.patch("/{scoresheetId}/rules", responses=ERROR_RESPONSES)
+async def change_scoresheet_rules(
+    db: DatabaseDep,
+    scoresheet_id: ScoresheetId,
+    changes: Annotated[dict[str, Any], Body(examples=[{"scoringMode": "ownHandCounts"}])],
+) -> dict[str, Any]:
+    """Change rule options (``{option: value}``). Entries stay; standings are recomputed."""
+
+    def change(sheet: ScoresheetRecord) -> dict[str, Any]:
+        return with_options(rules_from_json(sheet.rules), changes).to_json()
+
+    with _engine_errors():
+        sheet = await db.change_scoresheet_rules(scoresheet_id, change)
+    if sheet is None:
+        raise _not_found(scoresheet_id)
+    return _sheet_json(sheet)
+
+
+def _sheet_json(sheet: ScoresheetRecord) -> dict[str, Any]:
+    result = standings(rules_from_json(sheet.rules), sheet.players, sheet.deals)
+    return {**sheet.to_json(), **result}
+
+
+def _not_found(scoresheet_id: str) -> ApiError:
+    return ApiError(404, "scoresheet_not_found", f"no scoresheet {scoresheet_id!r}")
+
+
+def _engine_error(error: EngineError) -> ApiError:
+    # A finished match is a conflict with the sheet's state, not a malformed entry.
+    status = 409 if error.code == "scoresheet/finished" else 422
+    return ApiError(status, error.code, error.message)
+
+
+@contextmanager
+def _engine_errors() -> Iterator[None]:
+    """Engine refusals (bad rules, bad entries: ScoresheetError) as API errors."""
+    try:
+        yield
+    except EngineError as error:
+        raise _engine_error(error) from error
