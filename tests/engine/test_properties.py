@@ -1,0 +1,202 @@
+"""Invariants that must hold in every game, whatever the options: random legal playouts."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import EngineError, State, apply, legal_actions, rules_from_json, view_for
+from engine.cards import build_deck
+from engine.rules import OPTIONS
+from engine.scoring import hand_value
+
+PLAYOUT_STEPS = 400
+
+option_values = {
+    "stacking": st.booleans(),
+    "jumpIn": st.booleans(),
+    "jumpInContinuesFrom": st.sampled_from(["jumper", "turnHolder"]),
+    "sevenZero": st.booleans(),
+    "zeroPassDirection": st.sampled_from(["withPlay", "againstPlay"]),
+    "drawToMatch": st.booleans(),
+    "drawToMatchCap": st.sampled_from([0, 1, 3, 10]),
+    "unoPenalty": st.integers(0, 10),
+    "wildDrawFourChallenge": st.booleans(),
+    "wildDrawFourRestriction": st.sampled_from(["noMatchingColor", "noPlayableCard", "none"]),
+    "firstCardWild": st.sampled_from(["firstPlayerChooses", "reshuffle"]),
+    "firstCardWildDrawFour": st.sampled_from(["reshuffle", "bury"]),
+    "forbidActionFinish": st.booleans(),
+    "scoringMode": st.sampled_from(["winnerCollects", "ownHandCounts"]),
+    "numberCards": st.sampled_from(["faceValue", "flatTen"]),
+    "matchMode": st.sampled_from(["points", "oneAndDone", "knockout"]),
+    "targetScore": st.sampled_from([100, 150, 500]),
+}
+assert set(option_values) <= {o.name for o in OPTIONS}
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[State, random.Random]:
+    from engine import new_match
+
+    players = draw(st.integers(2, 10))
+    options = {name: draw(strategy) for name, strategy in option_values.items()}
+    options["decks"] = draw(st.integers(1, 2))
+    seed = draw(st.text(min_size=1, max_size=8))
+    state, _ = new_match(rules_from_json(options), players, seed)
+    return state, random.Random(draw(st.integers(0, 2**32)))
+
+
+def all_cards(state: State) -> Counter[str]:
+    cards: Counter[str] = Counter(state.draw_pile)
+    cards.update(state.discard)
+    for hand in state.hands:
+        cards.update(hand)
+    return cards
+
+
+def assert_invariants(state: State) -> None:
+    rules = state.rules
+    assert all_cards(state) == Counter(build_deck(rules.deck, rules.decks))
+    assert 0 <= state.turn < state.players
+    if state.phase in ("playing", "chooseColor"):
+        assert not state.out[state.turn]
+        assert state.color is not None or state.phase == "chooseColor"
+        # Exactly one seat may take a turn action (draw, pass, chooseColor) right now.
+        turn_kinds = {"draw", "pass", "chooseColor", "challenge"}
+        holders = {
+            s for s in range(state.players) for a in legal_actions(state, s) if a.type in turn_kinds
+        }
+        assert holders == {state.turn}
+
+
+def step(state: State, rng: random.Random) -> State:
+    """One random legal action by a random seat that has one."""
+    return step_with_events(state, rng)[0]
+
+
+def step_with_events(state: State, rng: random.Random) -> tuple[State, list[dict]]:
+    choices = [(s, a) for s in range(state.players) for a in legal_actions(state, s)]
+    seat, action = rng.choice(choices)
+    return apply(state, seat, action)
+
+
+common = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@common
+@given(games())
+def test_random_playouts_conserve_cards_and_keep_one_turn_holder(game: tuple) -> None:
+    state, rng = game
+    for _ in range(PLAYOUT_STEPS):
+        assert_invariants(state)
+        if state.phase == "matchOver":
+            break
+        state = step(state, rng)
+
+
+@common
+@given(games())
+def test_every_listed_legal_action_is_accepted(game: tuple) -> None:
+    state, rng = game
+    for _ in range(PLAYOUT_STEPS // 4):
+        if state.phase == "matchOver":
+            break
+        for seat in range(state.players):
+            for action in legal_actions(state, seat):
+                apply(state, seat, action)  # must not raise
+        state = step(state, rng)
+
+
+def _probe_actions(state: State, rng: random.Random) -> list[dict]:
+    cards = sorted(set(build_deck(state.rules.deck, state.rules.decks)))
+    kinds = ["draw", "pass", "callUno", "challenge", "nextDeal"]
+    probes: list[dict] = [{"type": k} for k in kinds]
+    probes += [
+        {"type": "play", "cards": [rng.choice(cards)], "color": rng.choice([None, "R", "G"])}
+        for _ in range(6)
+    ]
+    probes += [{"type": "catchUno", "target": rng.randrange(state.players)}]
+    probes += [{"type": "chooseColor", "color": "B"}, {"type": "bogus"}, {"type": "play"}]
+    return probes
+
+
+@common
+@given(games())
+def test_refused_actions_change_nothing(game: tuple) -> None:
+    state, rng = game
+    for _ in range(PLAYOUT_STEPS // 8):
+        if state.phase == "matchOver":
+            break
+        snapshot = State.from_json(state.to_json())
+        for probe in _probe_actions(state, rng):
+            seat = rng.randrange(state.players)
+            try:
+                apply(state, seat, probe)
+            except EngineError as err:
+                assert err.code and err.message
+                assert state == snapshot
+        state = step(state, rng)
+
+
+@common
+@given(games())
+def test_deal_scores_equal_the_card_values_left_in_hands(game: tuple) -> None:
+    state, rng = game
+    over: list[dict] = []
+    for _ in range(PLAYOUT_STEPS * 3):
+        before_totals = state.totals
+        state, events = step_with_events(state, rng)
+        over = [e for e in events if e["type"] == "dealOver"]
+        if over:
+            break
+    if not over:
+        return
+    winner = over[0]["winner"]
+    assert state.hands[winner] == ()
+    rules = state.rules
+    values = [
+        0 if state.out[s] and s not in over_seats(events) else hand_value(h, rules)
+        for s, h in enumerate(state.hands)
+    ]
+    scores = list(state.deal_scores or ())
+    if rules.scoring_mode == "winnerCollects":
+        assert scores[winner] == sum(values)
+        assert all(v == 0 for s, v in enumerate(scores) if s != winner)
+    else:
+        assert scores == values
+    assert [b + d for b, d in zip(before_totals, scores, strict=True)] == list(state.totals)
+
+
+def over_seats(events: list[dict]) -> list[int]:
+    """Seats knocked out by this very deal still had their hands scored."""
+    return [s for e in events if e["type"] == "knockedOut" for s in e["seats"]]
+
+
+@common
+@given(games())
+def test_views_never_show_another_seats_cards(game: tuple) -> None:
+    state, rng = game
+    for _ in range(PLAYOUT_STEPS // 4):
+        if state.phase == "matchOver":
+            break
+        for seat in [None, *range(state.players)]:
+            view = view_for(state, seat)
+            assert view["hand"] == (list(state.hands[seat]) if seat is not None else [])
+            if state.phase in ("playing", "chooseColor"):
+                assert view["reveal"] is None
+                assert "hands" not in view
+        state = step(state, rng)
+
+
+@common
+@given(games())
+def test_state_json_round_trip_is_exact(game: tuple) -> None:
+    state, rng = game
+    for _ in range(20):
+        assert State.from_json(state.to_json()) == state
+        if state.phase == "matchOver":
+            break
+        state = step(state, rng)
