@@ -1,7 +1,10 @@
 """Database fixtures shared by the db, history and scoresheet tests.
 
-Import the fixtures a test module uses by name (``from db_fixtures import db, ...``):
-non-root conftest files may not declare ``pytest_plugins``.
+Import the fixtures a test module uses (``from db_fixtures import fixture_db, ...``):
+non-root conftest files may not declare ``pytest_plugins``. Each fixture function is named
+``fixture_<name>`` and registered as ``<name>``, so a test's ``db`` parameter does not
+shadow an imported name. A module needs every fixture its fixtures use
+(``fixture_db`` needs ``fixture_database_url`` and ``fixture_postgres_session_url``).
 
 Every database test runs twice: on a fresh SQLite file, and on a real PostgreSQL in a
 database created for this test session (``uno_test_<pid>_<random>``, dropped at the end),
@@ -74,23 +77,23 @@ def throwaway_postgres_database() -> Iterator[str]:
         _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-@pytest.fixture(scope="session")
-def postgres_session_url() -> Iterator[str]:
+@pytest.fixture(scope="session", name="postgres_session_url")
+def fixture_postgres_session_url() -> Iterator[str]:
     """One migrated-on-first-use database for the whole session; tables emptied per test."""
     with throwaway_postgres_database() as url:
         yield url
 
 
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+@pytest.fixture(params=BACKENDS, name="database_url")
+def fixture_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite+aiosqlite:///{tmp_path / 'uno.db'}"
     url: str = request.getfixturevalue("postgres_session_url")
     return url
 
 
-@pytest.fixture(params=BACKENDS)
-def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+@pytest.fixture(params=BACKENDS, name="empty_database_url")
+def fixture_empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A database nobody has migrated yet (for the migration tests)."""
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}"
@@ -99,8 +102,8 @@ def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
         yield url
 
 
-@pytest.fixture
-async def db(database_url: str) -> AsyncIterator[Database]:
+@pytest.fixture(name="db")
+async def fixture_db(database_url: str) -> AsyncIterator[Database]:
     database = await Database.connect(database_url)
     try:
         yield database
@@ -113,8 +116,8 @@ async def db(database_url: str) -> AsyncIterator[Database]:
         await database.close()
 
 
-@pytest.fixture
-async def client(db: Database) -> AsyncIterator[httpx.AsyncClient]:
+@pytest.fixture(name="client")
+async def fixture_client(db: Database) -> AsyncIterator[httpx.AsyncClient]:
     """An HTTP client for an app with the history and scoresheet routers on ``db``."""
     app = FastAPI()
     app.include_router(history.router)

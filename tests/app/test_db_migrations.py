@@ -12,7 +12,11 @@ from pathlib import Path
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from db_fixtures import database_url, empty_database_url, postgres_session_url  # noqa: F401
+from db_fixtures import (  # noqa: F401 (fixtures)
+    fixture_database_url,
+    fixture_empty_database_url,
+    fixture_postgres_session_url,
+)
 from sqlalchemy import inspect
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -50,7 +54,7 @@ def _schema_diff(connection: Connection) -> list[object]:
     return list(compare_metadata(context, Base.metadata))
 
 
-async def test_migrations_upgrade_downgrade_upgrade(empty_database_url: str) -> None:  # noqa: F811
+async def test_migrations_upgrade_downgrade_upgrade(empty_database_url: str) -> None:
     engine = create_async_engine(empty_database_url)
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     try:
@@ -72,7 +76,7 @@ async def test_migrations_upgrade_downgrade_upgrade(empty_database_url: str) -> 
         await engine.dispose()
 
 
-async def test_migrations_match_the_models(empty_database_url: str) -> None:  # noqa: F811
+async def test_migrations_match_the_models(empty_database_url: str) -> None:
     # A model changed without a migration (or the reverse) shows up here as a diff.
     engine = create_async_engine(empty_database_url)
     try:
@@ -105,7 +109,7 @@ async def test_connect_migrates_a_fresh_sqlite_file_and_reconnects(tmp_path: Pat
         await db.close()
 
 
-async def test_connect_is_a_noop_on_a_database_at_head(database_url: str) -> None:  # noqa: F811
+async def test_connect_is_a_noop_on_a_database_at_head(database_url: str) -> None:
     first = await Database.connect(database_url)
     second = await Database.connect(database_url)
     try:
@@ -126,7 +130,10 @@ def test_documented_migrate_command(tmp_path: Path) -> None:
             alembic + command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
         )
         assert done.returncode == 0, done.stderr
-    assert "(head)" in subprocess.run(
-        alembic + ["current"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
-    ).stdout
+    assert (
+        "(head)"
+        in subprocess.run(
+            alembic + ["current"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+        ).stdout
+    )
     assert (tmp_path / "cli.db").exists()
