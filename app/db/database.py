@@ -25,7 +25,7 @@ from app.db.records import DealReplay, MatchRecord, PlayerMatch, ScoresheetRecor
 from app.db.scoresheets import DealCheck, RulesChange
 
 # How often a scoresheet write that lost a race on SQLite is tried again.
-_WRITE_ATTEMPTS = 3
+_WRITE_ATTEMPTS = 10
 
 
 class Database:
