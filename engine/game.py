@@ -29,12 +29,13 @@ def apply(state: State, seat: int, action: Mapping[str, Any] | Action) -> Transi
     :raises InvalidAction: the action or seat is malformed.
     :raises IllegalAction: the action is not allowed now (``err.code`` says why).
     """
-    act = parse_action(action)
-    _check_seat(state, seat)
+    act = action if type(action) is Action else parse_action(action)
+    if type(seat) is not int or not 0 <= seat < state.players or state.out[seat]:
+        _check_seat(state, seat)
     return _HANDLERS[act.type](state, seat, act)
 
 
-def _check_seat(state: State, seat: int) -> None:
+def _check_seat(state: State, seat: object) -> None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
         raise InvalidAction("bad_seat", f"no seat {seat!r} at a table of {state.players}")
     if state.out[seat]:

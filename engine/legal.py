@@ -17,6 +17,13 @@ _CHALLENGE = Action("challenge")
 _CALL = Action("callUno")
 _NEXT = Action("nextDeal")
 _CHOOSE = tuple(Action("chooseColor", color=c) for c in COLORS)
+# Plays that need no target, built once: legal_actions runs before every decision.
+_PLAYS = {
+    card: tuple(Action("play", (card,), color=c) for c in COLORS)
+    if info.is_wild
+    else (Action("play", (card,)),)
+    for card, info in CARD_INFO.items()
+}
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
@@ -53,9 +60,22 @@ def _turn_actions(state: State, seat: int, hand: tuple[str, ...], actions: list[
         _add_plays(state, seat, state.drawn, actions)
         actions.append(_PASS)
         return
-    for card in dict.fromkeys(hand):
-        if turn_play_problem(state, seat, card) is None:
-            _add_plays(state, seat, card, actions)
+    if state.pending or _needs_full_check(state, hand):
+        for card in dict.fromkeys(hand):
+            if turn_play_problem(state, seat, card) is None:
+                _add_plays(state, seat, card, actions)
+    else:
+        # The common case, inlined: a colour, number/symbol or wild match is enough.
+        color = state.color
+        top_rank = CARD_INFO[state.discard[-1]].rank
+        seven_zero = state.rules.seven_zero
+        for card in dict.fromkeys(hand):
+            info = CARD_INFO[card]
+            if info.color is None or info.color == color or info.rank == top_rank:
+                if seven_zero and info.rank == "7":
+                    _add_plays(state, seat, card, actions)
+                else:
+                    actions.extend(_PLAYS[card])
     actions.append(_DRAW)
     if state.wd4 is not None:
         actions.append(_CHALLENGE)
@@ -63,15 +83,20 @@ def _turn_actions(state: State, seat: int, hand: tuple[str, ...], actions: list[
         actions.append(_CALL)
 
 
+def _needs_full_check(state: State, hand: tuple[str, ...]) -> bool:
+    """Whether a rule beyond plain matching could refuse some card in ``hand``."""
+    rules = state.rules
+    if rules.forbid_action_finish and len(hand) == 1:
+        return True
+    return not rules.wild_draw_four_challenge and "W+4" in hand
+
+
 def _add_plays(state: State, seat: int, card: str, actions: list[Action]) -> None:
-    cards = (card,)
-    if CARD_INFO[card].is_wild:
-        actions.extend(Action("play", cards, color=c) for c in COLORS)
-    elif state.rules.seven_zero and CARD_INFO[card].rank == "7" and len(state.hands[seat]) > 1:
+    if state.rules.seven_zero and CARD_INFO[card].rank == "7" and len(state.hands[seat]) > 1:
         actions.extend(
-            Action("play", cards, target=t)
+            Action("play", (card,), target=t)
             for t in range(state.players)
             if t != seat and not state.out[t]
         )
     else:
-        actions.append(Action("play", cards))
+        actions.extend(_PLAYS[card])

@@ -14,6 +14,8 @@ def next_seat(state: State, seat: int, steps: int) -> int:
     n = state.players
     step = state.direction
     out = state.out
+    if True not in out:
+        return (seat + step * steps) % n
     for _ in range(steps):
         seat = (seat + step) % n
         while out[seat]:
@@ -41,6 +43,11 @@ def reshuffle_discards(state: State, events: list[Event]) -> bool:
 def take_cards(state: State, count: int, events: list[Event]) -> list[str]:
     """Up to ``count`` cards off the draw pile (reshuffling when it runs out); fewer when
     there is nothing left to reshuffle. Works on a copy; does not touch any hand."""
+    pile = state.draw_pile
+    if count <= len(pile):
+        # The common case: no reshuffle needed.
+        state.draw_pile = pile[: len(pile) - count]
+        return list(reversed(pile[len(pile) - count :]))
     taken: list[str] = []
     while len(taken) < count:
         if not state.draw_pile and not reshuffle_discards(state, events):
