@@ -1,0 +1,254 @@
+"""REST for rooms (CONTRACT.md section 4): create, lobby, get, join, start, leave, kick,
+settings. Changes to a room go through the room's log like every socket action, so that
+REST and sockets share one order; only reads come straight from the store.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+import engine
+from app.rooms import tokens
+from app.rooms.doc import new_doc, player_by_token, summary
+from app.rooms.errors import RoomError
+from app.rooms.service import RoomService
+from app.store.base import RoomRecord
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+
+Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"\S")]
+
+
+class CreateRoom(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+    rules: dict[str, Any] = Field(default_factory=dict, description="preset plus options")
+    seats: int = Field(default=4, ge=2, le=10)
+    private: bool = False
+    spectators: bool = Field(default=True, description="whether token-less sockets may watch")
+
+
+class RoomCreated(BaseModel):
+    roomId: str
+    code: str = Field(description="the join code (required to join a private room)")
+    hostToken: str = Field(description="proof of hosting: start, kick, settings")
+
+
+class JoinRoom(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+    code: str | None = None
+
+
+class JoinByCode(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+    code: str
+
+
+class Joined(BaseModel):
+    roomId: str
+    seat: int
+    token: str = Field(description="the only proof of the seat; send it on the socket")
+    playerId: str
+
+
+class Kick(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(ge=0)
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name | None = None
+    rules: dict[str, Any] | None = None
+    seats: int | None = Field(default=None, ge=2, le=10)
+    private: bool | None = None
+    spectators: bool | None = None
+
+
+class Started(BaseModel):
+    seq: int
+
+
+class PlayerSummary(BaseModel):
+    seat: int
+    name: str
+    connected: bool
+
+
+class RoomSummary(BaseModel):
+    roomId: str
+    name: str
+    seats: int
+    private: bool
+    spectators: bool
+    status: str = Field(description="lobby, playing or over")
+    rules: dict[str, Any]
+    players: list[PlayerSummary]
+    createdAt: int
+    seq: int | None = None
+
+
+class ApiError(BaseModel):
+    code: str
+    message: str
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ApiError} for code in (400, 401, 403, 404, 409, 422)
+}
+
+
+def get_rooms(request: Request) -> RoomService:
+    service: RoomService = request.app.state.rooms
+    return service
+
+
+Rooms = Annotated[RoomService, Depends(get_rooms)]
+
+
+def _bearer(authorization: str | None) -> str:
+    if not authorization or not authorization.lower().startswith("bearer "):
+        raise RoomError(401, "missing_token", "send Authorization: Bearer <token>")
+    return authorization[7:].strip()
+
+
+async def _as_host(rooms: RoomService, room_id: str, authorization: str | None) -> RoomRecord:
+    token = _bearer(authorization)
+    record = await rooms.load(room_id)
+    if not tokens.same_hash(token, record.doc["host"]):
+        raise RoomError(403, "not_host", "this token does not host the room")
+    return record
+
+
+def _rules(data: dict[str, Any]) -> dict[str, Any]:
+    try:
+        rules: dict[str, Any] = engine.rules_from_json(data).to_json()
+    except engine.EngineError as err:
+        raise RoomError(422, err.code, err.message) from None
+    return rules
+
+
+@router.post("", status_code=201, response_model=RoomCreated, responses=ERRORS)
+async def create_room(body: CreateRoom, request: Request, rooms: Rooms) -> RoomCreated:
+    """Open a room; its creator hosts it (and joins it like anyone else)."""
+    rules = _rules(body.rules)
+    room_id, code, host_token = tokens.new_room_id(), tokens.new_code(), tokens.new_token()
+    doc = new_doc(
+        room_id=room_id,
+        name=body.name,
+        code=code,
+        private=body.private,
+        spectators=body.spectators,
+        seats=body.seats,
+        rules=rules,
+        host_hash=tokens.hash_token(host_token),
+        now_ms=rooms.now_ms(),
+    )
+    await request.app.state.db.record_room(room_id, body.name, rules, body.seats, body.private)
+    await rooms.store.create(room_id, doc, code, doc["listed"])
+    return RoomCreated(roomId=room_id, code=code, hostToken=host_token)
+
+
+@router.get("", response_model=list[RoomSummary])
+async def list_rooms(request: Request, rooms: Rooms) -> list[dict[str, Any]]:
+    """The lobby: public rooms that have not started and have a free seat."""
+    limit = request.app.state.settings.lobby_limit
+    return [summary(doc) for doc in await rooms.store.listed(limit)]
+
+
+@router.get("/{room_id}", response_model=RoomSummary, responses=ERRORS)
+async def get_room(room_id: str, rooms: Rooms) -> dict[str, Any]:
+    record = await rooms.load(room_id)
+    return summary(record.doc, record.seq)
+
+
+async def _join(request: Request, rooms: Rooms, room_id: str, name: str) -> Joined:
+    token, pid = tokens.new_token(), tokens.new_id()
+    await request.app.state.db.record_player(pid, name)
+    command = {"k": "join", "pid": pid, "name": name, "token": tokens.hash_token(token)}
+    result = await rooms.submit(room_id, command)
+    return Joined(roomId=room_id, seat=result["seat"], token=token, playerId=pid)
+
+
+@router.post("/join", status_code=201, response_model=Joined, responses=ERRORS)
+async def join_by_code(body: JoinByCode, request: Request, rooms: Rooms) -> Joined:
+    """Take a seat in the room with this join code (private or not)."""
+    room_id = await rooms.store.room_for_code(body.code.strip().upper())
+    if room_id is None:
+        raise RoomError(404, "bad_code", "no room has this code")
+    return await _join(request, rooms, room_id, body.name)
+
+
+@router.post("/{room_id}/join", status_code=201, response_model=Joined, responses=ERRORS)
+async def join_room(room_id: str, body: JoinRoom, request: Request, rooms: Rooms) -> Joined:
+    """Take the lowest free seat. A private room wants its ``code``."""
+    record = await rooms.load(room_id)
+    if record.doc["private"]:
+        if body.code is None or body.code.strip().upper() != record.doc["code"]:
+            raise RoomError(403, "bad_code", "this room is private; its code is needed")
+    return await _join(request, rooms, room_id, body.name)
+
+
+@router.post("/{room_id}/start", response_model=Started, responses=ERRORS)
+async def start_room(
+    room_id: str, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
+) -> Started:
+    """Deal the first hand (host only; at least two seated players)."""
+    await _as_host(rooms, room_id, authorization)
+    result = await rooms.submit(room_id, {"k": "start"})
+    return Started(seq=result.get("seq", 0))
+
+
+@router.post("/{room_id}/leave", status_code=204, responses=ERRORS)
+async def leave_room(
+    room_id: str, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
+) -> Response:
+    """Give a seat up (bearer: the seat's token); only while no match is in progress."""
+    token = _bearer(authorization)
+    record = await rooms.load(room_id)
+    player = player_by_token(record.doc, token)
+    if player is None:
+        raise RoomError(403, "not_seated", "this token holds no seat in the room")
+    await rooms.submit(room_id, {"k": "leave", "pid": player["pid"]})
+    return Response(status_code=204)
+
+
+@router.post("/{room_id}/kick", status_code=204, responses=ERRORS)
+async def kick_player(
+    room_id: str,
+    body: Kick,
+    rooms: Rooms,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Response:
+    """Remove the player in ``seat`` (host only; not during a match). Their token dies."""
+    await _as_host(rooms, room_id, authorization)
+    await rooms.submit(room_id, {"k": "kick", "seat": body.seat})
+    return Response(status_code=204)
+
+
+@router.patch("/{room_id}", response_model=RoomSummary, responses=ERRORS)
+async def change_settings(
+    room_id: str,
+    body: Settings,
+    request: Request,
+    rooms: Rooms,
+    authorization: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    """Change name, rules, seats, privacy or spectators (host only; not during a match)."""
+    await _as_host(rooms, room_id, authorization)
+    changes = body.model_dump(exclude_none=True)
+    if "rules" in changes:
+        changes["rules"] = _rules(changes["rules"])
+    if changes:
+        await rooms.submit(room_id, {"k": "settings", "changes": changes})
+    record = await rooms.load(room_id)
+    doc = record.doc
+    await request.app.state.db.record_room(
+        room_id, doc["name"], doc["rules"], doc["seats"], doc["private"]
+    )
+    return summary(doc, record.seq)

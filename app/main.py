@@ -1,0 +1,126 @@
+"""The app factory: routers, error format, and the lifespan that opens and closes
+the room store, the SQL database and this node's room service."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import orjson
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+from app.api import history, rooms, scoresheets
+from app.db import Database
+from app.rooms.errors import RoomError
+from app.rooms.service import RoomService
+from app.settings import Settings, get_settings
+from app.store import open_store
+from app.ws import endpoint
+
+log = logging.getLogger(__name__)
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    settings: Settings = app.state.settings
+    store = await open_store(
+        settings.redis_url,
+        history_size=settings.history_size,
+        history_ttl_seconds=settings.history_ttl_seconds,
+        prefix=settings.redis_prefix,
+    )
+    db = await Database.connect(settings.database_url)
+    service = RoomService(
+        store,
+        db,
+        lease_ttl_ms=settings.lease_ttl_ms,
+        writer_idle_seconds=settings.writer_idle_seconds,
+        command_timeout_seconds=settings.command_timeout_seconds,
+    )
+    await service.start()
+    app.state.store = store
+    app.state.db = db
+    app.state.rooms = service
+    app.state.ready = True
+    try:
+        yield
+    finally:
+        app.state.ready = False
+        # Sockets are closed by the server first (1012); writers then finish what their
+        # logs hold, so no accepted command is lost, and only then the stores close.
+        await service.close()
+        await store.close()
+        await db.close()
+
+
+class JSONBody(Response):
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content)
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> JSONBody:
+    return JSONBody({"code": code, "message": message, **extra}, status_code=status)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    app = FastAPI(
+        title="UNO server",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.ready = False
+
+    @app.exception_handler(RoomError)
+    async def room_error(request: Request, exc: RoomError) -> JSONBody:
+        return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONBody:
+        errors = exc.errors()
+        first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(p) for p in first["loc"])
+        return _error(
+            422,
+            "invalid_request",
+            f"{where}: {first['msg']}",
+            errors=[{"loc": list(e["loc"]), "msg": e["msg"]} for e in errors],
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONBody:
+        detail = exc.detail
+        if isinstance(detail, dict) and "code" in detail:
+            return _error(exc.status_code, detail["code"], str(detail.get("message", "")))
+        code = {404: "not_found", 405: "method_not_allowed"}.get(
+            exc.status_code, f"http_{exc.status_code}"
+        )
+        return _error(exc.status_code, code, str(detail))
+
+    @app.get("/healthz", tags=["ops"])
+    async def healthz(request: Request) -> JSONBody:
+        """200 once the server accepts rooms (store reachable), else 503."""
+        if not request.app.state.ready or not await request.app.state.store.ping():
+            return _error(503, "not_ready", "the server is not ready")
+        return JSONBody({"status": "ok", "node": request.app.state.rooms.node})
+
+    app.include_router(rooms.router)
+    app.include_router(history.router)
+    app.include_router(scoresheets.router)
+    app.include_router(endpoint.router)
+    if WEB_DIR.is_dir():
+        # Last: the client at / must not shadow the API.
+        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+    return app

@@ -1,0 +1,98 @@
+"""The room document: everything about a room besides its log, as plain JSON.
+
+::
+
+    {"id", "name", "code", "private", "spectators", "seats", "rules", "host" (token hash),
+     "createdAt", "status": "lobby" | "playing" | "over", "listed",
+     "players": [{"seat", "pid", "name", "token" (hash), "conn" (open sockets)}],
+     "matchId", "state" (engine State JSON or null), "acks": [[key, seq], ...]}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rooms.tokens import same_hash
+
+LOBBY, PLAYING, OVER = "lobby", "playing", "over"
+# Action ids remembered per room, so that a retry is answered with its first ack.
+ACKS_KEPT = 256
+
+
+def new_doc(
+    *,
+    room_id: str,
+    name: str,
+    code: str,
+    private: bool,
+    spectators: bool,
+    seats: int,
+    rules: dict[str, Any],
+    host_hash: str,
+    now_ms: int,
+) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "id": room_id,
+        "name": name,
+        "code": code,
+        "private": private,
+        "spectators": spectators,
+        "seats": seats,
+        "rules": rules,
+        "host": host_hash,
+        "createdAt": now_ms,
+        "status": LOBBY,
+        "players": [],
+        "matchId": None,
+        "state": None,
+        "acks": [],
+    }
+    doc["listed"] = is_listed(doc)
+    return doc
+
+
+def is_listed(doc: dict[str, Any]) -> bool:
+    """Whether the public lobby shows the room: public, not started, a seat free."""
+    return not doc["private"] and doc["status"] == LOBBY and len(doc["players"]) < doc["seats"]
+
+
+def player_by_token(doc: dict[str, Any], token: str) -> dict[str, Any] | None:
+    for player in doc["players"]:
+        if same_hash(token, player["token"]):
+            return player
+    return None
+
+
+def player_by_pid(doc: dict[str, Any], pid: str) -> dict[str, Any] | None:
+    for player in doc["players"]:
+        if player["pid"] == pid:
+            return player
+    return None
+
+
+def player_by_seat(doc: dict[str, Any], seat: int) -> dict[str, Any] | None:
+    for player in doc["players"]:
+        if player["seat"] == seat:
+            return player
+    return None
+
+
+def summary(doc: dict[str, Any], seq: int | None = None) -> dict[str, Any]:
+    """What anyone may know of a room (the lobby, GET /api/rooms/{id}): no tokens, no code."""
+    out = {
+        "roomId": doc["id"],
+        "name": doc["name"],
+        "seats": doc["seats"],
+        "private": doc["private"],
+        "spectators": doc["spectators"],
+        "status": doc["status"],
+        "rules": doc["rules"],
+        "players": [
+            {"seat": p["seat"], "name": p["name"], "connected": p["conn"] > 0}
+            for p in doc["players"]
+        ],
+        "createdAt": doc["createdAt"],
+    }
+    if seq is not None:
+        out["seq"] = seq
+    return out

@@ -1,0 +1,248 @@
+"""What each command does to a room: the writer's pure part (no I/O; time passed in).
+
+A command is a log entry ``{"k": kind, "cid", "node", ...}``. :meth:`RoomMachine.handle`
+judges it against the room as it is now and returns a :class:`Step`: the answer for the
+node that sent it and, when the room changed, the events the change made. Refusals change
+nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from app.rooms.doc import ACKS_KEPT, LOBBY, OVER, PLAYING, player_by_pid, player_by_seat
+from app.rooms.errors import RoomError
+
+_DEAL_OVER = ("dealOver", "matchOver")
+
+
+@dataclass(slots=True)
+class DealEnd:
+    """A deal that just ended, to archive in SQL before the change is published."""
+
+    match_id: str
+    deal_number: int
+    start_state: dict[str, Any]
+    actions: list[dict[str, Any]]
+    scores: list[int] | None
+    totals: list[int]
+    winner: int | None
+    match_over: bool
+    seats: list[dict[str, Any]]
+
+
+@dataclass(slots=True)
+class Step:
+    result: dict[str, Any]  # sent to the command's node: {"ok": True, ...} or an error
+    changed: bool = False
+    events: list[dict[str, Any]] = field(default_factory=list)  # engine events, raw
+    public_events: list[dict[str, Any]] = field(default_factory=list)  # the room's own
+    deal_reset: bool = False
+    deal_append: list[dict[str, Any]] = field(default_factory=list)
+    deal_end: DealEnd | None = None
+    removed: list[str] = field(default_factory=list)  # player ids whose sockets must close
+
+
+def _refuse(err: RoomError) -> Step:
+    return Step({"ok": False, "status": err.status, "code": err.code, "message": err.message})
+
+
+class RoomMachine:
+    """A room held by its writer: the document, the decoded engine state and the deal log."""
+
+    def __init__(self, doc: dict[str, Any], seq: int, deal_log: list[dict[str, Any]]) -> None:
+        self.doc = doc
+        self.seq = seq
+        self.state: Any = None if doc["state"] is None else engine.State.from_json(doc["state"])
+        self.acks: OrderedDict[str, int] = OrderedDict((k, s) for k, s in doc["acks"])
+        self.deal_start: dict[str, Any] | None = None
+        self.deal_actions: list[dict[str, Any]] = []
+        for entry in deal_log:
+            if "start" in entry:
+                self.deal_start = entry["start"]
+                self.deal_actions = []
+            else:
+                self.deal_actions.append(entry)
+
+    def to_doc(self) -> dict[str, Any]:
+        """The document to commit (the engine state encoded again)."""
+        self.doc["state"] = None if self.state is None else self.state.to_json()
+        self.doc["acks"] = [[k, s] for k, s in self.acks.items()]
+        return self.doc
+
+    def handle(self, command: dict[str, Any], now_ms: int) -> Step:
+        handler = getattr(self, "_on_" + str(command.get("k")), None)
+        if handler is None:
+            return _refuse(RoomError(400, "unknown_command", f"unknown command {command!r}"))
+        try:
+            step: Step = handler(command, now_ms)
+        except RoomError as err:
+            return _refuse(err)
+        return step
+
+    # Seats
+
+    def _on_join(self, command: dict[str, Any], now_ms: int) -> Step:
+        doc = self.doc
+        if doc["status"] == PLAYING:
+            raise RoomError(409, "match_in_progress", "the match has started; seats are fixed")
+        taken = {p["seat"] for p in doc["players"]}
+        free = [s for s in range(doc["seats"]) if s not in taken]
+        if not free:
+            raise RoomError(409, "room_full", f"all {doc['seats']} seats are taken")
+        seat = free[0]
+        player = {
+            "seat": seat,
+            "pid": command["pid"],
+            "name": command["name"],
+            "token": command["token"],
+            "conn": 0,
+        }
+        doc["players"].append(player)
+        doc["players"].sort(key=lambda p: p["seat"])
+        self._back_to_lobby()
+        event = {"type": "join", "seat": seat, "name": command["name"]}
+        return Step({"ok": True, "seat": seat}, changed=True, public_events=[event])
+
+    def _on_leave(self, command: dict[str, Any], now_ms: int) -> Step:
+        player = self._player(command["pid"])
+        return self._remove(player, "leave")
+
+    def _on_kick(self, command: dict[str, Any], now_ms: int) -> Step:
+        player = player_by_seat(self.doc, command["seat"])
+        if player is None:
+            raise RoomError(404, "seat_empty", f"nobody sits in seat {command['seat']!r}")
+        return self._remove(player, "kick")
+
+    def _remove(self, player: dict[str, Any], kind: str) -> Step:
+        if self.doc["status"] == PLAYING:
+            raise RoomError(409, "match_in_progress", "players cannot leave a match in progress")
+        self.doc["players"].remove(player)
+        self._back_to_lobby()
+        event = {"type": kind, "seat": player["seat"], "name": player["name"]}
+        return Step({"ok": True}, changed=True, public_events=[event], removed=[player["pid"]])
+
+    def _back_to_lobby(self) -> None:
+        # After a match, a change of players makes the old match's view meaningless.
+        if self.doc["status"] == OVER:
+            self.doc["status"] = LOBBY
+            self.state = None
+
+    def _on_connect(self, command: dict[str, Any], now_ms: int) -> Step:
+        player = self._player(command["pid"])
+        player["conn"] += 1
+        event = {"type": "connect", "seat": player["seat"]}
+        return Step({"ok": True}, changed=True, public_events=[event])
+
+    def _on_disconnect(self, command: dict[str, Any], now_ms: int) -> Step:
+        player = self._player(command["pid"])
+        player["conn"] = max(0, player["conn"] - 1)
+        event = {"type": "disconnect", "seat": player["seat"]}
+        return Step({"ok": True}, changed=True, public_events=[event])
+
+    def _player(self, pid: str) -> dict[str, Any]:
+        player = player_by_pid(self.doc, pid)
+        if player is None:
+            raise RoomError(403, "not_seated", "this token holds no seat in the room")
+        return player
+
+    # The host
+
+    def _on_settings(self, command: dict[str, Any], now_ms: int) -> Step:
+        doc = self.doc
+        if doc["status"] == PLAYING:
+            raise RoomError(409, "match_in_progress", "settings change only before a match")
+        changes = command["changes"]
+        seats = changes.get("seats")
+        if seats is not None:
+            highest = max((p["seat"] for p in doc["players"]), default=-1)
+            if seats <= highest:
+                raise RoomError(
+                    409, "seats_taken", f"seat {highest} is taken; cannot shrink to {seats} seats"
+                )
+        doc.update(changes)
+        return Step({"ok": True}, changed=True, public_events=[{"type": "settings"}])
+
+    def _on_start(self, command: dict[str, Any], now_ms: int) -> Step:
+        doc = self.doc
+        if doc["status"] == PLAYING:
+            raise RoomError(409, "match_in_progress", "the match has already started")
+        players = doc["players"]
+        if len(players) < 2:
+            raise RoomError(409, "not_enough_players", "a match needs at least 2 players")
+        # Seats are renumbered 0..n-1 in seat order: the engine knows no empty seats.
+        for index, player in enumerate(players):
+            player["seat"] = index
+        rules = engine.rules_from_json(doc["rules"])
+        self.state, events = engine.new_match(rules, len(players), secrets.token_hex(16))
+        doc["status"] = PLAYING
+        doc["matchId"] = secrets.token_hex(8)
+        self.deal_start = self.state.to_json()
+        self.deal_actions = []
+        return Step(
+            {"ok": True},
+            changed=True,
+            events=list(events),
+            public_events=[{"type": "start", "matchId": doc["matchId"]}],
+            deal_reset=True,
+            deal_append=[{"start": self.deal_start}],
+        )
+
+    # Play
+
+    def _on_action(self, command: dict[str, Any], now_ms: int) -> Step:
+        player = self._player(command["pid"])
+        ref = command["ref"]
+        key = f"{player['pid']}:{ref}"
+        if key in self.acks:
+            # Applied before: answered with the same ack, applied never again.
+            return Step({"ok": True, "ref": ref, "seq": self.acks[key], "duplicate": True})
+        if self.doc["status"] != PLAYING or self.state is None:
+            raise RoomError(409, "not_playing", "no match is in progress in this room")
+        seat = player["seat"]
+        before = self.state
+        try:
+            after, events = engine.apply(before, seat, command["action"])
+        except engine.EngineError as err:
+            raise RoomError(409, err.code, err.message) from None
+        self.state = after
+        self.acks[key] = self.seq + 1
+        while len(self.acks) > ACKS_KEPT:
+            self.acks.popitem(last=False)
+        step = Step({"ok": True, "ref": ref, "seq": self.seq + 1}, changed=True)
+        step.events = list(events)
+        entry = {"seq": self.seq + 1, "ts": now_ms, "seat": seat, "action": command["action"]}
+        if after.deal != before.deal and self.deal_start is not None:
+            # A new deal began (nextDeal): its log starts from the state just dealt.
+            self.deal_start = after.to_json()
+            self.deal_actions = []
+            step.deal_reset = True
+            step.deal_append = [{"start": self.deal_start}]
+        else:
+            self.deal_actions.append(entry)
+            step.deal_append = [entry]
+        if after.phase in _DEAL_OVER and before.phase not in _DEAL_OVER:
+            step.deal_end = self._deal_end(after)
+        if after.phase == "matchOver":
+            self.doc["status"] = OVER
+        return step
+
+    def _deal_end(self, state: Any) -> DealEnd:
+        return DealEnd(
+            match_id=self.doc["matchId"],
+            deal_number=state.deal,
+            start_state=self.deal_start or {},
+            actions=list(self.deal_actions),
+            scores=None if state.deal_scores is None else list(state.deal_scores),
+            totals=list(state.totals),
+            winner=state.winner,
+            match_over=state.match_over,
+            seats=[
+                {"seat": p["seat"], "playerId": p["pid"], "name": p["name"]}
+                for p in self.doc["players"]
+            ],
+        )

@@ -1,0 +1,226 @@
+"""The one writer of a room: reads the room's log in order, applies, commits, publishes.
+
+A writer runs on the node that holds the room's lease. It keeps the room decoded in memory
+(engine state, every audience's last view) while it holds the lease, so that an action costs
+one engine call, one view per audience, a top-level diff each and one store round trip.
+
+For each command: judge it (:class:`RoomMachine`); if it changed the room, build the new
+views, diff them against the previous ones, archive a finished deal in SQL, then commit
+state + seq + log position + history + publication in one atomic store call. Persisting
+comes before broadcasting: the store publishes only what it has written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any, Protocol
+
+import orjson
+
+import engine
+from app.rooms.doc import is_listed
+from app.rooms.machine import DealEnd, RoomMachine, Step
+from app.rooms.views import audiences, build_view
+from app.store.base import Commit, LeaseLost, RoomStore
+from app.ws.diff import diff
+
+log = logging.getLogger(__name__)
+
+_BATCH = 64
+
+
+class Archive(Protocol):
+    """Where finished deals go (``app.db.Database``)."""
+
+    async def record_deal(
+        self,
+        *,
+        room_id: str,
+        match_id: str,
+        deal_number: int,
+        start_state: dict[str, Any],
+        actions: list[dict[str, Any]],
+        scores: list[int] | None,
+        totals: list[int],
+        winner: int | None,
+        match_over: bool,
+        seats: list[dict[str, Any]],
+    ) -> None: ...
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def _whole(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"op": "replace", "path": "", "value": view}]
+
+
+class RoomWriter:
+    """Applies one room's log while this node holds the room's lease."""
+
+    def __init__(
+        self,
+        room_id: str,
+        *,
+        store: RoomStore,
+        archive: Archive | None,
+        owner: str,
+        lease_ttl_ms: int,
+        idle_seconds: float,
+    ) -> None:
+        self.room_id = room_id
+        self._store = store
+        self._archive = archive
+        self._owner = owner
+        self._ttl_ms = lease_ttl_ms
+        self._idle = idle_seconds
+        self._wake = asyncio.Event()
+        self._stopping = False
+        self._machine: RoomMachine | None = None
+        self._views: dict[str, dict[str, Any]] = {}
+        self._listed: bool | None = None
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def stop(self) -> None:
+        """Finish the commands already in the log, then give the room up."""
+        self._stopping = True
+        self._wake.set()
+
+    async def run(self) -> None:
+        """Apply the log until idle, stopped or the lease is lost; then release the lease."""
+        store = self._store
+        try:
+            await store.watch_log(self.room_id)
+            record = await store.load(self.room_id)
+            if record is None:
+                return
+            machine = RoomMachine(record.doc, record.seq, await store.deal_log(self.room_id))
+            self._machine = machine
+            self._listed = record.doc.get("listed")
+            self._views = {
+                aud: build_view(machine.doc, machine.state, aud, machine.seq)
+                for aud in audiences(machine.doc)
+            }
+            await self._loop(record.log_id)
+        except LeaseLost:
+            log.warning("room %s: lease lost; another node carries on", self.room_id)
+        finally:
+            await store.unwatch_log(self.room_id)
+            await store.release(self.room_id, self._owner)
+
+    async def _loop(self, cursor: str) -> None:
+        renew_every = self._ttl_ms / 3000
+        renewed = time.monotonic()
+        idle_since = time.monotonic()
+        while True:
+            self._wake.clear()
+            entries = await self._store.read_log(self.room_id, cursor, _BATCH)
+            for entry_id, command in entries:
+                await self._apply(entry_id, command)
+                cursor = entry_id
+            now = time.monotonic()
+            if entries:
+                idle_since = now
+            elif self._stopping or now - idle_since > self._idle:
+                return
+            if now - renewed > renew_every:
+                if not await self._store.acquire(self.room_id, self._owner, self._ttl_ms):
+                    raise LeaseLost(self.room_id)
+                renewed = now
+            if not entries:
+                try:
+                    await asyncio.wait_for(self._wake.wait(), timeout=renew_every)
+                except TimeoutError:
+                    pass
+
+    async def _apply(self, entry_id: str, command: dict[str, Any]) -> None:
+        machine = self._machine
+        assert machine is not None
+        ts = now_ms()
+        try:
+            step = machine.handle(command, ts)
+        except Exception:
+            # A bug must not wedge the room: refuse this command, keep the room going.
+            log.exception("room %s: command %r failed", self.room_id, command)
+            step = Step({"ok": False, "status": 500, "code": "internal", "message": "bug"})
+            # The machine may be half-changed: reload it from the store.
+            record = await self._store.load(self.room_id)
+            if record is not None:
+                self._machine = RoomMachine(
+                    record.doc, record.seq, await self._store.deal_log(self.room_id)
+                )
+        result = {"cid": command.get("cid"), **step.result}
+        node = command.get("node")
+        if not step.changed:
+            if node:
+                await self._store.deliver(node, orjson.dumps(result))
+            return
+        seq = machine.seq + 1
+        change = self._change(machine, step, seq, ts)
+        if step.deal_end is not None:
+            await self._archive_deal(step.deal_end)
+        doc = machine.to_doc()
+        listed = is_listed(doc)
+        doc["listed"] = listed
+        commit = Commit(
+            seq=seq,
+            doc=doc,
+            log_id=entry_id,
+            change=change,
+            deal_reset=step.deal_reset,
+            deal_append=step.deal_append,
+            results=[(node, orjson.dumps(result))] if node else [],
+            listed=None if listed == self._listed else listed,
+        )
+        await self._store.commit(self.room_id, self._owner, commit)
+        machine.seq = seq
+        self._listed = listed
+
+    def _change(self, machine: RoomMachine, step: Step, seq: int, ts: int) -> bytes:
+        """The published change: for each audience, its ``patch`` message, serialised once."""
+        messages: dict[str, str] = {}
+        views: dict[str, dict[str, Any]] = {}
+        for aud in audiences(machine.doc):
+            view = build_view(machine.doc, machine.state, aud, seq)
+            views[aud] = view
+            seat = view["you"]
+            events = [e for e in (engine.event_for(ev, seat) for ev in step.events) if e]
+            events.extend(step.public_events)
+            old = self._views.get(aud)
+            message = {
+                "type": "patch",
+                "seq": seq,
+                "ts": ts,
+                # A new audience (a seat just taken) has no previous view to patch: its
+                # sockets, if any, resync from a snapshot.
+                "ops": diff(old, view) if old is not None else _whole(view),
+                "events": events,
+            }
+            messages[aud] = orjson.dumps(message).decode()
+        self._views = views
+        return orjson.dumps({"seq": seq, "ts": ts, "m": messages, "removed": step.removed})
+
+    async def _archive_deal(self, end: DealEnd) -> None:
+        if self._archive is None:
+            return
+        try:
+            await self._archive.record_deal(
+                room_id=self.room_id,
+                match_id=end.match_id,
+                deal_number=end.deal_number,
+                start_state=end.start_state,
+                actions=end.actions,
+                scores=end.scores,
+                totals=end.totals,
+                winner=end.winner,
+                match_over=end.match_over,
+                seats=end.seats,
+            )
+        except Exception:
+            # The live game must not stop because the archive is down; the gap is logged.
+            log.exception("room %s: could not archive deal %s", self.room_id, end.deal_number)

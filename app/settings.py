@@ -1,0 +1,50 @@
+"""Server settings, read from the command line, the environment (``UNO_*``) or defaults."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything the server reads from outside; CONTRACT.md section 5 fixes the first four."""
+
+    model_config = SettingsConfigDict(env_prefix="UNO_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    # None: the in-process room store (one server process only).
+    redis_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("UNO_REDIS_URL", "redis_url")
+    )
+    # Prefix of every Redis key and channel (several deployments can share one Redis).
+    redis_prefix: str = "uno"
+    database_url: str = Field(
+        default="sqlite+aiosqlite:///./uno.db",
+        validation_alias=AliasChoices("UNO_DATABASE_URL", "database_url"),
+    )
+    # Browser origins allowed to open a WebSocket besides the server's own; "*" allows any.
+    allowed_origins: list[str] = []
+    # Largest WebSocket message accepted (bytes); larger frames close the socket with 1009.
+    max_message_bytes: int = 64 * 1024
+    # Per-connection token bucket: sustained messages per second and burst size.
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    # Changes kept per room so a reconnecting client can resume; idle history expires.
+    history_size: int = 64
+    history_ttl_seconds: int = 300
+    # The writer's lease on a room: a crashed writer's rooms move on after this.
+    lease_ttl_ms: int = 5000
+    # A writer with nothing to do for this long gives its room up.
+    writer_idle_seconds: float = 30.0
+    # How long a client waits for its command to be applied before it is told so.
+    command_timeout_seconds: float = 10.0
+    # Rooms answered by GET /api/rooms at most.
+    lobby_limit: int = 100
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,142 @@
+"""The room store interface.
+
+A room is kept as one JSON document plus the ``seq`` of its last change and the id of the
+last log entry applied; these three change together, in one atomic :meth:`RoomStore.commit`
+that also appends to the bounded change history and publishes the change. Every command for
+a room is first appended to the room's log (:meth:`RoomStore.append`); the one writer that
+holds the room's lease reads the log in order and commits. Ids of log entries are strings
+that sort in log order (Redis Stream ids in the Redis store).
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+# Called with (room_id, payload) for a published change, and with (None, payload) for a
+# command result addressed to this node.
+Delivery = Callable[[str | None, bytes], Awaitable[None] | None]
+
+
+@dataclass(slots=True)
+class RoomRecord:
+    """A room as committed: its document, the seq of its last change, the last log id."""
+
+    doc: dict[str, Any]
+    seq: int
+    log_id: str
+
+
+@dataclass(slots=True)
+class Commit:
+    """One change, written all together or not at all."""
+
+    seq: int  # the new seq; the store refuses it unless the stored seq is seq - 1
+    doc: dict[str, Any]
+    log_id: str  # the last log entry this change includes
+    change: bytes  # published to the room's subscribers and kept in the history
+    # The current deal's action log (for the SQL archive): cleared first when reset is set.
+    deal_reset: bool = False
+    deal_append: list[dict[str, Any]] = field(default_factory=list)
+    # Command results to deliver: (node id, payload).
+    results: list[tuple[str, bytes]] = field(default_factory=list)
+    listed: bool | None = None  # whether the room belongs in the public lobby now
+
+
+class LeaseLost(Exception):
+    """The writer no longer holds the room's lease (it expired and another node took it)."""
+
+
+class RoomStore(abc.ABC):
+    """Live rooms, their logs, leases, history and the fan-out of changes between nodes."""
+
+    history_size: int
+
+    # Rooms
+
+    @abc.abstractmethod
+    async def create(
+        self, room_id: str, doc: dict[str, Any], code: str | None, listed: bool
+    ) -> None:
+        """Store a new room at seq 0, with its private join code if any, listed or not."""
+
+    @abc.abstractmethod
+    async def load(self, room_id: str) -> RoomRecord | None:
+        """The room as last committed, or None."""
+
+    @abc.abstractmethod
+    async def room_for_code(self, code: str) -> str | None:
+        """The id of the room with this private join code."""
+
+    @abc.abstractmethod
+    async def listed(self, limit: int) -> list[dict[str, Any]]:
+        """Documents of rooms marked listed (the public lobby), at most ``limit``."""
+
+    # The command log
+
+    @abc.abstractmethod
+    async def append(self, room_id: str, command: dict[str, Any]) -> str:
+        """Add a command to the room's log and wake its writer; returns the entry's id."""
+
+    @abc.abstractmethod
+    async def read_log(self, room_id: str, after: str, count: int) -> list[tuple[str, Any]]:
+        """Up to ``count`` entries after the id ``after``, oldest first, without waiting."""
+
+    # The writer's lease
+
+    @abc.abstractmethod
+    async def acquire(self, room_id: str, owner: str, ttl_ms: int) -> bool:
+        """Take the room's lease, or extend it if ``owner`` holds it already."""
+
+    @abc.abstractmethod
+    async def release(self, room_id: str, owner: str) -> None:
+        """Give the lease up if ``owner`` holds it."""
+
+    @abc.abstractmethod
+    async def commit(self, room_id: str, owner: str, commit: Commit) -> None:
+        """Write a change atomically, then publish it and its results.
+
+        :raises LeaseLost: ``owner`` no longer holds the lease, or the stored seq is not
+            ``commit.seq - 1``; nothing was written.
+        """
+
+    @abc.abstractmethod
+    async def deal_log(self, room_id: str) -> list[dict[str, Any]]:
+        """The current deal's action log as committed."""
+
+    # Fan-out
+
+    @abc.abstractmethod
+    async def history(self, room_id: str, after_seq: int) -> list[bytes] | None:
+        """Changes with seq > ``after_seq``, oldest first; None if some are no longer kept."""
+
+    @abc.abstractmethod
+    async def deliver(self, node: str, payload: bytes) -> None:
+        """Send a command result to one node."""
+
+    @abc.abstractmethod
+    async def start(self, node: str, on_message: Delivery, on_wake: Callable[[str], None]) -> None:
+        """Begin receiving: results for ``node``, changes of subscribed rooms, and wake-ups
+        (``on_wake(room_id)``) for rooms whose writer runs here."""
+
+    @abc.abstractmethod
+    async def subscribe(self, room_id: str) -> None:
+        """Receive the room's changes from now on (returns once the subscription holds)."""
+
+    @abc.abstractmethod
+    async def unsubscribe(self, room_id: str) -> None: ...
+
+    @abc.abstractmethod
+    async def watch_log(self, room_id: str) -> None:
+        """Receive wake-ups for this room's log (while this node writes the room)."""
+
+    @abc.abstractmethod
+    async def unwatch_log(self, room_id: str) -> None: ...
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    async def ping(self) -> bool:
+        return True

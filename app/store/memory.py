@@ -1,0 +1,183 @@
+"""The in-process room store: one server process, nothing survives a restart."""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from app.store.base import Commit, Delivery, LeaseLost, RoomRecord, RoomStore
+
+
+class _Room:
+    __slots__ = ("doc", "seq", "log_id", "log", "next_id", "history", "deal", "lease")
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.doc = doc
+        self.seq = 0
+        self.log_id = "0"
+        self.log: deque[tuple[str, Any]] = deque()
+        self.next_id = 0
+        self.history: deque[tuple[int, bytes]] = deque()
+        self.deal: list[dict[str, Any]] = []
+        self.lease: tuple[str, float] | None = None
+
+
+def _log_id(n: int) -> str:
+    # Zero-padded so that ids compare in log order as strings, as Redis Stream ids do
+    # when compared by their parts.
+    return f"{n:016d}"
+
+
+class MemoryStore(RoomStore):
+    """Every room in a dict; the log is a per-room queue; publishing calls back directly.
+
+    Documents are copied on the way in and out so that callers can never change committed
+    state behind the store's back (as with Redis, where everything is serialised).
+    """
+
+    def __init__(self, history_size: int = 64, **_: int) -> None:
+        self.history_size = history_size
+        self._rooms: dict[str, _Room] = {}
+        self._codes: dict[str, str] = {}
+        self._listed: dict[str, None] = {}
+        self._subscribed: set[str] = set()
+        self._watched: set[str] = set()
+        self._node: str | None = None
+        self._on_message: Delivery | None = None
+        self._on_wake: Callable[[str], None] | None = None
+
+    async def create(
+        self, room_id: str, doc: dict[str, Any], code: str | None, listed: bool
+    ) -> None:
+        self._rooms[room_id] = _Room(copy.deepcopy(doc))
+        if code is not None:
+            self._codes[code] = room_id
+        if listed:
+            self._listed[room_id] = None
+
+    async def load(self, room_id: str) -> RoomRecord | None:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return None
+        return RoomRecord(orjson.loads(orjson.dumps(room.doc)), room.seq, room.log_id)
+
+    async def room_for_code(self, code: str) -> str | None:
+        return self._codes.get(code)
+
+    async def listed(self, limit: int) -> list[dict[str, Any]]:
+        ids = list(self._listed)[:limit]
+        return [orjson.loads(orjson.dumps(self._rooms[i].doc)) for i in ids]
+
+    async def append(self, room_id: str, command: dict[str, Any]) -> str:
+        room = self._rooms[room_id]
+        room.next_id += 1
+        entry_id = _log_id(room.next_id)
+        room.log.append((entry_id, orjson.loads(orjson.dumps(command))))
+        if room_id in self._watched and self._on_wake is not None:
+            self._on_wake(room_id)
+        return entry_id
+
+    async def read_log(self, room_id: str, after: str, count: int) -> list[tuple[str, Any]]:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return []
+        out = []
+        for entry_id, command in room.log:
+            if entry_id > after:
+                out.append((entry_id, command))
+                if len(out) == count:
+                    break
+        return out
+
+    async def acquire(self, room_id: str, owner: str, ttl_ms: int) -> bool:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return False
+        now = time.monotonic()
+        if room.lease is None or room.lease[0] == owner or room.lease[1] <= now:
+            room.lease = (owner, now + ttl_ms / 1000)
+            return True
+        return False
+
+    async def release(self, room_id: str, owner: str) -> None:
+        room = self._rooms.get(room_id)
+        if room is not None and room.lease is not None and room.lease[0] == owner:
+            room.lease = None
+
+    async def commit(self, room_id: str, owner: str, commit: Commit) -> None:
+        room = self._rooms[room_id]
+        lease = room.lease
+        if lease is None or lease[0] != owner or lease[1] <= time.monotonic():
+            raise LeaseLost(room_id)
+        if room.seq != commit.seq - 1:
+            raise LeaseLost(room_id)
+        room.doc = orjson.loads(orjson.dumps(commit.doc))
+        room.seq = commit.seq
+        room.log_id = commit.log_id
+        while room.log and room.log[0][0] <= commit.log_id:
+            room.log.popleft()
+        room.history.append((commit.seq, commit.change))
+        while len(room.history) > self.history_size:
+            room.history.popleft()
+        if commit.deal_reset:
+            room.deal = []
+        room.deal.extend(orjson.loads(orjson.dumps(commit.deal_append)))
+        if commit.listed is True:
+            self._listed[room_id] = None
+        elif commit.listed is False:
+            self._listed.pop(room_id, None)
+        if room_id in self._subscribed:
+            await self._emit(room_id, commit.change)
+        for node, payload in commit.results:
+            await self.deliver(node, payload)
+
+    async def deal_log(self, room_id: str) -> list[dict[str, Any]]:
+        room = self._rooms.get(room_id)
+        return [] if room is None else orjson.loads(orjson.dumps(room.deal))
+
+    async def history(self, room_id: str, after_seq: int) -> list[bytes] | None:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return None
+        if after_seq >= room.seq:
+            return []
+        kept = [payload for seq, payload in room.history if seq > after_seq]
+        if len(kept) != room.seq - after_seq:
+            return None
+        return kept
+
+    async def deliver(self, node: str, payload: bytes) -> None:
+        if node == self._node:
+            await self._emit(None, payload)
+
+    async def _emit(self, room_id: str | None, payload: bytes) -> None:
+        if self._on_message is not None:
+            result = self._on_message(room_id, payload)
+            if result is not None:
+                await result
+
+    async def start(self, node: str, on_message: Delivery, on_wake: Callable[[str], None]) -> None:
+        self._node = node
+        self._on_message = on_message
+        self._on_wake = on_wake
+
+    async def subscribe(self, room_id: str) -> None:
+        self._subscribed.add(room_id)
+
+    async def unsubscribe(self, room_id: str) -> None:
+        self._subscribed.discard(room_id)
+
+    async def watch_log(self, room_id: str) -> None:
+        self._watched.add(room_id)
+
+    async def unwatch_log(self, room_id: str) -> None:
+        self._watched.discard(room_id)
+
+    async def close(self) -> None:
+        self._on_message = None
+        self._on_wake = None

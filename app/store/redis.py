@@ -1,0 +1,327 @@
+"""The Redis room store: any number of server processes sharing one Redis.
+
+Keys carry the room id as a hash tag (``uno:{room}:...``) so that one room's keys live on
+one Redis Cluster slot and the commit script may touch them together.
+
+==================  =========  ===============================================
+key                 type       holds
+==================  =========  ===============================================
+uno:{r}:room        hash       ``doc`` (JSON), ``seq``, ``log`` (last applied id)
+uno:{r}:log         stream     commands not yet applied (trimmed on commit)
+uno:{r}:lease       string     the writer's id, with a TTL
+uno:{r}:hist        list       the last changes as published (capped, expiring)
+uno:{r}:deal        list       the current deal's actions, for the SQL archive
+uno:{r}:changes     channel    each committed change
+uno:{r}:wake        channel    "a command was appended" for the room's writer
+uno:node:{n}        channel    command results for node n
+uno:codes           hash       private join code -> room id
+uno:lobby           zset       listed rooms by creation time
+==================  =========  ===============================================
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+import redis.asyncio as aioredis
+from redis.asyncio.client import PubSub
+
+from app.store.base import Commit, Delivery, LeaseLost, RoomRecord, RoomStore
+
+log = logging.getLogger(__name__)
+
+_ACQUIRE = """
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if not v then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
+
+# KEYS: room, lease, hist, log, deal.
+# ARGV: owner, seq, doc, log id, change, history size, history ttl ms, changes channel,
+#       deal reset (0/1), number of deal entries, the deal entries, then (channel, payload)
+#       pairs of results. Everything is written before anything is published.
+_COMMIT = """
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+local seq = tonumber(ARGV[2])
+if tonumber(redis.call('HGET', KEYS[1], 'seq')) ~= seq - 1 then return -1 end
+redis.call('HSET', KEYS[1], 'doc', ARGV[3], 'seq', ARGV[2], 'log', ARGV[4])
+redis.call('XTRIM', KEYS[4], 'MINID', ARGV[4])
+redis.call('RPUSH', KEYS[3], ARGV[5])
+redis.call('LTRIM', KEYS[3], -tonumber(ARGV[6]), -1)
+redis.call('PEXPIRE', KEYS[3], ARGV[7])
+if ARGV[9] == '1' then redis.call('DEL', KEYS[5]) end
+local n = tonumber(ARGV[10])
+for i = 1, n do redis.call('RPUSH', KEYS[5], ARGV[10 + i]) end
+redis.call('PUBLISH', ARGV[8], ARGV[5])
+for i = 11 + n, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
+return 1
+"""
+
+
+class RedisStore(RoomStore):
+    """Rooms in Redis; one pub/sub connection per process carries changes and wake-ups."""
+
+    def __init__(
+        self,
+        client: aioredis.Redis,
+        history_size: int = 64,
+        history_ttl_seconds: int = 300,
+        prefix: str = "uno",
+        **_: int,
+    ) -> None:
+        # Every key and channel starts with ``prefix`` (tests run side by side on one Redis).
+        self.prefix = prefix
+        self.history_size = history_size
+        self._history_ttl_ms = history_ttl_seconds * 1000
+        self._redis = client
+        self._acquire = client.register_script(_ACQUIRE)
+        self._release = client.register_script(_RELEASE)
+        self._commit = client.register_script(_COMMIT)
+        self._pubsub: PubSub | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self._confirmed: dict[bytes, asyncio.Event] = {}
+        self._channel_room: dict[bytes, str] = {}
+        self._node_channel = b""
+        self._on_message: Delivery | None = None
+        self._on_wake: Callable[[str], None] | None = None
+
+    @classmethod
+    async def connect(cls, url: str, **options: Any) -> RedisStore:
+        """A store on the Redis at ``url``; fails now if Redis does not answer."""
+        client = aioredis.Redis.from_url(url, decode_responses=False)
+        try:
+            await client.ping()
+        except BaseException:
+            await client.aclose()
+            raise
+        return cls(client, **options)
+
+    def _key(self, room_id: str, part: str) -> str:
+        return f"{self.prefix}:{{{room_id}}}:{part}"
+
+    def _node_ch(self, node: str) -> str:
+        return f"{self.prefix}:node:{node}"
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self._redis.ping())
+        except aioredis.RedisError:
+            return False
+
+    # Rooms
+
+    async def create(
+        self, room_id: str, doc: dict[str, Any], code: str | None, listed: bool
+    ) -> None:
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.hset(
+            self._key(room_id, "room"), mapping={"doc": orjson.dumps(doc), "seq": 0, "log": "0-0"}
+        )
+        if code is not None:
+            pipe.hset(f"{self.prefix}:codes", code, room_id)
+        if listed:
+            pipe.zadd(f"{self.prefix}:lobby", {room_id: doc.get("createdAt", 0)})
+        await pipe.execute()
+
+    async def load(self, room_id: str) -> RoomRecord | None:
+        raw = await self._redis.hgetall(self._key(room_id, "room"))
+        if not raw:
+            return None
+        return RoomRecord(orjson.loads(raw[b"doc"]), int(raw[b"seq"]), raw[b"log"].decode())
+
+    async def room_for_code(self, code: str) -> str | None:
+        room_id = await self._redis.hget(f"{self.prefix}:codes", code)
+        return None if room_id is None else room_id.decode()
+
+    async def listed(self, limit: int) -> list[dict[str, Any]]:
+        ids = await self._redis.zrange(f"{self.prefix}:lobby", 0, limit - 1)
+        if not ids:
+            return []
+        pipe = self._redis.pipeline(transaction=False)
+        for room_id in ids:
+            pipe.hget(self._key(room_id.decode(), "room"), "doc")
+        return [orjson.loads(doc) for doc in await pipe.execute() if doc is not None]
+
+    # The command log
+
+    async def append(self, room_id: str, command: dict[str, Any]) -> str:
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.xadd(self._key(room_id, "log"), {"c": orjson.dumps(command)})
+        pipe.publish(self._key(room_id, "wake"), room_id)
+        entry_id, _ = await pipe.execute()
+        return entry_id.decode()
+
+    async def read_log(self, room_id: str, after: str, count: int) -> list[tuple[str, Any]]:
+        entries = await self._redis.xrange(self._key(room_id, "log"), f"({after}", "+", count=count)
+        return [(entry_id.decode(), orjson.loads(fields[b"c"])) for entry_id, fields in entries]
+
+    # The lease
+
+    async def acquire(self, room_id: str, owner: str, ttl_ms: int) -> bool:
+        return bool(await self._acquire(keys=[self._key(room_id, "lease")], args=[owner, ttl_ms]))
+
+    async def release(self, room_id: str, owner: str) -> None:
+        await self._release(keys=[self._key(room_id, "lease")], args=[owner])
+
+    async def commit(self, room_id: str, owner: str, commit: Commit) -> None:
+        args: list[Any] = [
+            owner,
+            commit.seq,
+            orjson.dumps(commit.doc),
+            commit.log_id,
+            commit.change,
+            self.history_size,
+            self._history_ttl_ms,
+            self._key(room_id, "changes"),
+            "1" if commit.deal_reset else "0",
+            len(commit.deal_append),
+        ]
+        args.extend(orjson.dumps(entry) for entry in commit.deal_append)
+        for node, payload in commit.results:
+            args.extend((self._node_ch(node), payload))
+        keys = [self._key(room_id, part) for part in ("room", "lease", "hist", "log", "deal")]
+        ok = await self._commit(keys=keys, args=args)
+        if ok == 1 and commit.listed is not None:
+            # The lobby index lives outside the room's slot; it is only an index, so it is
+            # updated after the commit rather than with it.
+            if commit.listed:
+                await self._redis.zadd(
+                    f"{self.prefix}:lobby", {room_id: commit.doc.get("createdAt", 0)}
+                )
+            else:
+                await self._redis.zrem(f"{self.prefix}:lobby", room_id)
+        if ok != 1:
+            raise LeaseLost(room_id)
+
+    async def deal_log(self, room_id: str) -> list[dict[str, Any]]:
+        return [
+            orjson.loads(x) for x in await self._redis.lrange(self._key(room_id, "deal"), 0, -1)
+        ]
+
+    # Fan-out
+
+    async def history(self, room_id: str, after_seq: int) -> list[bytes] | None:
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.hget(self._key(room_id, "room"), "seq")
+        pipe.lrange(self._key(room_id, "hist"), 0, -1)
+        seq_raw, entries = await pipe.execute()
+        if seq_raw is None:
+            return None
+        seq = int(seq_raw)
+        if after_seq >= seq:
+            return []
+        kept = [e for e in entries if orjson.loads(e)["seq"] > after_seq]
+        if len(kept) != seq - after_seq:
+            return None
+        return kept
+
+    async def deliver(self, node: str, payload: bytes) -> None:
+        await self._redis.publish(self._node_ch(node), payload)
+
+    async def start(self, node: str, on_message: Delivery, on_wake: Callable[[str], None]) -> None:
+        self._on_message = on_message
+        self._on_wake = on_wake
+        self._pubsub = self._redis.pubsub()
+        self._node_channel = self._node_ch(node).encode()
+        await self._subscribe_channel(self._node_channel, start_listener=True)
+
+    async def _subscribe_channel(self, channel: bytes, start_listener: bool = False) -> None:
+        assert self._pubsub is not None
+        event = self._confirmed.setdefault(channel, asyncio.Event())
+        await self._pubsub.subscribe(channel)
+        if start_listener:
+            self._listener = asyncio.create_task(self._listen(), name="redis-pubsub")
+        # A change published before Redis has processed SUBSCRIBE would be missed; the
+        # caller reads the room only after this returns.
+        await asyncio.wait_for(event.wait(), timeout=5)
+
+    async def _listen(self) -> None:
+        assert self._pubsub is not None
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except aioredis.ConnectionError:
+                log.warning("redis pub/sub connection lost; reconnecting")
+                await asyncio.sleep(0.5)
+                continue
+            if message is None:
+                continue
+            try:
+                await self._dispatch(message)
+            except Exception:
+                log.exception("error handling a published message")
+
+    async def _dispatch(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        channel: bytes = message["channel"]
+        if kind == "subscribe":
+            event = self._confirmed.get(channel)
+            if event is not None:
+                event.set()
+            return
+        if kind != "message":
+            return
+        data: bytes = message["data"]
+        if channel == self._node_channel:
+            room_id: str | None = None
+        elif channel.endswith(b":wake"):
+            if self._on_wake is not None:
+                self._on_wake(data.decode())
+            return
+        else:
+            room_id = self._channel_room.get(channel)
+            if room_id is None:
+                return
+        if self._on_message is not None:
+            result = self._on_message(room_id, data)
+            if result is not None:
+                await result
+
+    async def subscribe(self, room_id: str) -> None:
+        channel = self._key(room_id, "changes").encode()
+        self._channel_room[channel] = room_id
+        await self._subscribe_channel(channel)
+
+    async def unsubscribe(self, room_id: str) -> None:
+        channel = self._key(room_id, "changes").encode()
+        self._channel_room.pop(channel, None)
+        self._confirmed.pop(channel, None)
+        if self._pubsub is not None:
+            await self._pubsub.unsubscribe(channel)
+
+    async def watch_log(self, room_id: str) -> None:
+        await self._subscribe_channel(self._key(room_id, "wake").encode())
+
+    async def unwatch_log(self, room_id: str) -> None:
+        channel = self._key(room_id, "wake").encode()
+        self._confirmed.pop(channel, None)
+        if self._pubsub is not None:
+            await self._pubsub.unsubscribe(channel)
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+        if self._pubsub is not None:
+            await self._pubsub.aclose()
+        await self._redis.aclose()

@@ -1,0 +1,1 @@
+"""The WebSocket side: message models, per-connection delivery, the endpoint."""

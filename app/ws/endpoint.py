@@ -1,0 +1,166 @@
+"""The socket endpoint ``/ws/rooms/{roomId}?token=``: handshake, receive loop, cleanup.
+
+Handshake: the Origin must be allowed (else HTTP 403 before accepting); then the room and
+token are checked after accepting, so that the client can read why it is turned away (an
+``error`` message, then a close with a 44xx code). A seat's socket first commits its
+connection (``connect``, one seq) and then gets a snapshot that already includes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+
+import engine
+from app.rooms.doc import player_by_token
+from app.rooms.errors import RoomError
+from app.rooms.service import RoomService
+from app.settings import Settings
+from app.ws.connection import Connection
+from app.ws.limits import TokenBucket, origin_allowed
+from app.ws.protocol import ActionMessage, PingMessage, ProtocolError, error, parse
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+CLOSE_NOT_FOUND = 4404
+CLOSE_BAD_TOKEN = 4401
+CLOSE_NO_SPECTATORS = 4403
+
+
+async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+    await websocket.accept()
+    await websocket.send_json(error(code, message))
+    await websocket.close(close_code)
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None) -> None:
+    settings: Settings = websocket.app.state.settings
+    service: RoomService = websocket.app.state.rooms
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(origin, websocket.headers.get("host"), settings.allowed_origins):
+        await websocket.close(1008)  # before accept: the client sees HTTP 403
+        return
+    record = await service.store.load(room_id)
+    if record is None:
+        await _refuse(websocket, "room_not_found", f"no room {room_id!r}", CLOSE_NOT_FOUND)
+        return
+    pid: str | None = None
+    if token:
+        player = player_by_token(record.doc, token)
+        if player is None:
+            await _refuse(websocket, "bad_token", "this token holds no seat", CLOSE_BAD_TOKEN)
+            return
+        pid = player["pid"]
+    elif not record.doc["spectators"]:
+        await _refuse(websocket, "no_spectators", "this room has no spectators", 4403)
+        return
+    await websocket.accept()
+    conn = Connection(websocket, service, room_id, pid)
+    sender = asyncio.create_task(conn.run_sender())
+    await service.listen(room_id, conn)
+    waiting: set[asyncio.Task[None]] = set()
+    try:
+        if pid is not None:
+            await service.submit(room_id, {"k": "connect", "pid": pid})
+        await conn.snapshot()
+        await _receive(websocket, settings, service, conn, waiting)
+    except RoomError as err:
+        conn.send(error(err.code, err.message))
+        conn.close(1011 if err.status >= 500 else CLOSE_BAD_TOKEN)
+    except Exception:
+        log.exception("room %s: socket handler failed", room_id)
+        conn.close(1011)
+    finally:
+        await service.unlisten(room_id, conn)
+        if pid is not None:
+            # Shielded: the handler may be cancelled at shutdown, the seat must still go
+            # offline in the room's view.
+            with contextlib.suppress(Exception):
+                await asyncio.shield(_disconnect(service, room_id, pid))
+        conn.close()
+        for task in waiting:
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(sender, timeout=1)
+
+
+async def _disconnect(service: RoomService, room_id: str, pid: str) -> None:
+    with contextlib.suppress(RoomError):
+        await service.submit(room_id, {"k": "disconnect", "pid": pid})
+
+
+async def _receive(
+    websocket: WebSocket,
+    settings: Settings,
+    service: RoomService,
+    conn: Connection,
+    waiting: set[asyncio.Task[None]],
+) -> None:
+    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        raw = message.get("text")
+        if raw is None:
+            raw = message.get("bytes") or b""
+        if len(raw) > settings.max_message_bytes:
+            conn.send(error("too_large", f"messages are limited to {settings.max_message_bytes} B"))
+            continue
+        if not bucket.allow():
+            conn.send(error("rate_limited", "too many messages; slow down"))
+            continue
+        try:
+            parsed = parse(raw)
+        except ProtocolError as err:
+            conn.send(error(err.code, err.message, err.ref))
+            continue
+        if isinstance(parsed, PingMessage):
+            conn.send({"type": "pong", "ts": service.now_ms()})
+        elif isinstance(parsed, ActionMessage):
+            await _action(service, conn, parsed, waiting)
+        else:
+            await conn.resume(parsed.lastSeq)
+
+
+async def _action(
+    service: RoomService,
+    conn: Connection,
+    message: ActionMessage,
+    waiting: set[asyncio.Task[None]],
+) -> None:
+    ref = message.id
+    if conn.pid is None:
+        conn.send(error("spectator", "spectators cannot act", ref))
+        return
+    try:
+        action: dict[str, Any] = engine.parse_action(message.action).to_json()
+    except engine.EngineError as err:
+        conn.send(error(err.code, err.message, ref))
+        return
+    command = {"k": "action", "pid": conn.pid, "ref": ref, "action": action}
+    try:
+        # Appended here, in the receive loop, so one client's actions keep their order;
+        # the answer is awaited aside so that the next message is read meanwhile.
+        cid = await service.enqueue(conn.room_id, command)
+    except RoomError as err:
+        conn.send(error(err.code, err.message, ref))
+        return
+    task = asyncio.create_task(_answer(service, conn, cid, ref))
+    waiting.add(task)
+    task.add_done_callback(waiting.discard)
+
+
+async def _answer(service: RoomService, conn: Connection, cid: str, ref: str) -> None:
+    try:
+        result = await service.result(conn.room_id, cid)
+    except RoomError as err:
+        conn.send(error(err.code, err.message, ref))
+        return
+    conn.send({"type": "ack", "ref": ref, "seq": result["seq"]})

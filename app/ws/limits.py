@@ -1,0 +1,37 @@
+"""Per-connection limits."""
+
+from __future__ import annotations
+
+import time
+
+
+class TokenBucket:
+    """Allows ``rate`` messages a second on average and bursts of up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self._tokens = float(burst)
+        self._last = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: list[str]) -> bool:
+    """Browsers send ``Origin``; a page from elsewhere must not drive a player's seat.
+
+    No Origin (bots, native apps), the server's own origin, or one on the allow-list pass.
+    """
+    if origin is None:
+        return True
+    if "*" in allowed or origin in allowed:
+        return True
+    netloc = origin.split("://", 1)[-1].rstrip("/")
+    return host is not None and netloc == host

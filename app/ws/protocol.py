@@ -1,0 +1,144 @@
+"""Every WebSocket message as a pydantic model: parsed in one place, documented from here.
+
+Client -> server messages are a union discriminated on ``type``; :func:`parse` turns raw
+text into one of them or raises :class:`ProtocolError` with a stable code. Server -> client
+messages are built as plain dicts by the code that sends them (serialised once with orjson
+and shared between sockets); their models here fix and document their shape.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# Client -> server
+
+
+class ActionMessage(_Message):
+    """Send an action for your seat. ``id`` is yours to choose, unique per seat; a retry
+    with the same ``id`` is never applied twice and is answered with the first ``ack``."""
+
+    type: Literal["action"]
+    id: str = Field(min_length=1, max_length=100)
+    action: dict[str, Any]
+
+
+class ResumeMessage(_Message):
+    """After a reconnect: the ``seq`` of the view you hold. Answered with the patches since
+    (``patch`` messages, in order) or, when they are no longer kept, a ``snapshot``."""
+
+    type: Literal["resume"]
+    lastSeq: int = Field(ge=0)
+
+
+class PingMessage(_Message):
+    """Answered with ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[ActionMessage | ResumeMessage | PingMessage, Field(discriminator="type")]
+_client_adapter: TypeAdapter[ActionMessage | ResumeMessage | PingMessage] = TypeAdapter(
+    ClientMessage
+)
+CLIENT_TYPES = ("action", "resume", "ping")
+
+
+# Server -> client
+
+
+class SnapshotMessage(_Message):
+    """The whole view; on connect (already including this connection) and on resync."""
+
+    type: Literal["snapshot"]
+    seq: int
+    ts: int
+    view: dict[str, Any]
+
+
+class PatchMessage(_Message):
+    """One accepted change: ``ops`` (RFC 6902) turn your view at ``seq - 1`` into the view at
+    ``seq``; ``events`` say what happened, as far as you may see it."""
+
+    type: Literal["patch"]
+    seq: int
+    ts: int
+    ops: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+
+
+class AckMessage(_Message):
+    """Your action ``ref`` was accepted as the change ``seq``."""
+
+    type: Literal["ack"]
+    ref: str
+    seq: int
+
+
+class ErrorMessage(_Message):
+    """Something you sent was refused; ``ref`` is the action's id when there was one."""
+
+    type: Literal["error"]
+    ref: str | None
+    code: str
+    message: str
+
+
+class PongMessage(_Message):
+    type: Literal["pong"]
+    ts: int
+
+
+SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
+    SnapshotMessage,
+    PatchMessage,
+    AckMessage,
+    ErrorMessage,
+    PongMessage,
+)
+CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (ActionMessage, ResumeMessage, PingMessage)
+
+
+class ProtocolError(Exception):
+    def __init__(self, code: str, message: str, ref: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.ref = ref
+
+
+def parse(text: str | bytes) -> ActionMessage | ResumeMessage | PingMessage:
+    """One client message from its raw text.
+
+    :raises ProtocolError: ``bad_json`` (not JSON, or not an object), ``unknown_type``,
+        ``bad_message`` (a field missing, of the wrong type, or not allowed).
+    """
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        raise ProtocolError("bad_json", "a message must be one JSON object") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "a message must be one JSON object")
+    kind = data.get("type")
+    ref = data.get("id") if isinstance(data.get("id"), str) else None
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError(
+            "unknown_type", f"unknown message type {kind!r}; known: {list(CLIENT_TYPES)}", ref
+        )
+    try:
+        return _client_adapter.validate_python(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        raise ProtocolError("bad_message", f"{where}: {first['msg']}", ref) from None
+
+
+def error(code: str, message: str, ref: str | None = None) -> dict[str, Any]:
+    return {"type": "error", "ref": ref, "code": code, "message": message}

@@ -1,0 +1,23 @@
+"""Fixtures for the app tests: a live server per store kind."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from live import Server, running_server
+
+STORES = ["memory", pytest.param("redis", marks=pytest.mark.redis)]
+
+
+@pytest.fixture(params=STORES)
+def store_kind(request: pytest.FixtureRequest) -> str:
+    kind: str = request.param
+    return kind
+
+
+@pytest.fixture
+async def server(store_kind: str, tmp_path: Any) -> AsyncIterator[Server]:
+    async with running_server(store_kind, tmp_path) as live:
+        yield live

@@ -1,0 +1,225 @@
+"""A live server on a free port and protocol clients for it, for the app tests.
+
+The server is the real app under uvicorn in the test's event loop, with the store the
+test asks for (memory, or a real Redis under a key prefix of its own) and a fresh SQLite
+archive. Clients are real WebSocket clients (``websockets``) that keep their view up to
+date by applying every patch with ``jsonpatch`` (a maintained RFC 6902 implementation), so
+any wrong patch shows up as a view that differs from a fresh snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import secrets
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import jsonpatch
+import orjson
+import pytest
+import uvicorn
+import websockets
+
+from app.main import create_app
+from app.settings import Settings
+
+REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+async def require_redis() -> None:
+    """Skip when Redis is unreachable, except in CI, where a missing Redis fails the run."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(REDIS_URL)
+    try:
+        await client.ping()
+    except Exception as err:
+        if in_ci():
+            pytest.fail(f"CI=true but Redis at {REDIS_URL} is unreachable: {err}")
+        pytest.skip(f"Redis at {REDIS_URL} is unreachable")
+    finally:
+        await client.aclose()
+
+
+async def drop_prefix(prefix: str) -> None:
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(REDIS_URL)
+    try:
+        keys = [k async for k in client.scan_iter(match=f"{prefix}:*", count=500)]
+        if keys:
+            await client.delete(*keys)
+    finally:
+        await client.aclose()
+
+
+@dataclass
+class Server:
+    app: Any
+    settings: Settings
+    base: str
+    ws_base: str
+    http: httpx.AsyncClient
+    uvicorn: uvicorn.Server
+
+    # REST helpers: they assert success so tests read as the protocol they use.
+
+    async def create(self, **body: Any) -> dict[str, Any]:
+        body.setdefault("name", "table")
+        r = await self.http.post("/api/rooms", json=body)
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    async def join(self, room_id: str, name: str, **extra: Any) -> dict[str, Any]:
+        r = await self.http.post(f"/api/rooms/{room_id}/join", json={"name": name, **extra})
+        assert r.status_code in (200, 201), r.text
+        return r.json()
+
+    async def start(self, room_id: str, host_token: str) -> None:
+        r = await self.http.post(
+            f"/api/rooms/{room_id}/start", headers={"Authorization": f"Bearer {host_token}"}
+        )
+        assert r.status_code in (200, 204), r.text
+
+    async def table(
+        self, players: int = 2, rules: dict[str, Any] | None = None, start: bool = True
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        room = await self.create(rules=rules or {}, seats=max(players, 2))
+        seats = [await self.join(room["roomId"], f"p{i}") for i in range(players)]
+        if start:
+            await self.start(room["roomId"], room["hostToken"])
+        return room, seats
+
+    async def connect(self, room_id: str, token: str | None = None, **kw: Any) -> Client:
+        url = f"{self.ws_base}/ws/rooms/{room_id}"
+        if token is not None:
+            url += f"?token={token}"
+        ws = await websockets.connect(url, compression=None, **kw)
+        client = Client(ws)
+        await client.expect("snapshot")
+        return client
+
+
+_ids = itertools.count(1)
+
+
+class Client:
+    """One socket: its view kept current from snapshot + patches, messages by kind."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.view: dict[str, Any] | None = None
+        self.seq = -1
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.acks: dict[str, dict[str, Any]] = {}
+        self.errors: dict[str | None, list[dict[str, Any]]] = {}
+        self.events: list[dict[str, Any]] = []
+        self.messages: list[dict[str, Any]] = []
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for raw in self.ws:
+                message = orjson.loads(raw)
+                self.messages.append(message)
+                kind = message["type"]
+                if kind == "snapshot":
+                    self.view = message["view"]
+                    self.seq = message["seq"]
+                elif kind == "patch":
+                    assert self.view is not None
+                    assert message["seq"] == self.seq + 1, (message["seq"], self.seq)
+                    self.view = jsonpatch.apply_patch(self.view, message["ops"])
+                    self.seq = message["seq"]
+                    assert self.view["seq"] == self.seq
+                    self.events.extend(message["events"])
+                elif kind == "ack":
+                    self.acks[message["ref"]] = message
+                elif kind == "error":
+                    self.errors.setdefault(message["ref"], []).append(message)
+                self.inbox.put_nowait(message)
+
+    async def send(self, message: dict[str, Any] | str | bytes) -> None:
+        await self.ws.send(
+            message if isinstance(message, str | bytes) else orjson.dumps(message).decode()
+        )
+
+    async def expect(self, kind: str, timeout: float = 5.0, **match: Any) -> dict[str, Any]:
+        """The next message of this kind (others are skipped), matching ``match``."""
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await self.inbox.get()
+                if message["type"] == kind and all(message.get(k) == v for k, v in match.items()):
+                    return message
+
+    async def act(self, action: dict[str, Any], ref: str | None = None) -> str:
+        ref = ref or f"a{next(_ids)}"
+        await self.send({"type": "action", "id": ref, "action": action})
+        return ref
+
+    async def outcome(self, ref: str, timeout: float = 5.0) -> dict[str, Any]:
+        """The ack or error answering the action ``ref``."""
+        async with asyncio.timeout(timeout):
+            while ref not in self.acks and ref not in self.errors:
+                await asyncio.sleep(0.002)
+        return self.acks.get(ref) or self.errors[ref][0]
+
+    async def wait_seq(self, seq: int, timeout: float = 5.0) -> None:
+        async with asyncio.timeout(timeout):
+            while self.seq < seq:
+                await asyncio.sleep(0.002)
+
+    async def close(self) -> None:
+        await self.ws.close()
+        with contextlib.suppress(Exception):
+            await self._reader
+
+
+@contextlib.asynccontextmanager
+async def running_server(store: str, tmp_path: Any, **settings: Any) -> AsyncIterator[Server]:
+    prefix = f"t{secrets.token_hex(4)}"
+    if store == "redis":
+        await require_redis()
+    config_settings = Settings(
+        redis_url=REDIS_URL if store == "redis" else None,
+        redis_prefix=prefix,
+        database_url=f"sqlite+aiosqlite:///{tmp_path}/uno-{prefix}.db",
+        **settings,
+    )
+    app = create_app(config_settings)
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        ws_per_message_deflate=False,
+        ws_max_size=config_settings.max_message_bytes,
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    async with asyncio.timeout(20):
+        while not server.started:
+            if task.done():
+                task.result()
+            await asyncio.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    http = httpx.AsyncClient(base_url=base, timeout=10)
+    try:
+        yield Server(app, config_settings, base, f"ws://127.0.0.1:{port}", http, server)
+    finally:
+        await http.aclose()
+        server.should_exit = True
+        await asyncio.wait_for(task, timeout=20)
+        if store == "redis":
+            await drop_prefix(prefix)
