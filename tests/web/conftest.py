@@ -1,0 +1,158 @@
+"""Fixtures for the browser tests: the real server on a free port, and Debian's Chromium.
+
+The server is started exactly as users start it (``python -m app``), with the in-process
+room store and a throwaway SQLite database, so these tests exercise the same static files,
+REST routes and sockets a player's browser does. Playwright cannot download its own
+browser here, so it drives the system Chromium through ``executable_path``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "web"
+CHROMIUM = os.environ.get("UNO_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited early:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=1) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"the server did not become healthy:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a real server (memory store, temporary SQLite database)."""
+    tmp = tmp_path_factory.mktemp("web-server")
+    port = _free_port()
+    log = tmp / "server.log"
+    env = {k: v for k, v in os.environ.items() if k not in ("UNO_REDIS_URL", "UNO_DATABASE_URL")}
+    cmd = [sys.executable, "-m", "app", "--port", str(port)]
+    cmd += ["--database", f"sqlite+aiosqlite:///{tmp}/t.db", "--log-level", "warning"]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, proc, log)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """One headless Chromium for the whole session; each test opens its own contexts."""
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        if os.environ.get("CI"):
+            pytest.fail(f"Chromium is missing at {CHROMIUM}: apt-get install -y chromium")
+        pytest.skip(f"Chromium is missing at {CHROMIUM} (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def new_page(browser: object, server_url: str) -> Iterator[Callable[..., object]]:
+    """Open a page in a fresh browser context (its own localStorage: its own player).
+
+    Console errors and failed requests to anything but the server are collected and
+    make the test fail, so the client never quietly breaks or phones out.
+    """
+    contexts = []
+    problems: list[str] = []
+
+    def open_page(lang: str = "en", **context_options: object) -> object:
+        options = {"locale": "en-US", "viewport": {"width": 1280, "height": 900}}
+        options.update(context_options)
+        context = browser.new_context(**options)  # type: ignore[attr-defined]
+        context.set_default_timeout(10_000)
+        # The language is the user's choice, kept in localStorage: start each test in one.
+        context.add_init_script(
+            f"try {{ if (!localStorage.getItem('uno.lang')) "
+            f"localStorage.setItem('uno.lang', '{lang}') }} catch (e) {{}}"
+        )
+        contexts.append(context)
+        page = context.new_page()
+
+        def on_request(request: object) -> None:
+            url = request.url  # type: ignore[attr-defined]
+            if not url.startswith((server_url, server_url.replace("http", "ws"), "data:")):
+                problems.append(f"request outside the server: {url}")
+
+        page.on("request", on_request)
+        page.on("websocket", lambda ws: on_request(ws))
+        page.on(
+            "console",
+            lambda msg: (
+                problems.append(f"console {msg.type}: {msg.text}") if msg.type == "error" else None
+            ),
+        )
+        page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    # A refused REST call shows as a console "Failed to load resource" line; those are
+    # expected where a test provokes them, so only script errors and outside requests fail.
+    real = [p for p in problems if "Failed to load resource" not in p]
+    assert not real, "\n".join(real)
+
+
+@pytest.fixture
+def shot() -> Callable[[object, str], Path]:
+    """Save a full-page screenshot under test-artifacts/web/ (git-ignored)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+
+    def save(page: object, name: str) -> Path:
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
+        return path
+
+    return save

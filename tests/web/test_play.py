@@ -1,0 +1,70 @@
+"""Whole games in real browsers: create, join, start, play a deal to its end, continue."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+from web_helpers import (
+    create_room,
+    hand,
+    join_by_code,
+    join_from_list,
+    phase,
+    play_until_deal_over,
+    start,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def test_two_players_play_a_deal_to_the_end(new_page, server_url, shot):
+    anna, ben = new_page(), new_page()
+    room_id, code = create_room(anna, server_url, "Anna", seats=2)
+    shot(anna, "01-waiting-room")
+    join_from_list(ben, server_url, "Ben", room_id)
+    expect(ben.get_by_test_id("room-code")).to_have_text(room_id)
+    start(anna, players=2)
+    expect(ben.get_by_test_id("turn-indicator")).to_be_visible()
+    assert len(hand(anna)) == 7 and len(hand(ben)) == 7
+    expect(anna.get_by_test_id("top-card")).to_have_attribute("data-card", code_pattern())
+    shot(anna, "02-table-start")
+
+    moves = play_until_deal_over([anna, ben])
+    assert moves > 0
+    for page in (anna, ben):
+        board = page.get_by_test_id("scoreboard")
+        expect(board).to_be_visible()
+        expect(board.locator("tbody tr")).to_have_count(2)
+    shot(anna, "03-deal-over")
+
+    # Exactly one seat went out; the summary shows the other's cards and the points.
+    rows = anna.get_by_test_id("scoreboard").locator("tbody tr")
+    points = [int(t) for t in rows.get_by_test_id("deal-score").all_inner_texts()]
+    totals = [int(t) for t in rows.get_by_test_id("total").all_inner_texts()]
+    assert totals == points and sum(1 for p in points if p > 0) <= 1
+
+    # The next deal starts from either seat's button.
+    ben.get_by_test_id("next-deal").click()
+    expect(anna.get_by_test_id("turn-indicator")).to_have_attribute("data-phase", "playing")
+    assert phase(ben) == "playing"
+    assert len(hand(anna)) == 7
+
+
+def code_pattern():
+    import re
+
+    # Any card code from CONTRACT.md section 1 (classic deck).
+    return re.compile(r"^([RGBY]([0-9]|S|R|\+2)|W|W\+4)$")
+
+
+def test_private_room_joined_by_code(new_page, server_url):
+    anna, ben = new_page(), new_page()
+    room_id, code = create_room(anna, server_url, "Anna", seats=3, private=True)
+    assert code != room_id and code
+    # A private room is not in the lobby list.
+    ben.goto(f"{server_url}/#/")
+    expect(ben.get_by_test_id("room-list")).to_be_visible()
+    expect(ben.locator(f'[data-room-id="{room_id}"]')).to_have_count(0)
+    assert join_by_code(ben, server_url, "Ben", code.lower()) == room_id
+    expect(anna.locator(".seat:not(.empty)")).to_have_count(2)
+    expect(ben.get_by_test_id("start")).to_have_count(0)  # only the host starts

@@ -1,0 +1,67 @@
+// REST calls (CONTRACT.md section 4). Every failure becomes an ApiError carrying the
+// server's machine-readable `code`, so the UI can say what went wrong in words.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, path, { body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError(0, "network", String(err));
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    // FastAPI's own errors put ours under "detail"; accept both shapes.
+    const err = (data && (data.code ? data : data.detail)) || {};
+    const code = typeof err === "object" ? err.code : null;
+    const message = typeof err === "object" ? err.message : String(err);
+    throw new ApiError(response.status, code || `http_${response.status}`, message || text);
+  }
+  return data;
+}
+
+export const api = {
+  listRooms: () => request("GET", "/api/rooms"),
+  getRoom: (roomId) => request("GET", `/api/rooms/${encodeURIComponent(roomId)}`),
+  createRoom: (body) => request("POST", "/api/rooms", { body }),
+  joinRoom: (roomId, body) =>
+    request("POST", `/api/rooms/${encodeURIComponent(roomId)}/join`, { body }),
+  startRoom: (roomId, hostToken) =>
+    request("POST", `/api/rooms/${encodeURIComponent(roomId)}/start`, { token: hostToken }),
+  kick: (roomId, seat, hostToken) =>
+    request("POST", `/api/rooms/${encodeURIComponent(roomId)}/kick`, {
+      body: { seat },
+      token: hostToken,
+    }),
+  leave: (roomId, token) =>
+    request("POST", `/api/rooms/${encodeURIComponent(roomId)}/leave`, { token }),
+  /** Join the room that has this code (private or public); answers with its roomId. */
+  joinByCode: (body) => request("POST", "/api/rooms/join", { body }),
+};
+
+/** The room list, whatever envelope the server wraps it in. */
+export function roomsOf(data) {
+  if (Array.isArray(data)) return data;
+  return (data && (data.rooms || data.items)) || [];
+}

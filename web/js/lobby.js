@@ -1,0 +1,305 @@
+// The lobby: your name, the open public rooms, joining by code, creating a room.
+
+import { api, ApiError, roomsOf } from "./api.js";
+import { h, mount } from "./dom.js";
+import { errorText, presetLabel, t } from "./i18n.js";
+import { loadCatalogue, rulesEditor } from "./rules.js";
+import { storage } from "./storage.js";
+import { toast } from "./toast.js";
+
+const REFRESH_MS = 5000;
+
+function roomIdOf(room) {
+  return room.roomId ?? room.id;
+}
+
+/** Take a seat in `roomId` and remember its token; returns the join answer. */
+export async function joinRoom(roomId, name, code) {
+  const body = { name };
+  if (code) body.code = code;
+  const answer = await api.joinRoom(roomId, body);
+  storage.setSeat(roomId, { seat: answer.seat, token: answer.token, name, code: code || null });
+  return answer;
+}
+
+function showError(err) {
+  const code = err instanceof ApiError ? err.code : "network";
+  toast(errorText(code, err.message), { kind: "error", code });
+}
+
+// A code box may hold a bare code, a room id, or a pasted room link.
+function parseCodeInput(text) {
+  const value = text.trim();
+  const link = /#\/room\/([^?/\s]+)(?:\?code=([^&\s]+))?/.exec(value);
+  if (link) return { roomId: decodeURIComponent(link[1]), code: link[2] ? decodeURIComponent(link[2]) : null };
+  return { roomId: null, code: value };
+}
+
+export function showLobby(root, params = {}) {
+  let rooms = [];
+  let timer = null;
+  let disposed = false;
+  let editor = null;
+  let catalogue = null;
+  const form = { name: storage.name(), roomName: "", seats: 4, private: false, code: params.code || "" };
+
+  function requireName() {
+    const name = form.name.trim();
+    if (!name) {
+      toast(t("lobby.needName"), { kind: "error", code: "need_name" });
+      root.querySelector("#player-name")?.focus();
+      return null;
+    }
+    storage.setName(name);
+    return name;
+  }
+
+  async function refresh() {
+    try {
+      rooms = roomsOf(await api.listRooms());
+    } catch {
+      rooms = [];
+    }
+    if (!disposed) renderRooms();
+  }
+
+  async function join(roomId, code) {
+    const name = requireName();
+    if (!name) return;
+    try {
+      await joinRoom(roomId, name, code);
+      location.hash = `#/room/${encodeURIComponent(roomId)}`;
+    } catch (err) {
+      showError(err);
+    }
+  }
+
+  async function joinByCode(event) {
+    event.preventDefault();
+    const { roomId, code } = parseCodeInput(form.code);
+    if (!roomId && !code) return;
+    const name = requireName();
+    if (!name) return;
+    if (roomId) return join(roomId, code);
+    try {
+      const answer = await api.joinByCode({ name, code: code.toUpperCase() });
+      storage.setSeat(answer.roomId, {
+        seat: answer.seat,
+        token: answer.token,
+        name,
+        code: code.toUpperCase(),
+      });
+      location.hash = `#/room/${encodeURIComponent(answer.roomId)}`;
+    } catch (err) {
+      // A public room can also be named by its id: try that before giving up.
+      if (err instanceof ApiError && err.code === "bad_code") {
+        try {
+          await api.getRoom(code);
+          return join(code, null);
+        } catch {
+          // fall through to the original error
+        }
+      }
+      showError(err);
+    }
+  }
+
+  async function create(event) {
+    event.preventDefault();
+    const name = requireName();
+    if (!name || !editor) return;
+    if (!editor.valid()) {
+      root.querySelector(".rules-editor").open = true;
+      root.querySelector(".rules-editor :invalid")?.focus();
+      return;
+    }
+    const body = {
+      name: form.roomName.trim() || t("lobby.roomNameDefault", { name }),
+      rules: editor.value(),
+      seats: Number(form.seats),
+      private: form.private,
+    };
+    try {
+      const room = await api.createRoom(body);
+      storage.setSeat(room.roomId, { hostToken: room.hostToken, code: room.code ?? null });
+      // The host plays too: take the first seat straight away.
+      await joinRoom(room.roomId, name, room.code ?? null);
+      location.hash = `#/room/${encodeURIComponent(room.roomId)}`;
+    } catch (err) {
+      showError(err);
+    }
+  }
+
+  function roomItem(room) {
+    const id = roomIdOf(room);
+    const seats = room.seats ?? room.maxSeats ?? "?";
+    const taken = room.taken ?? room.players?.length ?? room.seated ?? 0;
+    const started = room.status ? room.status !== "lobby" : Boolean(room.started);
+    const preset = room.rules?.preset ?? room.preset;
+    return h("li", { class: "room-item", "data-room-id": id }, [
+      h("div", { class: "room-item-text" }, [
+        h("strong", {}, [room.name || id]),
+        h("span", { class: "muted" }, [
+          [
+            t("lobby.seats", { taken, seats }),
+            preset ? presetLabel(preset) : null,
+            started ? t("lobby.started") : null,
+          ]
+            .filter(Boolean)
+            .join(" · "),
+        ]),
+      ]),
+      h("div", { class: "room-item-actions" }, [
+        started || taken >= seats
+          ? null
+          : h(
+              "button",
+              {
+                type: "button",
+                class: "primary",
+                "data-testid": "join-room",
+                "data-room-id": id,
+                onClick: () => join(id, null),
+              },
+              [t("lobby.join")],
+            ),
+        h("a", { class: "button", href: `#/room/${encodeURIComponent(id)}` }, [t("lobby.watch")]),
+      ]),
+    ]);
+  }
+
+  function renderRooms() {
+    const list = root.querySelector("#room-list");
+    if (!list) return;
+    mount(
+      list,
+      rooms.length
+        ? rooms.map(roomItem)
+        : [h("li", { class: "muted empty" }, [t("lobby.noRooms")])],
+    );
+  }
+
+  function bind(input, key, cast = (v) => v) {
+    input.addEventListener("input", () => {
+      form[key] = input.type === "checkbox" ? input.checked : cast(input.value);
+    });
+    return input;
+  }
+
+  function render() {
+    const presetBefore = editor ? editor.value() : null;
+    editor = catalogue ? rulesEditor(catalogue, presetBefore?.preset || "classic") : null;
+    mount(root, [
+      h("section", { class: "panel lobby-name", "aria-labelledby": "name-h" }, [
+        h("h1", { id: "name-h", class: "visually-hidden" }, [t("app.title")]),
+        h("label", { for: "player-name" }, [t("lobby.name")]),
+        bind(
+          h("input", {
+            id: "player-name",
+            "data-testid": "player-name",
+            autocomplete: "nickname",
+            maxlength: 24,
+            placeholder: t("lobby.namePlaceholder"),
+            value: form.name,
+          }),
+          "name",
+        ),
+      ]),
+      h("section", { class: "panel", "aria-labelledby": "rooms-h" }, [
+        h("div", { class: "panel-head" }, [
+          h("h2", { id: "rooms-h" }, [t("lobby.openRooms")]),
+          h("button", { type: "button", onClick: refresh }, [t("lobby.refresh")]),
+        ]),
+        h("ul", { id: "room-list", class: "room-list", "data-testid": "room-list" }),
+      ]),
+      h("section", { class: "panel", "aria-labelledby": "code-h" }, [
+        h("h2", { id: "code-h" }, [t("lobby.joinByCode")]),
+        h("form", { class: "inline-form", onSubmit: joinByCode }, [
+          h("label", { for: "join-code" }, [t("lobby.code")]),
+          bind(
+            h("input", {
+              id: "join-code",
+              "data-testid": "room-code",
+              autocomplete: "off",
+              autocapitalize: "characters",
+              "aria-describedby": "join-code-help",
+              value: form.code,
+            }),
+            "code",
+          ),
+          h("button", { type: "submit", class: "primary", "data-testid": "join" }, [t("lobby.join")]),
+          h("p", { class: "hint", id: "join-code-help" }, [t("lobby.codeHelp")]),
+        ]),
+      ]),
+      h("section", { class: "panel", "aria-labelledby": "create-h" }, [
+        h("h2", { id: "create-h" }, [t("lobby.create")]),
+        h("form", { class: "create-form", onSubmit: create }, [
+          h("div", { class: "field" }, [
+            h("label", { for: "room-name" }, [t("lobby.roomName")]),
+            bind(
+              h("input", {
+                id: "room-name",
+                "data-testid": "room-name",
+                maxlength: 40,
+                value: form.roomName,
+                placeholder: t("lobby.roomNameDefault", { name: form.name || "Anna" }),
+              }),
+              "roomName",
+            ),
+          ]),
+          h("div", { class: "field" }, [
+            h("label", { for: "room-seats" }, [t("lobby.seatsLabel")]),
+            bind(
+              h("input", {
+                id: "room-seats",
+                "data-testid": "seats",
+                type: "number",
+                min: 2,
+                max: 10,
+                inputmode: "numeric",
+                value: form.seats,
+                "aria-describedby": "room-seats-help",
+              }),
+              "seats",
+              Number,
+            ),
+            h("p", { class: "hint", id: "room-seats-help" }, [t("lobby.seatsHelp")]),
+          ]),
+          h("div", { class: "field check" }, [
+            bind(
+              h("input", {
+                id: "room-private",
+                type: "checkbox",
+                "data-testid": "private",
+                checked: form.private,
+              }),
+              "private",
+            ),
+            h("label", { for: "room-private" }, [t("lobby.private")]),
+          ]),
+          editor ? editor.element : h("p", { class: "muted" }, ["…"]),
+          h("button", { type: "submit", class: "primary big", "data-testid": "create-room" }, [
+            t("lobby.createButton"),
+          ]),
+        ]),
+      ]),
+    ]);
+    renderRooms();
+  }
+
+  render();
+  refresh();
+  timer = setInterval(refresh, REFRESH_MS);
+  loadCatalogue().then((cat) => {
+    catalogue = cat;
+    if (!disposed) render();
+  });
+
+  return {
+    dispose() {
+      disposed = true;
+      clearInterval(timer);
+    },
+    rerender: render,
+  };
+}

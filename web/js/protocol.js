@@ -1,0 +1,231 @@
+// The room's WebSocket (CONTRACT.md section 4): snapshot + ordered patches -> the view.
+//
+// The server is authoritative; this class only keeps the latest view it was told about:
+// - `snapshot {seq, view}` replaces the view outright;
+// - `patch {seq, ops, events}` must be applied in `seq` order, each exactly once: older
+//   ones (already included) are dropped, early ones wait in a buffer, and a gap that does
+//   not fill quickly, or a patch that does not apply, asks the server to resync;
+// - a lost socket reconnects with exponential backoff and sends `resume {lastSeq}`;
+// - actions carry a client id; ones not yet acknowledged are re-sent with the same id after
+//   a reconnect, which the server applies at most once.
+
+import { applyPatch } from "./patch.js";
+
+const BACKOFF_MS = [300, 700, 1500, 3000, 6000, 10000];
+const GAP_WAIT_MS = 1500; // how long an out-of-order patch may wait for the missing ones
+const PING_MS = 20000;
+const RESEND_WINDOW_MS = 15000; // older unacknowledged actions are dropped, not re-sent
+// Close codes after which retrying cannot help (bad token, no such room, kicked).
+const FATAL_CLOSE = new Set([1003, 1008, 4000, 4001, 4003, 4004, 4401, 4403, 4404]);
+
+let idCounter = 0;
+function newActionId() {
+  idCounter += 1;
+  const random = crypto.getRandomValues(new Uint32Array(2));
+  return `c${Date.now().toString(36)}-${random[0].toString(36)}${random[1].toString(36)}-${idCounter}`;
+}
+
+export function socketUrl(roomId, token) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  return `${scheme}://${location.host}/ws/rooms/${encodeURIComponent(roomId)}${query}`;
+}
+
+export class RoomConnection {
+  /**
+   * @param {string} roomId
+   * @param {string|null} token  seat token, or null to watch as a spectator
+   * @param {object} handlers  onView(view, seq), onEvents(events, seq), onError(err),
+   *   onAck(ack), onStatus({state, retryIn, reason})
+   */
+  constructor(roomId, token, handlers = {}) {
+    this.roomId = roomId;
+    this.token = token;
+    this.handlers = handlers;
+    this.view = null;
+    this.seq = null; // null until the first snapshot
+    this.buffer = new Map(); // seq -> patch message that arrived early
+    this.pending = new Map(); // action id -> {msg, sentAt}
+    this.attempt = 0;
+    this.closed = false;
+    this.ws = null;
+    this.gapTimer = null;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.wantSnapshot = false;
+  }
+
+  connect() {
+    this.closed = false;
+    this.status("connecting");
+    const ws = new WebSocket(socketUrl(this.roomId, this.token));
+    this.ws = ws;
+    ws.addEventListener("open", () => this.onOpen(ws));
+    ws.addEventListener("message", (e) => this.onMessage(ws, e.data));
+    ws.addEventListener("close", (e) => this.onClose(ws, e));
+    // "error" is always followed by "close", where the retry happens.
+  }
+
+  /** Stop for good (leaving the page or the room). */
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.gapTimer);
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close(1000);
+  }
+
+  /** Send an action; returns its client id (the `ref` of its ack or error). */
+  sendAction(action) {
+    const id = newActionId();
+    const msg = { type: "action", id, action };
+    this.pending.set(id, { msg, sentAt: Date.now() });
+    this.send(msg);
+    return id;
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    return false;
+  }
+
+  status(state, extra = {}) {
+    this.state = state;
+    this.handlers.onStatus?.({ state, ...extra });
+  }
+
+  onOpen(ws) {
+    if (ws !== this.ws) return;
+    this.attempt = 0;
+    this.status("online");
+    // After a reconnect, ask only for what we missed; the server answers with the
+    // missing patches or a fresh snapshot.
+    if (this.seq !== null && !this.wantSnapshot) {
+      this.send({ type: "resume", lastSeq: this.seq });
+    }
+    this.wantSnapshot = false;
+    const now = Date.now();
+    for (const [id, entry] of this.pending) {
+      if (now - entry.sentAt > RESEND_WINDOW_MS) this.pending.delete(id);
+      else this.send(entry.msg);
+    }
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
+  }
+
+  onClose(ws, event) {
+    if (ws !== this.ws) return;
+    clearInterval(this.pingTimer);
+    clearTimeout(this.gapTimer);
+    if (this.closed) return;
+    if (FATAL_CLOSE.has(event.code)) {
+      this.closed = true;
+      this.status("failed", { code: event.code, reason: event.reason });
+      return;
+    }
+    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    // Jitter so a server restart is not met by every client at the same instant.
+    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    this.attempt += 1;
+    this.status("offline", { retryIn: delay });
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  onMessage(ws, raw) {
+    if (ws !== this.ws) return;
+    let msg;
+    try {
+      msg = JSON.parse(raw);
+    } catch {
+      return; // not ours to crash on
+    }
+    switch (msg.type) {
+      case "snapshot":
+        this.onSnapshot(msg);
+        break;
+      case "patch":
+        this.onPatch(msg);
+        break;
+      case "ack":
+        this.pending.delete(msg.ref);
+        this.handlers.onAck?.(msg);
+        break;
+      case "error":
+        if (msg.ref) this.pending.delete(msg.ref);
+        this.handlers.onError?.(msg);
+        break;
+      default:
+        break; // pong and anything newer
+    }
+  }
+
+  onSnapshot(msg) {
+    this.view = msg.view;
+    this.seq = msg.seq ?? msg.view?.seq ?? 0;
+    // Buffered patches at or below the snapshot are already in it.
+    for (const seq of [...this.buffer.keys()]) if (seq <= this.seq) this.buffer.delete(seq);
+    this.handlers.onView?.(this.view, this.seq, { snapshot: true });
+    this.drain();
+  }
+
+  onPatch(msg) {
+    if (this.seq === null || msg.seq <= this.seq) return; // before our snapshot, or a repeat
+    this.buffer.set(msg.seq, msg);
+    this.drain();
+  }
+
+  // Apply buffered patches while they are contiguous; on a gap wait briefly, then resync.
+  drain() {
+    let changed = false;
+    const events = [];
+    while (this.buffer.has(this.seq + 1)) {
+      const msg = this.buffer.get(this.seq + 1);
+      this.buffer.delete(this.seq + 1);
+      try {
+        this.view = applyPatch(this.view, msg.ops || []);
+      } catch (err) {
+        // Our view no longer matches the server's: replaying patches onto it cannot
+        // help, so start a new socket, which begins with a full snapshot.
+        console.warn("patch did not apply, reconnecting for a snapshot", err);
+        this.restart();
+        return;
+      }
+      this.seq = msg.seq;
+      if (this.view && typeof this.view === "object") this.view.seq = msg.seq;
+      events.push(...(msg.events || []).map((e) => ({ ...e, seq: msg.seq, ts: msg.ts })));
+      changed = true;
+    }
+    if (changed) {
+      if (events.length) this.handlers.onEvents?.(events, this.seq);
+      this.handlers.onView?.(this.view, this.seq, { snapshot: false });
+    }
+    clearTimeout(this.gapTimer);
+    if (this.buffer.size > 0) {
+      this.gapTimer = setTimeout(() => this.resync(), GAP_WAIT_MS);
+    }
+  }
+
+  /** Ask the server for everything after our last good seq (or a fresh snapshot). */
+  resync() {
+    clearTimeout(this.gapTimer);
+    if (!this.send({ type: "resume", lastSeq: this.seq ?? 0 })) return;
+    // If the answer does not bring us forward, start over with a new socket: a fresh
+    // connection always begins with a snapshot.
+    const before = this.seq;
+    this.gapTimer = setTimeout(() => {
+      if (this.seq === before && this.buffer.size > 0) this.restart();
+    }, GAP_WAIT_MS * 2);
+  }
+
+  /** Drop the socket and connect again without `resume`, to get a fresh snapshot. */
+  restart() {
+    clearTimeout(this.gapTimer);
+    this.buffer.clear();
+    this.wantSnapshot = true;
+    this.attempt = 0;
+    if (this.ws) this.ws.close(4999, "resync");
+  }
+}

@@ -1,0 +1,385 @@
+// One room: the seat list before the start, the table after it, and the socket that
+// keeps the view current. Everything shown is re-rendered from `state` on each change.
+
+import { api, ApiError } from "./api.js";
+import { cardName, parseCard } from "./cards.js";
+import { h, mount, preservingFocus } from "./dom.js";
+import { errorText, presetLabel, t } from "./i18n.js";
+import { joinRoom } from "./lobby.js";
+import { RoomConnection } from "./protocol.js";
+import { storage } from "./storage.js";
+import { colorButtons, GAME_PHASES, renderTable } from "./table.js";
+import { toast } from "./toast.js";
+
+const INFO_REFRESH_MS = 3000;
+const LOG_LIMIT = 200;
+
+function isStarted(view, info) {
+  if (view && GAME_PHASES.has(view.phase)) return true;
+  // Before the socket's first view, the room's REST summary says whether a match is on.
+  return !view && Boolean(info && info.status && info.status !== "lobby");
+}
+
+export function showRoom(root, roomId, params = {}) {
+  const state = {
+    creds: storage.seat(roomId) || {},
+    info: null, // GET /api/rooms/{id}
+    view: null,
+    log: [],
+    conn: { state: "connecting" },
+    gone: false,
+    seatName: storage.name(),
+  };
+  let connection = null;
+  let infoTimer = null;
+  let disposed = false;
+  let lastPhase = null;
+
+  // ---- data ---------------------------------------------------------------------------
+
+  async function loadInfo() {
+    try {
+      state.info = await api.getRoom(roomId);
+      state.gone = false;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) state.gone = true;
+    }
+    if (!disposed) render();
+  }
+
+  function connect() {
+    connection?.close();
+    connection = new RoomConnection(roomId, state.creds.token || null, {
+      onView(view) {
+        state.view = view;
+        render();
+      },
+      onEvents(events) {
+        state.log.push(...events);
+        if (state.log.length > LOG_LIMIT) state.log.splice(0, state.log.length - LOG_LIMIT);
+      },
+      onError(err) {
+        toast(errorText(err.code, err.message), { kind: "error", code: err.code });
+      },
+      onStatus(status) {
+        state.conn = status;
+        if (status.state === "failed" && state.creds.token) {
+          // The server refused our token (removed from the room, or the room is gone).
+          toast(t("room.kicked"), { kind: "error", code: "kicked" });
+        }
+        renderConn();
+      },
+    });
+    connection.connect();
+  }
+
+  function send(action) {
+    if (!connection || state.view?.you === null || state.view?.you === undefined) {
+      toast(errorText("not_seated"), { kind: "error", code: "not_seated" });
+      return;
+    }
+    connection.sendAction(action);
+  }
+
+  function name(seat) {
+    const p = state.view?.players?.find((x) => x.seat === seat);
+    const fromInfo = state.info?.players?.find?.((x) => x.seat === seat);
+    const base = p?.name || fromInfo?.name || `#${Number(seat) + 1}`;
+    return seat === state.view?.you ? `${base} (${t("room.you")})` : base;
+  }
+
+  // ---- playing a card -----------------------------------------------------------------
+
+  function playCard(code) {
+    const view = state.view;
+    if (!view) return;
+    const myTurn = view.turn === view.you;
+    const action = { type: "play", cards: [code] };
+    // An out-of-turn play is a jump-in: tell the server which table state we saw, so a
+    // jump-in that lost a race is refused as too late instead of landing somewhere else.
+    if (!myTurn && view.moves !== undefined) action.at = view.moves;
+    const card = parseCard(code);
+    const playable = (view.legal || []).some((a) => a.type === "play" && a.cards?.[0] === code);
+    if (card.wild && playable) {
+      pickColor(code, (color) => send({ ...action, color }));
+      return;
+    }
+    const sevenSwap =
+      view.rules?.sevenZero && card.rank === "7" && (view.hand || []).length > 1 && playable;
+    if (sevenSwap) {
+      pickTarget(code, (target) => send({ ...action, target }));
+      return;
+    }
+    send(action);
+  }
+
+  // Pickers are modal <dialog>s: they trap focus, close on Escape and restore focus to the
+  // card that opened them.
+  function dialog(title, body, onClose) {
+    const el = h("dialog", { class: "picker", "aria-labelledby": "picker-h", "data-testid": "picker" }, [
+      h("h2", { id: "picker-h" }, [title]),
+      body,
+      h("button", { type: "button", class: "link", "data-testid": "picker-cancel", onClick: () => el.close() }, [
+        t("table.cancel"),
+      ]),
+    ]);
+    const opener = document.activeElement;
+    el.addEventListener("close", () => {
+      el.remove();
+      onClose?.();
+      if (opener && document.contains(opener)) opener.focus();
+    });
+    document.body.append(el);
+    el.showModal();
+    return el;
+  }
+
+  function pickColor(code, done) {
+    let el = null;
+    const body = h("div", { class: "colors" }, colorButtons((color) => {
+      el.close();
+      done(color);
+    }));
+    el = dialog(`${t("table.chooseColor")} – ${cardName(code)}`, body);
+  }
+
+  function pickTarget(code, done) {
+    let el = null;
+    const others = (state.view.players || []).filter((p) => p.seat !== state.view.you && !p.out);
+    const body = h(
+      "div",
+      { class: "targets" },
+      others.map((p) =>
+        h(
+          "button",
+          {
+            type: "button",
+            "data-testid": `target-${p.seat}`,
+            onClick: () => {
+              el.close();
+              done(p.seat);
+            },
+          },
+          [`${name(p.seat)} (${p.cards})`],
+        ),
+      ),
+    );
+    el = dialog(t("table.chooseTarget"), body);
+  }
+
+  // ---- rendering ----------------------------------------------------------------------
+
+  function roomCode() {
+    return state.info?.code || state.creds.code || roomId;
+  }
+
+  function renderConn() {
+    const el = document.getElementById("conn");
+    if (!el) return;
+    const s = state.conn;
+    el.dataset.state = s.state;
+    el.dataset.testid = "connection";
+    if (s.state === "online") el.textContent = t("conn.online");
+    else if (s.state === "offline") el.textContent = t("conn.offline", { s: Math.ceil((s.retryIn || 0) / 1000) });
+    else if (s.state === "failed") el.textContent = t("conn.failed", { why: s.reason || s.code || "?" });
+    else el.textContent = t("conn.connecting");
+  }
+
+  function renderTopbar() {
+    const info = state.info;
+    mount(document.getElementById("topbar-room"), [
+      h("span", { class: "room-name" }, [info?.name || ""]),
+      h("span", { class: "room-code-box" }, [
+        h("span", { class: "visually-hidden" }, [`${t("room.code")}: `]),
+        h("code", { "data-testid": "room-code", title: t("room.code") }, [roomCode()]),
+      ]),
+    ]);
+  }
+
+  function seatList() {
+    const view = state.view;
+    const seats = state.info?.seats ?? view?.players?.length ?? 0;
+    const players = view?.players?.length ? view.players : state.info?.players || [];
+    const bySeat = new Map(players.map((p) => [p.seat, p]));
+    const isHost = Boolean(state.creds.hostToken);
+    const rows = [];
+    for (let seat = 0; seat < seats; seat += 1) {
+      const p = bySeat.get(seat);
+      // Seats are renumbered when a match starts: the view's `you` is the truth.
+      const mine = seat === (view?.you ?? state.creds.seat);
+      rows.push(
+        h("li", { class: `seat${p ? "" : " empty"}`, "data-seat": seat }, [
+          h("span", { class: `dot ${p && p.connected !== false ? "on" : "off"}`, "aria-hidden": "true" }),
+          h("span", {}, [
+            p ? p.name || `#${seat + 1}` : t("room.emptySeat"),
+            mine ? ` (${t("room.you")})` : "",
+          ]),
+          isHost && p && !mine
+            ? h(
+                "button",
+                {
+                  type: "button",
+                  class: "link danger",
+                  "data-testid": `kick-${seat}`,
+                  onClick: () => kick(seat),
+                },
+                [t("room.kick", { name: p.name || `#${seat + 1}` })],
+              )
+            : null,
+        ]),
+      );
+    }
+    return { rows, taken: players.length };
+  }
+
+  async function kick(seat) {
+    try {
+      await api.kick(roomId, seat, state.creds.hostToken);
+      loadInfo();
+    } catch (err) {
+      toast(errorText(err.code, err.message), { kind: "error", code: err.code });
+    }
+  }
+
+  async function start() {
+    try {
+      await api.startRoom(roomId, state.creds.hostToken);
+    } catch (err) {
+      toast(errorText(err.code, err.message), { kind: "error", code: err.code });
+    }
+  }
+
+  async function takeSeat(event) {
+    event.preventDefault();
+    const form = event.target;
+    const playerName = form.elements.name.value.trim();
+    if (!playerName) {
+      toast(t("lobby.needName"), { kind: "error", code: "need_name" });
+      return;
+    }
+    storage.setName(playerName);
+    const code = form.elements.code?.value.trim() || params.code || state.creds.code || null;
+    try {
+      await joinRoom(roomId, playerName, code);
+      state.creds = storage.seat(roomId) || {};
+      connect(); // again, now with the seat's token
+      loadInfo();
+    } catch (err) {
+      toast(errorText(err.code, err.message), { kind: "error", code: err.code });
+    }
+  }
+
+  function waitingRoom() {
+    const { rows, taken } = seatList();
+    const seated = state.creds.token && state.creds.seat !== undefined;
+    const isHost = Boolean(state.creds.hostToken);
+    const rules = state.info?.rules || state.view?.rules;
+    const seats = state.info?.seats ?? 0;
+    const link = `${location.origin}${location.pathname}#/room/${encodeURIComponent(roomId)}${
+      state.info?.code || state.creds.code ? `?code=${encodeURIComponent(roomCode())}` : ""
+    }`;
+    return h("section", { class: "panel waiting", "aria-labelledby": "waiting-h" }, [
+      h("h1", { id: "waiting-h" }, [state.info?.name || t("room.seats")]),
+      h("p", { class: "share" }, [
+        t("room.share"),
+        " ",
+        h("code", { class: "big-code" }, [roomCode()]),
+        h("br"),
+        h("a", { href: link, class: "share-link" }, [link]),
+      ]),
+      rules?.preset ? h("p", { class: "muted" }, [t("room.rules", { preset: presetLabel(rules.preset) })]) : null,
+      h("h2", {}, [t("room.seats")]),
+      h("ol", { class: "seats", "data-testid": "seats-list" }, rows),
+      isHost
+        ? h(
+            "button",
+            { type: "button", class: "primary big", "data-testid": "start", onClick: start },
+            [t("room.start")],
+          )
+        : null,
+      isHost && taken < 2 ? h("p", { class: "hint" }, [t("room.needPlayers")]) : null,
+      seated && !isHost ? h("p", { class: "muted", role: "status" }, [t("room.waitingHost")]) : null,
+      !seated && (!seats || taken < seats)
+        ? h("form", { class: "inline-form", onSubmit: takeSeat, "data-testid": "take-seat" }, [
+            h("label", { for: "seat-name" }, [t("lobby.name")]),
+            h("input", { id: "seat-name", name: "name", value: state.seatName, maxlength: 24, autocomplete: "nickname" }),
+            state.info?.private && !params.code
+              ? [
+                  h("label", { for: "seat-code" }, [t("lobby.code")]),
+                  h("input", { id: "seat-code", name: "code", autocomplete: "off" }),
+                ]
+              : null,
+            h("button", { type: "submit", class: "primary", "data-testid": "take-seat-button" }, [
+              t("room.takeSeat"),
+            ]),
+          ])
+        : null,
+      !seated ? h("p", { class: "muted" }, [t("room.watching")]) : null,
+    ]);
+  }
+
+  function render() {
+    if (disposed) return;
+    renderTopbar();
+    renderConn();
+    preservingFocus(root, () => {
+      if (state.gone && !state.view) {
+        mount(root, [
+          h("section", { class: "panel" }, [
+            h("p", { role: "alert" }, [t("room.gone")]),
+            h("a", { class: "button", href: "#/" }, [t("summary.backToLobby")]),
+          ]),
+        ]);
+        return;
+      }
+      if (!isStarted(state.view, state.info) || !state.view) {
+        mount(root, [waitingRoom()]);
+        return;
+      }
+      mount(root, [
+        renderTable(state.view, { name, send, playCard, log: state.log, you: state.view.you }),
+      ]);
+    });
+    // Move focus to the summary when a deal ends, so screen readers read the result.
+    const phase = state.view?.phase;
+    if (phase !== lastPhase && (phase === "dealOver" || phase === "matchOver")) {
+      root.querySelector("#summary-h")?.focus();
+    }
+    lastPhase = phase;
+    // Stop polling the room once the socket view carries the game.
+    if (isStarted(state.view, state.info) && infoTimer) {
+      clearInterval(infoTimer);
+      infoTimer = null;
+    }
+  }
+
+  // Keyboard shortcuts for the common actions; ignored while typing in a field.
+  function onKey(e) {
+    if (e.target.closest?.("input, select, textarea, dialog") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const view = state.view;
+    if (!view || !GAME_PHASES.has(view.phase)) return;
+    const key = e.key.toLowerCase();
+    if (key === "d") send({ type: "draw" });
+    else if (key === "p") send({ type: "pass" });
+    else if (key === "u") send({ type: "callUno" });
+    else return;
+    e.preventDefault();
+  }
+
+  document.addEventListener("keydown", onKey);
+  render();
+  loadInfo();
+  connect();
+  infoTimer = setInterval(loadInfo, INFO_REFRESH_MS);
+
+  return {
+    dispose() {
+      disposed = true;
+      clearInterval(infoTimer);
+      document.removeEventListener("keydown", onKey);
+      connection?.close();
+      document.querySelectorAll("dialog.picker").forEach((d) => d.remove());
+    },
+    rerender: render,
+  };
+}

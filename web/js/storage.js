@@ -1,0 +1,32 @@
+// What survives a reload: the player's name, and per room the seat token (the only proof
+// of a seat) and the host token. Kept in localStorage so a reload or a new tab of the same
+// browser resumes the same seat.
+
+const PREFIX = "uno.";
+
+function read(key, fallback) {
+  try {
+    const raw = localStorage.getItem(PREFIX + key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === null || value === undefined) localStorage.removeItem(PREFIX + key);
+    else localStorage.setItem(PREFIX + key, JSON.stringify(value));
+  } catch {
+    // Storage full or disabled: the seat just will not survive a reload.
+  }
+}
+
+export const storage = {
+  name: () => read("name", ""),
+  setName: (name) => write("name", name),
+  /** {seat, token, hostToken, code, name} for a room, or null. */
+  seat: (roomId) => read(`room.${roomId}`, null),
+  setSeat: (roomId, info) => write(`room.${roomId}`, { ...(read(`room.${roomId}`, {}) || {}), ...info }),
+  forget: (roomId) => write(`room.${roomId}`, null),
+};

@@ -1,0 +1,466 @@
+// The table: drawn entirely from the latest view (CONTRACT.md section 4) on every change.
+//
+// Nothing here decides what is legal: the server lists this seat's legal actions in
+// `view.legal`, and the table only highlights them. Buttons for actions that are not
+// legal stay focusable (aria-disabled) and still send: the server then refuses and the
+// player learns why, which is clearer than a button that silently does nothing.
+
+import { cardBack, cardFace, cardName, cardsName, colorName, isWild, parseCard } from "./cards.js";
+import { h } from "./dom.js";
+import { humanize, t } from "./i18n.js";
+
+export const GAME_PHASES = new Set(["draft", "chooseColor", "playing", "dealOver", "matchOver"]);
+const COLORS = ["R", "G", "B", "Y"];
+
+/** What the view says this seat may do, in handy form. */
+export function legalInfo(view) {
+  const legal = view?.legal || [];
+  const plays = legal.filter((a) => a.type === "play" && a.cards?.length);
+  return {
+    has: (type) => legal.some((a) => a.type === type),
+    playable: new Set(plays.map((a) => a.cards[0])),
+    catchTarget: legal.find((a) => a.type === "catchUno")?.target ?? null,
+    myTurn: view?.you !== null && view?.you !== undefined && view.turn === view.you,
+  };
+}
+
+function countText(n) {
+  return n === 1 ? t("table.card1") : t("table.cards", { n });
+}
+
+/** Seats in play order starting after `you` (spectators: from seat 0). */
+function othersInOrder(view) {
+  const players = view.players || [];
+  if (view.you === null || view.you === undefined) return players;
+  const n = players.length;
+  const out = [];
+  for (let i = 1; i < n; i += 1) out.push(players[(view.you + i) % n]);
+  return out;
+}
+
+function playerChip(view, p, ctx, info) {
+  const isTurn = view.turn === p.seat && view.phase === "playing";
+  const online = p.connected !== false;
+  const backs = Math.min(p.cards ?? 0, 8);
+  const catchable = info.catchTarget === p.seat;
+  return h(
+    "li",
+    {
+      class: `player${isTurn ? " turn" : ""}${online ? "" : " offline"}${p.out ? " out" : ""}`,
+      "data-testid": "player",
+      "data-seat": p.seat,
+      "aria-current": isTurn ? "true" : null,
+    },
+    [
+      h("div", { class: "player-head" }, [
+        h("span", {
+          class: `dot ${online ? "on" : "off"}`,
+          role: "img",
+          "aria-label": online ? t("table.connected") : t("table.disconnected"),
+        }),
+        h("strong", { class: "player-name" }, [ctx.name(p.seat)]),
+        view.dealer === p.seat ? h("span", { class: "badge" }, [t("table.dealer")]) : null,
+        p.out ? h("span", { class: "badge" }, [t("table.out")]) : null,
+        p.cards === 1 && GAME_PHASES.has(view.phase) ? h("span", { class: "badge uno" }, ["UNO"]) : null,
+      ]),
+      h("div", { class: "player-cards", "aria-hidden": "true" }, [
+        ...Array.from({ length: backs }, () => cardBack({ size: "tiny" })),
+      ]),
+      h("div", { class: "player-meta" }, [
+        h("span", { "data-testid": "card-count" }, [countText(p.cards ?? 0)]),
+        h("span", { class: "muted" }, [t("table.score", { n: p.score ?? view.totals?.[p.seat] ?? 0 })]),
+      ]),
+      catchable
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "danger",
+              "data-testid": "catch",
+              "data-target": p.seat,
+              "data-focus-key": `catch-${p.seat}`,
+              onClick: () => ctx.send({ type: "catchUno", target: p.seat, at: view.moves }),
+            },
+            [t("table.catch", { name: ctx.name(p.seat) })],
+          )
+        : null,
+    ],
+  );
+}
+
+function turnText(view, ctx) {
+  if (view.phase === "dealOver") return t("summary.dealOver", { n: view.deal ?? 1 });
+  if (view.phase === "matchOver") return t("summary.matchOver");
+  if (view.turn === view.you) return t("table.yourTurn");
+  return t("table.turnOf", { name: ctx.name(view.turn) });
+}
+
+function center(view, ctx, info) {
+  const top = view.top;
+  const color = view.color;
+  const pending = view.pendingDraw || 0;
+  const clockwise = (view.direction ?? 1) >= 0;
+  const drawLabel = pending > 0 && info.myTurn ? t("table.takePenalty", { n: pending }) : t("table.draw");
+  return h("section", { class: "center", "aria-label": t("table.topCard", { card: top ? cardName(top) : "-" }) }, [
+    h(
+      "button",
+      {
+        type: "button",
+        class: `pile${info.has("draw") ? " can" : ""}`,
+        "data-testid": "draw",
+        "data-focus-key": "draw",
+        "aria-disabled": info.has("draw") ? null : "true",
+        "aria-label": `${drawLabel}. ${t("table.drawPile", { n: view.drawPile ?? 0 })}`,
+        onClick: () => ctx.send({ type: "draw" }),
+      },
+      [
+        cardBack(),
+        h("span", { class: "pile-label" }, [drawLabel]),
+        h("span", { class: "pile-count", "data-testid": "draw-count" }, [String(view.drawPile ?? 0)]),
+      ],
+    ),
+    h(
+      "div",
+      {
+        class: `discard ring-${color || "none"}`,
+        "data-testid": "top-card",
+        "data-card": top || "",
+        "data-color": color || "",
+      },
+      [
+        top ? cardFace(top) : null,
+        h("span", { class: "color-name" }, [color ? t("table.color", { color: colorName(color) }) : ""]),
+      ],
+    ),
+    h("div", { class: "status" }, [
+      h(
+        "p",
+        {
+          class: `turn${info.myTurn && view.phase === "playing" ? " mine" : ""}`,
+          "data-testid": "turn-indicator",
+          "data-turn": view.turn ?? "",
+          "data-mine": String(Boolean(info.myTurn)),
+          "data-phase": view.phase,
+          role: "status",
+        },
+        [turnText(view, ctx)],
+      ),
+      h(
+        "p",
+        {
+          class: "direction",
+          "data-testid": "direction",
+          "data-direction": clockwise ? 1 : -1,
+        },
+        [
+          h("span", { class: "dir-arrow", "aria-hidden": "true" }, [clockwise ? "↻" : "↺"]),
+          " ",
+          clockwise ? t("table.clockwise") : t("table.counterClockwise"),
+        ],
+      ),
+      pending > 0
+        ? h("p", { class: "badge penalty", "data-testid": "pending-draw" }, [t("table.pending", { n: pending })])
+        : null,
+      view.deal ? h("p", { class: "muted" }, [t("table.deal", { n: view.deal })]) : null,
+    ]),
+  ]);
+}
+
+function colorButtons(onPick) {
+  return COLORS.map((c) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: `color-choice c-${c}`,
+        "data-testid": `color-${c}`,
+        "data-focus-key": `color-${c}`,
+        onClick: () => onPick(c),
+      },
+      [colorName(c)],
+    ),
+  );
+}
+
+function prompts(view, ctx, info) {
+  const out = [];
+  if (info.has("chooseColor")) {
+    out.push(
+      h("div", { class: "prompt", role: "group", "aria-label": t("table.chooseColor") }, [
+        h("p", {}, [t("table.mustChooseColor")]),
+        h("div", { class: "colors" }, colorButtons((color) => ctx.send({ type: "chooseColor", color }))),
+      ]),
+    );
+  }
+  if (info.has("challenge")) {
+    out.push(
+      h("div", { class: "prompt warn", role: "group", "data-testid": "challenge-prompt" }, [
+        h("p", {}, [t("table.challengePrompt", { n: view.pendingDraw || 4 })]),
+        h("div", { class: "row" }, [
+          h(
+            "button",
+            {
+              type: "button",
+              class: "danger",
+              "data-testid": "challenge",
+              "data-focus-key": "challenge",
+              onClick: () => ctx.send({ type: "challenge" }),
+            },
+            [t("table.challenge")],
+          ),
+          h("button", { type: "button", onClick: () => ctx.send({ type: "draw" }) }, [
+            t("table.takePenalty", { n: view.pendingDraw || 4 }),
+          ]),
+        ]),
+      ]),
+    );
+  }
+  if (view.drawn && info.myTurn) {
+    out.push(h("p", { class: "prompt" }, [t("table.drawnPlayable", { card: cardName(view.drawn) })]));
+  }
+  if (!info.myTurn && info.playable.size > 0 && view.phase === "playing") {
+    out.push(h("p", { class: "prompt jump", "data-testid": "jump-in-hint" }, [t("table.jumpIn")]));
+  }
+  return out;
+}
+
+function controls(view, ctx, info) {
+  const passLabel = view.drawn ? t("table.keep") : t("table.pass");
+  const button = (testid, label, enabled, onClick, cls = "") =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: `${cls}${enabled ? "" : " off"}`.trim(),
+        "data-testid": testid,
+        "data-focus-key": testid,
+        "aria-disabled": enabled ? null : "true",
+        onClick,
+      },
+      [label],
+    );
+  return h("div", { class: "controls", role: "toolbar", "aria-label": t("table.hand") }, [
+    button("pass", passLabel, info.has("pass"), () => ctx.send({ type: "pass" })),
+    button("uno", t("table.uno"), info.has("callUno"), () => ctx.send({ type: "callUno" }), "uno-button"),
+  ]);
+}
+
+function hand(view, ctx, info) {
+  const cards = view.hand || [];
+  return h(
+    "section",
+    {
+      class: "hand-area",
+      "aria-label": t("table.handCount", { n: cards.length }),
+    },
+    [
+      h(
+        "ul",
+        { class: "hand", "data-testid": "hand", "data-count": cards.length },
+        cards.map((code, i) => {
+          const ok = info.playable.has(code);
+          const face = cardFace(code);
+          face.removeAttribute("role");
+          face.removeAttribute("aria-label");
+          return h("li", {}, [
+            h(
+              "button",
+              {
+                type: "button",
+                class: `card-button${ok ? " playable" : ""}${view.drawn === code ? " drawn" : ""}`,
+                "data-testid": "card",
+                "data-card": code,
+                "data-playable": String(ok),
+                "data-focus-key": `card-${i}-${code}`,
+                "aria-label": ok ? `${cardName(code)}, ${t("card.playable")}` : cardName(code),
+                onClick: () => ctx.playCard(code),
+              },
+              [face],
+            ),
+          ]);
+        }),
+      ),
+    ],
+  );
+}
+
+/** The deal's end: each seat's remaining cards, points and totals, and the next step. */
+export function summary(view, ctx) {
+  const over = view.phase === "matchOver";
+  const players = view.players || [];
+  const reveal = view.reveal || [];
+  const scores = view.dealScores || [];
+  const totals = view.totals || players.map((p) => p.score ?? 0);
+  const info = legalInfo(view);
+  const winner = view.winner;
+  let headline = "";
+  if (over) headline = winner !== null && winner !== undefined ? t("summary.winner", { name: ctx.name(winner) }) : "";
+  else if (winner !== null && winner !== undefined) headline = t("summary.wentOut", { name: ctx.name(winner) });
+  return h("section", { class: "summary panel", "aria-labelledby": "summary-h", "data-testid": "summary" }, [
+    h("h2", { id: "summary-h", tabindex: "-1" }, [
+      over ? t("summary.matchOver") : t("summary.dealOver", { n: view.deal ?? 1 }),
+    ]),
+    headline ? h("p", { class: "headline" }, [headline]) : null,
+    h("div", { class: "table-scroll" }, [
+      h("table", { class: "scoreboard", "data-testid": "scoreboard" }, [
+        h("caption", { class: "visually-hidden" }, [t("summary.scoreboard")]),
+        h("thead", {}, [
+          h("tr", {}, [
+            h("th", { scope: "col" }, [t("summary.player")]),
+            h("th", { scope: "col" }, [t("summary.cardsLeft")]),
+            h("th", { scope: "col", class: "num" }, [t("summary.points")]),
+            h("th", { scope: "col", class: "num" }, [t("summary.total")]),
+          ]),
+        ]),
+        h(
+          "tbody",
+          {},
+          players.map((p) => {
+            const left = reveal[p.seat] || [];
+            return h("tr", { "data-seat": p.seat, class: p.seat === winner ? "winner" : "" }, [
+              h("th", { scope: "row" }, [ctx.name(p.seat)]),
+              h("td", { "aria-label": left.length ? cardsName(left) : t("summary.none") }, [
+                h(
+                  "span",
+                  { class: "mini-cards", "aria-hidden": "true" },
+                  left.length ? left.map((c) => cardFace(c, { size: "small" })) : [t("summary.none")],
+                ),
+              ]),
+              h("td", { class: "num", "data-testid": "deal-score" }, [String(scores[p.seat] ?? 0)]),
+              h("td", { class: "num", "data-testid": "total" }, [String(totals[p.seat] ?? 0)]),
+            ]);
+          }),
+        ),
+      ]),
+    ]),
+    info.has("nextDeal")
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "primary big",
+            "data-testid": "next-deal",
+            "data-focus-key": "next-deal",
+            onClick: () => ctx.send({ type: "nextDeal" }),
+          },
+          [t("summary.nextDeal")],
+        )
+      : null,
+    over ? h("a", { class: "button", href: "#/" }, [t("summary.backToLobby")]) : null,
+  ]);
+}
+
+/** One line for the event log, in the current language. */
+export function describeEvent(e, ctx) {
+  const name = e.seat !== undefined && e.seat !== null ? ctx.name(e.seat) : "";
+  const target = e.target !== undefined && e.target !== null ? ctx.name(e.target) : "";
+  switch (e.type) {
+    case "play": {
+      const cards = cardsName(e.cards || (e.card ? [e.card] : []));
+      const wild = (e.cards || []).some(isWild);
+      return wild && e.color
+        ? t("event.playColor", { name, cards, color: colorName(e.color) })
+        : t("event.play", { name, cards });
+    }
+    case "jumpIn":
+      return t("event.jumpIn", { name, cards: e.cards ? cardsName(e.cards) : "" }).trim();
+    case "draw":
+      if (e.cards && e.seat === ctx.you) return t("event.drawYou", { cards: cardsName(e.cards) });
+      if (e.reason && e.reason !== "draw") return t("event.penalty", { name, n: e.count ?? "?" });
+      return t("event.draw", { name, n: e.count ?? 1 });
+    case "pass":
+      return t("event.pass", { name });
+    case "skip":
+      return t("event.skip", { name });
+    case "reverse":
+      return t("event.reverse");
+    case "callUno":
+      return t("event.callUno", { name });
+    case "catchUno":
+      return t("event.catchUno", { name, target });
+    case "challenge":
+      if (e.guilty === true) return t("event.challengeGuilty", { name, target });
+      if (e.guilty === false) return t("event.challengeInnocent", { name, target });
+      return t("event.challenge", { name });
+    case "chooseColor":
+      return t("event.chooseColor", { name, color: colorName(e.color) });
+    case "swapHands":
+      return t("event.swap", { name, target });
+    case "passHands":
+    case "shuffleHands":
+      return t("event.rotate");
+    case "reshuffle":
+      return t("event.reshuffle");
+    case "deal":
+      return t("event.deal", { n: e.deal ?? "" });
+    case "firstCard":
+      return t("event.firstCard", { cards: e.card ? cardName(e.card) : "" });
+    case "dealOver":
+      return t("event.dealOver", { name: ctx.name(e.winner) });
+    case "matchOver":
+      return t("event.matchOver");
+    case "join":
+    case "joined":
+    case "seat":
+      return t("event.join", { name: e.name || name });
+    case "leave":
+    case "left":
+      return t("event.leave", { name: e.name || name });
+    case "kick":
+    case "kicked":
+      return t("event.kick", { name: e.name || name });
+    case "connect":
+    case "connected":
+      return t("event.connect", { name });
+    case "disconnect":
+    case "disconnected":
+      return t("event.disconnect", { name });
+    case "start":
+    case "started":
+      return t("event.start");
+    default:
+      return humanize(e.type || "?");
+  }
+}
+
+function eventLog(log, ctx) {
+  const shown = log.slice(-40).reverse();
+  return h("section", { class: "log panel", "aria-labelledby": "log-h" }, [
+    h("h2", { id: "log-h" }, [t("table.log")]),
+    h(
+      "ol",
+      { class: "log-list", "data-testid": "log", "aria-live": "polite", reversed: true },
+      shown.map((e) => h("li", { "data-type": e.type }, [describeEvent(e, ctx)])),
+    ),
+  ]);
+}
+
+/** The whole table for `view`; `ctx` = {name(seat), send(action), playCard(code), log, you}. */
+export function renderTable(view, ctx) {
+  const info = legalInfo(view);
+  const seated = view.you !== null && view.you !== undefined;
+  const done = view.phase === "dealOver" || view.phase === "matchOver";
+  return h("div", { class: `table phase-${view.phase}`, "data-seq": view.seq ?? "", "data-you": view.you ?? "" }, [
+    h("section", { class: "opponents-area", "aria-label": t("room.seats") }, [
+      h("ul", { class: "opponents" }, othersInOrder(view).map((p) => playerChip(view, p, ctx, info))),
+    ]),
+    center(view, ctx, info),
+    done ? summary(view, ctx) : null,
+    h("div", { class: "prompts", "aria-live": "polite" }, prompts(view, ctx, info)),
+    seated
+      ? h("div", { class: "me" }, [
+          h("div", { class: "me-head" }, [
+            h("strong", {}, [ctx.name(view.you)]),
+            h("span", { class: "muted" }, [
+              t("table.score", { n: view.players?.[view.you]?.score ?? view.totals?.[view.you] ?? 0 }),
+            ]),
+            controls(view, ctx, info),
+          ]),
+          hand(view, ctx, info),
+        ])
+      : h("p", { class: "muted spectating", "data-testid": "spectating" }, [t("table.spectating")]),
+    eventLog(ctx.log, ctx),
+  ]);
+}
+
+export { colorButtons, parseCard };
