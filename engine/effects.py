@@ -22,11 +22,11 @@ def play_card(
     new: State, seat: int, card: str, color: str | None, uno: bool, events: list[Event]
 ) -> None:
     """Move ``card`` from the hand to the discard pile and set the colour; settle UNO."""
-    hands = list(new.hands)
-    hand = list(hands[seat])
-    hand.remove(card)
-    hands[seat] = tuple(hand)
-    new.hands = tuple(hands)
+    hands = new.hands
+    held = hands[seat]
+    at = held.index(card)
+    hand = held[:at] + held[at + 1 :]
+    new.hands = hands[:seat] + (hand,) + hands[seat + 1 :]
     new.discard = new.discard + (card,)
     new.drawn = None
     new.color = CARD_INFO[card].color or color

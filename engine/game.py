@@ -134,7 +134,8 @@ _PROBLEM_TEXT = {
 
 
 def _play(state: State, seat: int, act: Action) -> Transition:
-    _check_phase(state, "playing", "play")
+    if state.phase != "playing":
+        _check_phase(state, "playing", "play")
     if len(act.cards) != 1:
         raise IllegalAction("one_card_only", "this room plays one card at a time")
     card = act.cards[0]
@@ -155,7 +156,9 @@ def _play(state: State, seat: int, act: Action) -> Transition:
         raise InvalidAction("color_required", f"name a colour for {card!r}: one of {list(COLORS)}")
     if state.rules.seven_zero and info.rank == "7" and len(hand) > 1:
         _check_target(state, seat, act.target, "a 7 swaps hands with")
-    new = _begin_move(state)
+    new = state.copy()
+    new.moves += 1
+    new.exposed = new.caught = None
     events: list[Event] = []
     turn_holder = state.turn
     if jump:
