@@ -124,7 +124,11 @@ def _replay(replay: DealReplay) -> dict[str, Any]:
         state = State.from_json(replay.start_state)
     except (KeyError, TypeError, ValueError) as error:
         # Recorded by an engine whose state format differs from this one's.
-        problem = {"index": None, "code": "replay/bad_start_state", "message": str(error)}
+        problem: dict[str, Any] = {
+            "index": None,
+            "code": "replay/bad_start_state",
+            "message": str(error),
+        }
         return {"finalState": None, "replay": {"consistent": False, "error": problem}}
     for index, entry in enumerate(replay.actions):
         try:

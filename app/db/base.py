@@ -44,7 +44,7 @@ class UTCDateTime(TypeDecorator[datetime]):
         # SQLite would store the offset as text and compare strings; keep it naive UTC there.
         return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
 
-    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
         if value.tzinfo is None:
