@@ -223,3 +223,39 @@ async def running_server(store: str, tmp_path: Any, **settings: Any) -> AsyncIte
         await asyncio.wait_for(task, timeout=20)
         if store == "redis":
             await drop_prefix(prefix)
+
+
+async def seeded_room(
+    server: Server, players: int, rules: dict[str, Any], setup: dict[str, Any]
+) -> tuple[str, list[str]]:
+    """A room whose match is already at the position ``setup`` (the scenario runner's form),
+    written straight into the server's store, as a room would be after a restart; returns
+    the room id and one seat token per seat."""
+    from app.rooms import tokens
+    from app.rooms.doc import PLAYING, new_doc
+    from engine.scenario import initial_state
+
+    state = initial_state({"rules": rules, "players": players, "setup": setup})
+    room_id, host = tokens.new_room_id(), tokens.new_token()
+    doc = new_doc(
+        room_id=room_id,
+        name="seeded",
+        code=tokens.new_code(),
+        private=True,
+        spectators=True,
+        seats=players,
+        rules=state.rules.to_json(),
+        host_hash=tokens.hash_token(host),
+        now_ms=0,
+    )
+    seat_tokens = [tokens.new_token() for _ in range(players)]
+    doc["players"] = [
+        {"seat": s, "pid": f"pid{s}", "name": f"p{s}", "token": tokens.hash_token(t), "conn": 0}
+        for s, t in enumerate(seat_tokens)
+    ]
+    doc["status"] = PLAYING
+    doc["matchId"] = tokens.new_id()
+    doc["state"] = state.to_json()
+    doc["listed"] = False
+    await server.app.state.store.create(room_id, doc, doc["code"], False)
+    return room_id, seat_tokens
