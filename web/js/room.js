@@ -2,13 +2,13 @@
 // keeps the view current. Everything shown is re-rendered from `state` on each change.
 
 import { api, ApiError } from "./api.js";
-import { cardName, parseCard } from "./cards.js";
 import { h, mount, preservingFocus } from "./dom.js";
 import { errorText, presetLabel, t } from "./i18n.js";
 import { joinRoom } from "./lobby.js";
 import { RoomConnection } from "./protocol.js";
 import { storage } from "./storage.js";
-import { colorButtons, GAME_PHASES, renderTable } from "./table.js";
+import { closePickers, pickColor, pickTarget } from "./pickers.js";
+import { GAME_PHASES, planPlay, renderTable } from "./table.js";
 import { toast } from "./toast.js";
 
 const INFO_REFRESH_MS = 3000;
@@ -91,80 +91,17 @@ export function showRoom(root, roomId, params = {}) {
   // ---- playing a card -----------------------------------------------------------------
 
   function playCard(code) {
-    const view = state.view;
-    if (!view) return;
-    const myTurn = view.turn === view.you;
-    const action = { type: "play", cards: [code] };
-    // An out-of-turn play is a jump-in: tell the server which table state we saw, so a
-    // jump-in that lost a race is refused as too late instead of landing somewhere else.
-    if (!myTurn && view.moves !== undefined) action.at = view.moves;
-    const card = parseCard(code);
-    const playable = (view.legal || []).some((a) => a.type === "play" && a.cards?.[0] === code);
-    if (card.wild && playable) {
-      pickColor(code, (color) => send({ ...action, color }));
-      return;
+    if (!state.view) return;
+    const plan = planPlay(state.view, code);
+    if (plan.needs === "color") {
+      pickColor(code, (color) => send({ ...plan.action, color }));
+    } else if (plan.needs === "target") {
+      const view = state.view;
+      const others = (view.players || []).filter((p) => p.seat !== view.you && !p.out);
+      pickTarget(others, name, (target) => send({ ...plan.action, target }));
+    } else {
+      send(plan.action);
     }
-    const sevenSwap =
-      view.rules?.sevenZero && card.rank === "7" && (view.hand || []).length > 1 && playable;
-    if (sevenSwap) {
-      pickTarget(code, (target) => send({ ...action, target }));
-      return;
-    }
-    send(action);
-  }
-
-  // Pickers are modal <dialog>s: they trap focus, close on Escape and restore focus to the
-  // card that opened them.
-  function dialog(title, body, onClose) {
-    const el = h("dialog", { class: "picker", "aria-labelledby": "picker-h", "data-testid": "picker" }, [
-      h("h2", { id: "picker-h" }, [title]),
-      body,
-      h("button", { type: "button", class: "link", "data-testid": "picker-cancel", onClick: () => el.close() }, [
-        t("table.cancel"),
-      ]),
-    ]);
-    const opener = document.activeElement;
-    el.addEventListener("close", () => {
-      el.remove();
-      onClose?.();
-      if (opener && document.contains(opener)) opener.focus();
-    });
-    document.body.append(el);
-    el.showModal();
-    return el;
-  }
-
-  function pickColor(code, done) {
-    let el = null;
-    const body = h("div", { class: "colors" }, colorButtons((color) => {
-      el.close();
-      done(color);
-    }));
-    el = dialog(`${t("table.chooseColor")} – ${cardName(code)}`, body);
-  }
-
-  function pickTarget(code, done) {
-    let el = null;
-    const others = (state.view.players || []).filter((p) => p.seat !== state.view.you && !p.out);
-    const body = h(
-      "div",
-      { class: "targets" },
-      others.map((p) =>
-        h(
-          "button",
-          {
-            type: "button",
-            "data-testid": `target-${p.seat}`,
-            onClick: () => {
-              el.close();
-              done(p.seat);
-            },
-          },
-          [`${name(p.seat)} (${p.cards})`],
-        ),
-      ),
-    );
-    el = dialog(t("table.chooseTarget"), body);
   }
 
   // ---- rendering ----------------------------------------------------------------------
@@ -378,7 +315,7 @@ export function showRoom(root, roomId, params = {}) {
       clearInterval(infoTimer);
       document.removeEventListener("keydown", onKey);
       connection?.close();
-      document.querySelectorAll("dialog.picker").forEach((d) => d.remove());
+      closePickers();
     },
     rerender: render,
   };

@@ -24,6 +24,26 @@ export function legalInfo(view) {
   };
 }
 
+/**
+ * What clicking `code` in the hand should send: {action, needs}, where `needs` is
+ * "color" (a wild: ask for a colour), "target" (a seven under sevenZero: ask whom to swap
+ * with) or null. An unplayable card is still sent as it is, so the server says why not.
+ */
+export function planPlay(view, code) {
+  const action = { type: "play", cards: [code] };
+  // An out-of-turn play is a jump-in: tell the server which table state we saw, so one
+  // that lost a race is refused as too late instead of landing on a different card.
+  if (view.turn !== view.you && view.moves !== undefined && view.moves !== null) {
+    action.at = view.moves;
+  }
+  const playable = (view.legal || []).some((a) => a.type === "play" && a.cards?.[0] === code);
+  const card = parseCard(code);
+  if (playable && card.wild) return { action, needs: "color" };
+  const swap = view.rules?.sevenZero && card.rank === "7" && (view.hand || []).length > 1;
+  if (playable && swap) return { action, needs: "target" };
+  return { action, needs: null };
+}
+
 function countText(n) {
   return n === 1 ? t("table.card1") : t("table.cards", { n });
 }
@@ -463,4 +483,4 @@ export function renderTable(view, ctx) {
   ]);
 }
 
-export { colorButtons, parseCard };
+export { colorButtons };

@@ -1,0 +1,374 @@
+"""The client's modules in a real Chromium, fed crafted views.
+
+A real deal rarely deals a Wild Draw Four challenge, a jump-in or a missed UNO call on
+demand, so the table's handling of each is checked here by rendering ``renderTable`` on a
+view of that situation (the shapes are the server's: ``engine.view_for`` plus the app's
+``name``/``connected``). The pages load the modules from the real server; no server
+behaviour is imitated.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+# Renders a view into a fresh container and records what the table sends.
+HARNESS = """
+async ([view, lang]) => {
+  const i18n = await import('/js/i18n.js');
+  i18n.setLanguage(lang);
+  const table = await import('/js/table.js');
+  window.__sent = [];
+  const ctx = {
+    name: (seat) => (view.players.find((p) => p.seat === seat) || {}).name || `#${seat}`,
+    send: (action) => window.__sent.push(action),
+    playCard: (code) => window.__sent.push({ plan: table.planPlay(view, code) }),
+    log: [{ type: 'play', seat: 1, cards: ['W+4'], color: 'R' }],
+    you: view.you,
+  };
+  const main = document.getElementById('main');
+  main.replaceChildren(table.renderTable(view, ctx));
+}
+"""
+
+
+def base_view(**changes):
+    view = {
+        "you": 0,
+        "hand": ["R5", "G7", "W", "B+2"],
+        "players": [
+            {"seat": 0, "name": "Anna", "cards": 4, "score": 0, "out": False, "connected": True},
+            {"seat": 1, "name": "Ben", "cards": 1, "score": 30, "out": False, "connected": True},
+            {"seat": 2, "name": "Cara", "cards": 6, "score": 0, "out": False, "connected": False},
+        ],
+        "top": "R3",
+        "color": "R",
+        "turn": 0,
+        "direction": 1,
+        "drawPile": 70,
+        "pendingDraw": 0,
+        "phase": "playing",
+        "rules": {"preset": "classic", "sevenZero": False},
+        "legal": [
+            {"type": "play", "cards": ["R5"]},
+            {"type": "play", "cards": ["W"]},
+            {"type": "draw"},
+        ],
+        "deal": 1,
+        "dealer": 2,
+        "drawn": None,
+        "unoExposed": None,
+        "dealScores": None,
+        "totals": [0, 30, 0],
+        "winner": None,
+        "matchOver": False,
+        "reveal": None,
+        "moves": 12,
+        "seq": 40,
+    }
+    view.update(changes)
+    return view
+
+
+@pytest.fixture
+def page(new_page, server_url):
+    page = new_page()
+    page.goto(f"{server_url}/#/")
+    expect(page.get_by_test_id("create-room")).to_be_visible()
+    return page
+
+
+def render(page, view, lang="en"):
+    page.evaluate(HARNESS, [view, lang])
+
+
+def card(page, code):
+    return page.locator(f'[data-testid=card][data-card="{code}"]')
+
+
+def sent(page):
+    return page.evaluate("window.__sent")
+
+
+def test_hand_highlights_exactly_the_legal_cards(page, shot):
+    render(page, base_view())
+    cards = page.get_by_test_id("hand").get_by_test_id("card")
+    expect(cards).to_have_count(4)
+    playable = page.locator('[data-testid=card][data-playable="true"]')
+    assert playable.evaluate_all("els => els.map(e => e.dataset.card)") == ["R5", "W"]
+    expect(page.get_by_test_id("turn-indicator")).to_have_text("Your turn")
+    expect(page.get_by_test_id("top-card")).to_have_attribute("data-card", "R3")
+    # Opponents: counts and connection state.
+    cara = page.locator('[data-testid=player][data-seat="2"]')
+    expect(cara).to_contain_text("6 cards")
+    expect(cara.locator(".dot")).to_have_attribute("aria-label", "offline")
+    shot(page, "10-component-table")
+
+
+def test_wild_asks_for_a_colour_and_others_play_directly(page):
+    render(page, base_view())
+    card(page, "W").click()
+    card(page, "R5").click()
+    plans = [s["plan"] for s in sent(page)]
+    assert plans[0] == {"action": {"type": "play", "cards": ["W"]}, "needs": "color"}
+    assert plans[1] == {"action": {"type": "play", "cards": ["R5"]}, "needs": None}
+
+
+def test_colour_picker_offers_four_colours(page):
+    page.evaluate(
+        """async () => {
+            const { pickColor } = await import('/js/pickers.js');
+            window.__picked = null;
+            pickColor('W+4', (c) => { window.__picked = c; });
+        }"""
+    )
+    dialog = page.locator("dialog.picker")
+    expect(dialog).to_be_visible()
+    for color in "RGBY":
+        expect(dialog.get_by_test_id(f"color-{color}")).to_be_visible()
+    dialog.get_by_test_id("color-B").click()
+    expect(dialog).to_have_count(0)
+    assert page.evaluate("window.__picked") == "B"
+
+
+def test_seven_under_seven_zero_asks_whom_to_swap_with(page):
+    view = base_view(
+        hand=["R7", "G2"],
+        rules={"preset": "house", "sevenZero": True},
+        legal=[{"type": "play", "cards": ["R7"]}, {"type": "draw"}],
+    )
+    render(page, view)
+    card(page, "R7").click()
+    assert sent(page)[0]["plan"]["needs"] == "target"
+    page.evaluate(
+        """async (players) => {
+            const { pickTarget } = await import('/js/pickers.js');
+            window.__target = null;
+            pickTarget(players, (s) => players[s - 1].name, (s) => { window.__target = s; });
+        }""",
+        view["players"][1:],
+    )
+    dialog = page.locator("dialog.picker")
+    expect(dialog.get_by_test_id("target-1")).to_contain_text("Ben")
+    dialog.get_by_test_id("target-2").click()
+    assert page.evaluate("window.__target") == 2
+
+
+def test_wild_draw_four_prompt_offers_challenge_or_taking_the_cards(page, shot):
+    view = base_view(
+        top="W+4",
+        color="G",
+        pendingDraw=4,
+        legal=[{"type": "draw"}, {"type": "challenge"}],
+    )
+    render(page, view)
+    prompt = page.get_by_test_id("challenge-prompt")
+    expect(prompt).to_contain_text("challenge it, or take 4")
+    expect(page.get_by_test_id("draw")).to_contain_text("Take 4")
+    expect(page.get_by_test_id("pending-draw")).to_have_text("Penalty +4")
+    shot(page, "11-component-challenge")
+    page.get_by_test_id("challenge").click()
+    assert sent(page) == [{"type": "challenge"}]
+
+
+def test_jump_in_is_offered_out_of_turn_with_the_seen_move_count(page):
+    view = base_view(
+        turn=1,
+        top="G7",
+        color="G",
+        legal=[{"type": "play", "cards": ["G7"]}],
+    )
+    render(page, view)
+    expect(page.get_by_test_id("jump-in-hint")).to_be_visible()
+    expect(card(page, "G7")).to_have_attribute("data-playable", "true")
+    card(page, "G7").click()
+    plan = sent(page)[0]["plan"]
+    assert plan["action"] == {"type": "play", "cards": ["G7"], "at": 12}
+
+
+def test_uno_and_catch_buttons_follow_legal(page):
+    view = base_view(
+        turn=2,
+        unoExposed=1,
+        legal=[{"type": "catchUno", "target": 1}],
+    )
+    render(page, view)
+    catch = page.get_by_test_id("catch")
+    expect(catch).to_have_text("Catch Ben")
+    catch.click()
+    assert sent(page) == [{"type": "catchUno", "target": 1, "at": 12}]
+    expect(page.get_by_test_id("uno")).to_have_attribute("aria-disabled", "true")
+    render(page, base_view(hand=["R5", "G7"], legal=[{"type": "callUno"}, {"type": "draw"}]))
+    expect(page.get_by_test_id("uno")).not_to_have_attribute("aria-disabled", "true")
+    page.get_by_test_id("uno").click()
+    assert sent(page) == [{"type": "callUno"}]
+
+
+def test_first_card_wild_asks_the_first_player_for_a_colour(page):
+    legal = [{"type": "chooseColor", "color": c} for c in "RGBY"]
+    render(page, base_view(phase="chooseColor", top="W", color=None, legal=legal))
+    page.locator(".prompt").get_by_test_id("color-Y").click()
+    assert sent(page) == [{"type": "chooseColor", "color": "Y"}]
+
+
+def test_deal_summary_reveals_hands_and_points(page, shot):
+    view = base_view(
+        phase="dealOver",
+        winner=1,
+        dealScores=[0, 57, 0],
+        totals=[0, 87, 0],
+        reveal=[["R5", "W"], [], ["G7", "B+2", "Y9"]],
+        legal=[{"type": "nextDeal"}],
+    )
+    render(page, view)
+    board = page.get_by_test_id("scoreboard")
+    expect(board.locator("tbody tr")).to_have_count(3)
+    assert board.get_by_test_id("deal-score").all_inner_texts() == ["0", "57", "0"]
+    assert board.get_by_test_id("total").all_inner_texts() == ["0", "87", "0"]
+    expect(board.locator('tr[data-seat="2"] .card')).to_have_count(3)
+    expect(page.get_by_test_id("summary")).to_contain_text("Ben went out")
+    shot(page, "12-component-summary")
+    page.get_by_test_id("next-deal").click()
+    assert sent(page) == [{"type": "nextDeal"}]
+
+
+def test_spectators_see_no_hand(page):
+    render(page, base_view(you=None, hand=[], legal=[]))
+    expect(page.get_by_test_id("hand")).to_have_count(0)
+    expect(page.get_by_test_id("spectating")).to_be_visible()
+    expect(page.locator("[data-testid=player]")).to_have_count(3)
+
+
+def test_danish_table(page):
+    render(page, base_view(direction=-1), lang="da")
+    expect(page.get_by_test_id("turn-indicator")).to_have_text("Din tur")
+    expect(page.get_by_test_id("direction")).to_contain_text("mod uret")
+    expect(card(page, "W")).to_have_attribute("aria-label", "Skift farve, kan lægges")
+    expect(page.get_by_test_id("log")).to_contain_text(
+        "Ben lagde Skift farve, træk fire og valgte rød"
+    )
+
+
+def test_every_card_code_draws_with_a_name(page):
+    names = page.evaluate(
+        """async () => {
+            const { cardFace } = await import('/js/cards.js');
+            const codes = [];
+            const ranks = [...'0123456789', 'S', 'R', '+2'];
+            for (const c of 'RGBY') for (const r of ranks) codes.push(c + r);
+            codes.push('W', 'W+4', 'W+8', 'A+2', 'WSH', 'WC', 'R7|T+5');
+            return codes.map((code) => [code, cardFace(code).getAttribute('aria-label')]);
+        }"""
+    )
+    labels = dict(names)
+    assert labels["R7"] == "Red 7"
+    assert labels["GS"] == "Green Skip"
+    assert labels["B+2"] == "Blue Draw Two"
+    assert labels["YR"] == "Yellow Reverse"
+    assert labels["W+4"] == "Wild Draw Four"
+    assert labels["R7|T+5"] == "Red 7"
+    assert all(label and "." not in label for label in labels.values()), labels
+
+
+# RFC 6902 appendix A, plus pointer escaping (RFC 6901) and atomicity.
+PATCH_CASES = [
+    ({"foo": "bar"}, [{"op": "add", "path": "/baz", "value": "qux"}], {"foo": "bar", "baz": "qux"}),
+    (
+        {"foo": ["bar", "baz"]},
+        [{"op": "add", "path": "/foo/1", "value": "qux"}],
+        {"foo": ["bar", "qux", "baz"]},
+    ),
+    ({"baz": "qux", "foo": "bar"}, [{"op": "remove", "path": "/baz"}], {"foo": "bar"}),
+    ({"foo": ["bar", "qux", "baz"]}, [{"op": "remove", "path": "/foo/1"}], {"foo": ["bar", "baz"]}),
+    (
+        {"baz": "qux", "foo": "bar"},
+        [{"op": "replace", "path": "/baz", "value": "boo"}],
+        {"baz": "boo", "foo": "bar"},
+    ),
+    (
+        {"foo": {"bar": "baz", "waldo": "fred"}, "qux": {"corge": "grault"}},
+        [{"op": "move", "from": "/foo/waldo", "path": "/qux/thud"}],
+        {"foo": {"bar": "baz"}, "qux": {"corge": "grault", "thud": "fred"}},
+    ),
+    (
+        {"foo": ["all", "grass", "cows", "eat"]},
+        [{"op": "move", "from": "/foo/1", "path": "/foo/3"}],
+        {"foo": ["all", "cows", "eat", "grass"]},
+    ),
+    (
+        {"baz": "qux", "foo": ["a", 2, "c"]},
+        [
+            {"op": "test", "path": "/baz", "value": "qux"},
+            {"op": "test", "path": "/foo/1", "value": 2},
+        ],
+        {"baz": "qux", "foo": ["a", 2, "c"]},
+    ),
+    (
+        {"foo": "bar"},
+        [{"op": "add", "path": "/child", "value": {"grandchild": {}}}],
+        {"foo": "bar", "child": {"grandchild": {}}},
+    ),
+    (
+        {"foo": ["bar"]},
+        [{"op": "add", "path": "/foo/-", "value": ["abc", "def"]}],
+        {"foo": ["bar", ["abc", "def"]]},
+    ),
+    ({"foo": None}, [{"op": "test", "path": "/foo", "value": None}], {"foo": None}),
+    ({"/": 9, "~1": 10}, [{"op": "test", "path": "/~01", "value": 10}], {"/": 9, "~1": 10}),
+    (
+        {"a/b": 1, "m~n": 2},
+        [{"op": "replace", "path": "/a~1b", "value": 3}, {"op": "remove", "path": "/m~0n"}],
+        {"a/b": 3},
+    ),
+    ({"x": 1}, [{"op": "copy", "from": "/x", "path": "/y"}], {"x": 1, "y": 1}),
+    ({"x": 1}, [{"op": "replace", "path": "", "value": [1, 2]}], [1, 2]),
+    (
+        {"hand": ["R1", "G2"], "n": 2},
+        [
+            {"op": "add", "path": "/hand/2", "value": "W"},
+            {"op": "replace", "path": "/n", "value": 3},
+        ],
+        {"hand": ["R1", "G2", "W"], "n": 3},
+    ),
+]
+
+PATCH_ERRORS = [
+    ({"foo": "bar"}, [{"op": "add", "path": "/baz/bat", "value": "qux"}]),
+    ({"baz": "qux"}, [{"op": "test", "path": "/baz", "value": "bar"}]),
+    ({"foo": 1}, [{"op": "replace", "path": "/nope", "value": 2}]),
+    ({"a": [1]}, [{"op": "remove", "path": "/a/1"}]),
+    ({"a": [1]}, [{"op": "add", "path": "/a/01", "value": 2}]),
+    ({"a": {"b": 1}}, [{"op": "move", "from": "/a", "path": "/a/b/c"}]),
+    ({"a": 1}, [{"op": "frobnicate", "path": "/a"}]),
+    # Atomic: the first operation must not survive the second's failure.
+    ({"a": 1}, [{"op": "replace", "path": "/a", "value": 2}, {"op": "remove", "path": "/zz"}]),
+]
+
+
+def test_json_patch_applier_follows_rfc_6902(page):
+    results = page.evaluate(
+        """async ([cases, errors]) => {
+            const { applyPatch } = await import('/js/patch.js');
+            const ok = cases.map(([doc, ops]) => {
+                const before = JSON.stringify(doc);
+                const out = applyPatch(doc, ops);
+                return [out, JSON.stringify(doc) === before];
+            });
+            const bad = errors.map(([doc, ops]) => {
+                const before = JSON.stringify(doc);
+                try { applyPatch(doc, ops); return 'applied'; }
+                catch (e) { return JSON.stringify(doc) === before ? e.name : 'mutated'; }
+            });
+            return [ok, bad];
+        }""",
+        [[[d, o] for d, o, _ in PATCH_CASES], [list(c) for c in PATCH_ERRORS]],
+    )
+    ok, bad = results
+    for (_doc, ops, expected), (out, untouched) in zip(PATCH_CASES, ok, strict=True):
+        assert out == expected, json.dumps(ops)
+        assert untouched, f"the input document was changed by {ops}"
+    assert bad == ["PatchError"] * len(PATCH_ERRORS)

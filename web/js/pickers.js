@@ -1,0 +1,72 @@
+// The colour picker (for wilds) and the seven-swap target picker.
+//
+// Both are modal <dialog>s: showModal() traps focus and closes on Escape, and focus goes
+// back to the card that opened them, so keyboard and screen-reader users never get lost.
+
+import { cardName } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { colorButtons } from "./table.js";
+
+function dialog(title, body) {
+  const el = h("dialog", { class: "picker", "aria-labelledby": "picker-h", "data-testid": "picker" }, [
+    h("h2", { id: "picker-h" }, [title]),
+    body,
+    h("button", { type: "button", class: "link", "data-testid": "picker-cancel", onClick: () => el.close() }, [
+      t("table.cancel"),
+    ]),
+  ]);
+  const opener = document.activeElement;
+  el.addEventListener("close", () => {
+    el.remove();
+    if (opener && document.contains(opener)) opener.focus();
+  });
+  document.body.append(el);
+  el.showModal();
+  return el;
+}
+
+/** Ask which colour `code` (a wild) names; `done(color)` unless cancelled. */
+export function pickColor(code, done) {
+  let el = null;
+  const body = h(
+    "div",
+    { class: "colors" },
+    colorButtons((color) => {
+      el.close();
+      done(color);
+    }),
+  );
+  el = dialog(`${t("table.chooseColor")} – ${cardName(code)}`, body);
+  return el;
+}
+
+/** Ask whom to swap hands with; `players` are view.players entries, `name(seat)` a label. */
+export function pickTarget(players, name, done) {
+  let el = null;
+  const body = h(
+    "div",
+    { class: "targets" },
+    players.map((p) =>
+      h(
+        "button",
+        {
+          type: "button",
+          "data-testid": `target-${p.seat}`,
+          onClick: () => {
+            el.close();
+            done(p.seat);
+          },
+        },
+        [`${name(p.seat)} (${t(p.cards === 1 ? "table.card1" : "table.cards", { n: p.cards })})`],
+      ),
+    ),
+  );
+  el = dialog(t("table.chooseTarget"), body);
+  return el;
+}
+
+/** Close any open picker (leaving the room). */
+export function closePickers() {
+  document.querySelectorAll("dialog.picker").forEach((d) => d.close());
+}
