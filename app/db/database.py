@@ -99,17 +99,18 @@ class Database:
         winner: int | None,
         match_over: bool,
         seats: Sequence[dict[str, Any]],
-    ) -> bool:
+    ) -> None:
         """Store a finished deal: start state, action log, per-seat scores and totals.
 
         The first deal of a match also creates the match; ``match_over`` closes it with
         ``winner`` as the match winner. ``actions`` are ``{"seq", "ts", "seat", "action"}``
         in the order they were applied; ``seats`` are ``{"seat", "playerId", "name"}``.
-        Idempotent: the same room/match/deal number again stores nothing and returns False.
+        Idempotent: the same room/match/deal number again stores nothing (the first write
+        stands), also when the two calls race.
         """
         try:
             async with self.transaction() as session:
-                return await games.record_deal(
+                await games.record_deal(
                     session,
                     room_id=room_id,
                     match_id=match_id,
@@ -129,7 +130,6 @@ class Database:
             async with self.sessions() as session:
                 if await games.deal_replay(session, match_id, deal_number) is None:
                     raise
-            return False
 
     async def player_exists(self, player_id: str) -> bool:
         async with self.sessions() as session:
