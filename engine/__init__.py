@@ -7,14 +7,12 @@ a seed held in the state. ``app/`` imports this package, never the other way rou
 from __future__ import annotations
 
 from engine.actions import Action, parse_action
+from engine.api import apply, legal_actions, new_match, state_from_json, view_for
 from engine.errors import EngineError, IllegalAction, InvalidAction, InvalidRules
 from engine.events import Event, event_for, event_full
-from engine.game import apply
-from engine.legal import legal_actions
-from engine.match_start import new_match
 from engine.rules import PRESETS, Rules, describe_options, rules_from_json, with_options
 from engine.state import State
-from engine.view import view_for, wire_legal
+from engine.view import wire_legal
 
 __all__ = [
     "PRESETS",
@@ -34,6 +32,7 @@ __all__ = [
     "new_match",
     "parse_action",
     "rules_from_json",
+    "state_from_json",
     "view_for",
     "wire_legal",
     "with_options",

@@ -14,7 +14,28 @@ from engine.cards import COLORS, is_card
 from engine.errors import InvalidAction
 
 ACTION_TYPES = frozenset(
-    {"play", "draw", "pass", "callUno", "catchUno", "challenge", "chooseColor", "nextDeal"}
+    {
+        "play",
+        "draw",
+        "pass",
+        "callUno",
+        "catchUno",
+        "challenge",
+        "chooseColor",
+        "nextDeal",
+        # UNO Duo's draft
+        "keep",
+        "discard",
+        # UNO Rommy
+        "meld",
+        "layOff",
+        "takeDiscard",
+        "takePile",
+        "discardCard",
+        "swapJoker",
+        # Bottle UNO
+        "turnCard",
+    }
 )
 
 
@@ -67,12 +88,15 @@ def parse_action(data: Mapping[str, Any] | Action) -> Action:
     )
 
 
+_NEEDS_CARDS = frozenset({"play", "meld", "layOff", "discardCard", "swapJoker"})
+
+
 def _cards_field(value: object, kind: str) -> tuple[str, ...]:
     if value is None:
-        if kind == "play":
-            raise InvalidAction("cards_required", "a play needs a non-empty list 'cards'")
+        if kind in _NEEDS_CARDS:
+            raise InvalidAction("cards_required", f"{kind!r} needs a non-empty list 'cards'")
         return ()
-    if not isinstance(value, list | tuple) or (kind == "play" and not value):
+    if not isinstance(value, list | tuple) or (kind in _NEEDS_CARDS and not value):
         raise InvalidAction(
             "bad_cards", f"'cards' must be a non-empty list of card codes, got {value!r}"
         )

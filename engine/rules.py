@@ -200,6 +200,95 @@ OPTIONS: tuple[Option, ...] = (
         group="scoring",
         help="Points for a Wild Draw Four",
     ),
+    # DrukUNO and its Helsinki and Warszawa rules
+    Option(
+        "multiPlay",
+        False,
+        group="druk",
+        help="Play several cards of one number, or one action type, at once",
+    ),
+    Option(
+        "stackWildDrawFour",
+        True,
+        group="druk",
+        help="With stacking, Wild Draw Fours stack too (not only Draw Twos)",
+    ),
+    Option(
+        "drawFourFollowColor",
+        False,
+        group="druk",
+        help="After taking a Wild Draw Four you must play its colour, or draw up to 3 and pass",
+    ),
+    Option(
+        "firstCardPlayedByDealer",
+        False,
+        group="druk",
+        help="An action card turned up first acts as if the dealer had played it",
+    ),
+    Option(
+        "wildDrawEight",
+        0,
+        low=0,
+        high=4,
+        group="druk",
+        help="Wild Draw Eight cards added to the deck",
+    ),
+    Option(
+        "everybodyDrawsTwo",
+        0,
+        low=0,
+        high=4,
+        group="druk",
+        help="Everybody Draws Two cards added to the deck",
+    ),
+    Option("zeroPass", False, group="druk", help="A 0 passes every hand on (without the 7 swap)"),
+    Option(
+        "sevenSwap",
+        False,
+        group="druk",
+        help="A 7 swaps hands with a chosen opponent (without the 0 pass)",
+    ),
+    Option(
+        "swapOnLastCard",
+        False,
+        group="druk",
+        help="A 0 or 7 played as the last card still passes or swaps hands: no win",
+    ),
+    Option(
+        "penaltyDrawToMatch",
+        False,
+        group="druk",
+        help="After a draw penalty keep drawing until a playable card comes, and you may play it",
+    ),
+    Option("drinks", False, group="drinks", help="Keep a tally of sips (DrukUNO drinking rules)"),
+    Option("sipsAsPoints", False, group="drinks", help="Count the tally as points instead of sips"),
+    # UNO Duo
+    Option(
+        "dealMethod",
+        "deal",
+        choices=("deal", "draft"),
+        group="duo",
+        help="Deal seven each, or draft them (UNO Duo)",
+    ),
+    Option(
+        "firstCardRules",
+        "classic",
+        choices=("classic", "duo"),
+        group="duo",
+        help="How the first card acts: the official rules or UNO Duo's",
+    ),
+    Option(
+        "reverseDumpsColor",
+        False,
+        group="duo",
+        help="A Reverse may be followed by every card of its colour in your hand (all or nothing)",
+    ),
+    Option(
+        "wildDrawFourPlaysAgain",
+        False,
+        group="duo",
+        help="The player of a Wild Draw Four takes another turn",
+    ),
 )
 
 OPTION_BY_NAME: dict[str, Option] = {o.name: o for o in OPTIONS}
@@ -233,6 +322,26 @@ class Rules:
     action_value: int = 20
     wild_value: int = 50
     wild_draw_four_value: int = 50
+    multi_play: bool = False
+    stack_wild_draw_four: bool = True
+    draw_four_follow_color: bool = False
+    first_card_played_by_dealer: bool = False
+    wild_draw_eight: int = 0
+    everybody_draws_two: int = 0
+    zero_pass: bool = False
+    seven_swap: bool = False
+    swap_on_last_card: bool = False
+    penalty_draw_to_match: bool = False
+    drinks: bool = False
+    sips_as_points: bool = False
+    deal_method: str = "deal"
+    first_card_rules: str = "classic"
+    reverse_dumps_color: bool = False
+    wild_draw_four_plays_again: bool = False
+    # Fixed by the preset, not options: which game, which deck, how many players.
+    game: str = "shedding"
+    min_players: int = 2
+    max_players: int = 10
 
     def to_json(self) -> dict[str, Any]:
         """The wire form: ``preset`` plus every option by its camelCase name."""
@@ -245,6 +354,14 @@ class Rules:
     def lowest_wins(self) -> bool:
         return self.scoring_mode == "ownHandCounts"
 
+    @property
+    def zero_passes(self) -> bool:
+        return self.seven_zero or self.zero_pass
+
+    @property
+    def seven_swaps(self) -> bool:
+        return self.seven_zero or self.seven_swap
+
 
 def _snake(name: str) -> str:
     return "".join("_" + c.lower() if c.isupper() else c for c in name)
@@ -253,11 +370,57 @@ def _snake(name: str) -> str:
 _FIELD_NAMES = {f.name for f in fields(Rules)}
 assert all(_snake(o.name) in _FIELD_NAMES for o in OPTIONS)
 
+_DRUK: dict[str, Any] = {
+    "multiPlay": True,
+    "stacking": True,
+    "drawFourFollowColor": True,
+    "firstCardPlayedByDealer": True,
+    "jumpIn": True,
+    "jumpInContinuesFrom": "turnHolder",
+}
+_HELSINKI: dict[str, Any] = {
+    **_DRUK,
+    "drawToMatch": True,
+    "drawToMatchCap": 0,
+    "penaltyDrawToMatch": True,
+    "zeroPass": True,
+    "zeroPassDirection": "againstPlay",
+    "swapOnLastCard": True,
+}
+
 PRESETS: dict[str, dict[str, Any]] = {
     "classic": {},
     "house": {"stacking": True, "jumpIn": True, "sevenZero": True, "drawToMatch": True},
     "oneAndDone": {"matchMode": "oneAndDone"},
     "knockout": {"matchMode": "knockout", "scoringMode": "ownHandCounts"},
+    "druk": _DRUK,
+    "helsinki": _HELSINKI,
+    "warszawa": {**_HELSINKI, "sevenSwap": True},
+    "duo": {
+        "dealMethod": "draft",
+        "firstCardRules": "duo",
+        "stacking": True,
+        "stackWildDrawFour": False,
+        "reverseDumpsColor": True,
+        "wildDrawFourPlaysAgain": True,
+        "wildDrawFourRestriction": "noPlayableCard",
+        "scoringMode": "ownHandCounts",
+        "actionValue": 10,
+        "wildValue": 15,
+        "wildDrawFourValue": 20,
+        "targetScore": 200,
+    },
+    "flip": {},
+    "rommy": {},
+    "bottle": {},
+}
+
+# What a preset fixes that no option may change.
+PRESET_FIXED: dict[str, dict[str, Any]] = {
+    "duo": {"deck": "classic112", "min_players": 2, "max_players": 2},
+    "flip": {"deck": "flip112"},
+    "rommy": {"game": "rommy"},
+    "bottle": {"game": "bottle"},
 }
 
 
@@ -276,7 +439,7 @@ def rules_from_json(data: Mapping[str, Any] | None) -> Rules:
         raise InvalidRules(
             "rules/unknown_preset", f"unknown preset {preset!r}; known presets: {sorted(PRESETS)}"
         )
-    values: dict[str, Any] = {"preset": preset}
+    values: dict[str, Any] = {"preset": preset, **PRESET_FIXED.get(preset, {})}
     for name, value in list(PRESETS[preset].items()) + [
         (k, v) for k, v in data.items() if k != "preset"
     ]:

@@ -1,0 +1,46 @@
+"""The games the engine plays, and how the public functions reach each one.
+
+UNO and its shedding variants (classic, house rules, DrukUNO, Duo, Flip) share
+:class:`~engine.state.State` and the transition in :mod:`engine.game`. Games with another
+shape (UNO Rommy, Bottle UNO) bring their own state class and functions, registered here
+under the name a preset fixes in ``Rules.game``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import Action
+from engine.events import Event
+from engine.rules import Rules
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """One game's entry points; each takes and returns that game's own state class."""
+
+    name: str
+    new_match: Callable[[Rules, int, str, int | None], tuple[Any, list[Event]]]
+    apply: Callable[[Any, int, Action], tuple[Any, list[Event]]]
+    legal_actions: Callable[[Any, int], list[Action]]
+    view_for: Callable[[Any, int | None], dict[str, Any]]
+    summary: Callable[[Any], dict[str, Any]]  # the scenario runner's "state"
+    from_json: Callable[[dict[str, Any]], Any]
+    state_class: type
+
+
+GAMES: dict[str, GameKind] = {}
+
+
+def register(kind: GameKind) -> None:
+    GAMES[kind.name] = kind
+
+
+def game_of(state: object) -> GameKind | None:
+    """The registered game a (non-shedding) state belongs to, or None for UNO's State."""
+    for kind in GAMES.values():
+        if type(state) is kind.state_class:
+            return kind
+    return None

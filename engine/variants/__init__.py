@@ -1,0 +1,1 @@
+"""Games with a shape of their own (UNO Rommy, Bottle UNO); importing this registers them."""
