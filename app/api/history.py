@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from pydantic import BaseModel
 
 from app.db import Database, DealReplay, get_database
 from engine import EngineError, State, apply
@@ -59,16 +60,111 @@ def _describe(errors: Any) -> str:
     return "; ".join(parts) or "the request is malformed"
 
 
+class ErrorOut(BaseModel):
+    code: str
+    message: str
+
+
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    404: {"description": "Not found: `{code, message}`"},
-    422: {"description": "Malformed request: `{code, message}`"},
+    404: {"model": ErrorOut, "description": "Not found"},
+    422: {"model": ErrorOut, "description": "Malformed request"},
 }
+
+
+# Response shapes, for /openapi.json: what app.db.records' to_json() produce.
+class SeatOut(BaseModel):
+    seat: int
+    playerId: str | None
+    name: str
+    total: int | None
+
+
+class PlayerMatchOut(BaseModel):
+    matchId: str
+    roomId: str
+    roomName: str
+    started: str
+    finished: str
+    seat: int
+    winner: int | None
+    won: bool
+    deals: int
+    players: list[SeatOut]
+
+
+class PlayerMatchesOut(BaseModel):
+    playerId: str
+    limit: int
+    offset: int
+    matches: list[PlayerMatchOut]
+
+
+class DealOut(BaseModel):
+    number: int
+    dealer: int | None
+    winner: int | None
+    matchOver: bool
+    finished: str
+    scores: list[int | None]
+    totals: list[int]
+    actions: int
+
+
+class MatchOut(BaseModel):
+    matchId: str
+    roomId: str
+    roomName: str
+    rules: dict[str, Any]
+    started: str
+    finished: str | None
+    matchOver: bool
+    winner: int | None
+    players: list[SeatOut]
+    deals: list[DealOut]
+
+
+class ActionOut(BaseModel):
+    seq: int
+    ts: int
+    seat: int | None
+    action: dict[str, Any]
+
+
+class ReplayProblem(BaseModel):
+    index: int | None
+    code: str
+    message: str
+
+
+class ReplayCheck(BaseModel):
+    consistent: bool
+    error: ReplayProblem | None
+
+
+class ReplayOut(BaseModel):
+    matchId: str
+    deal: int
+    seed: str | None
+    dealer: int | None
+    players: list[SeatOut]
+    startState: dict[str, Any]
+    actions: list[ActionOut]
+    scores: list[int | None]
+    totals: list[int]
+    winner: int | None
+    matchOver: bool
+    finished: str
+    finalState: dict[str, Any] | None
+    replay: ReplayCheck
+
 
 router = APIRouter(prefix="/api", tags=["history"], route_class=ApiErrorRoute)
 DatabaseDep = Annotated[Database, Depends(get_database)]
 
 
-@router.get("/players/{playerId}/matches", responses=ERROR_RESPONSES)
+@router.get(
+    "/players/{playerId}/matches", response_model=PlayerMatchesOut, responses=ERROR_RESPONSES
+)
 async def player_matches(
     db: DatabaseDep,
     player_id: Annotated[str, Path(alias="playerId", max_length=64)],
@@ -87,7 +183,7 @@ async def player_matches(
     }
 
 
-@router.get("/matches/{matchId}", responses=ERROR_RESPONSES)
+@router.get("/matches/{matchId}", response_model=MatchOut, responses=ERROR_RESPONSES)
 async def match(
     db: DatabaseDep, match_id: Annotated[str, Path(alias="matchId", max_length=64)]
 ) -> dict[str, Any]:
@@ -98,7 +194,11 @@ async def match(
     return found.to_json()
 
 
-@router.get("/matches/{matchId}/deals/{dealNumber}/replay", responses=ERROR_RESPONSES)
+@router.get(
+    "/matches/{matchId}/deals/{dealNumber}/replay",
+    response_model=ReplayOut,
+    responses=ERROR_RESPONSES,
+)
 async def deal_replay(
     db: DatabaseDep,
     match_id: Annotated[str, Path(alias="matchId", max_length=64)],

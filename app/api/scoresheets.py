@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Path
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
-from app.api.history import ApiError, ApiErrorRoute
+from app.api.history import ApiError, ApiErrorRoute, ErrorOut
 from app.db import Database, ScoresheetRecord, get_database
 from engine.errors import EngineError
 from engine.rules import rules_from_json, with_options
@@ -27,10 +27,37 @@ ScoresheetId = Annotated[str, Path(alias="scoresheetId", max_length=64)]
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    404: {"description": "No such scoresheet: `{code, message}`"},
-    409: {"description": "The match is already finished: `{code, message}`"},
-    422: {"description": "Malformed request or entries that break the rules: `{code, message}`"},
+    404: {"model": ErrorOut, "description": "No such scoresheet"},
+    409: {"model": ErrorOut, "description": "The match is already finished"},
+    422: {"model": ErrorOut, "description": "Malformed request, bad rules, or bad entries"},
 }
+
+
+class StandingOut(BaseModel):
+    player: str
+    total: int
+    place: int
+
+
+class ScoresheetOut(BaseModel):
+    """The sheet as stored plus its standings (CONTRACT.md section 3b), always recomputed."""
+
+    id: str
+    name: str
+    rules: dict[str, Any]
+    players: list[str]
+    deals: list[list[int]]
+    created: str
+    updated: str
+    totals: list[int]
+    standings: list[StandingOut]
+    winner: str | None
+    finished: bool
+    warnings: list[str]
+
+
+class ScoresheetDealOut(ScoresheetOut):
+    deal: int
 
 
 class ScoresheetCreate(BaseModel):
@@ -49,7 +76,7 @@ class DealEntries(BaseModel):
     entries: list[StrictInt]
 
 
-@router.post("", status_code=201, responses=ERROR_RESPONSES)
+@router.post("", status_code=201, response_model=ScoresheetOut, responses=ERROR_RESPONSES)
 async def create_scoresheet(db: DatabaseDep, body: ScoresheetCreate) -> dict[str, Any]:
     """Start a scoresheet: its players (2-10, distinct names) and rules."""
     with _engine_errors():
@@ -61,7 +88,7 @@ async def create_scoresheet(db: DatabaseDep, body: ScoresheetCreate) -> dict[str
     return _sheet_json(sheet)
 
 
-@router.get("/{scoresheetId}", responses=ERROR_RESPONSES)
+@router.get("/{scoresheetId}", response_model=ScoresheetOut, responses=ERROR_RESPONSES)
 async def get_scoresheet(db: DatabaseDep, scoresheet_id: ScoresheetId) -> dict[str, Any]:
     """The scoresheet with its entries and standings (totals, places, winner, warnings)."""
     sheet = await db.scoresheet(scoresheet_id)
@@ -70,7 +97,12 @@ async def get_scoresheet(db: DatabaseDep, scoresheet_id: ScoresheetId) -> dict[s
     return _sheet_json(sheet)
 
 
-@router.post("/{scoresheetId}/deals", status_code=201, responses=ERROR_RESPONSES)
+@router.post(
+    "/{scoresheetId}/deals",
+    status_code=201,
+    response_model=ScoresheetDealOut,
+    responses=ERROR_RESPONSES,
+)
 async def add_scoresheet_deal(
     db: DatabaseDep, scoresheet_id: ScoresheetId, body: DealEntries
 ) -> dict[str, Any]:
@@ -88,7 +120,7 @@ async def add_scoresheet_deal(
     return {**_sheet_json(sheet), "deal": len(sheet.deals)}
 
 
-@router.patch("/{scoresheetId}/rules", responses=ERROR_RESPONSES)
+@router.patch("/{scoresheetId}/rules", response_model=ScoresheetOut, responses=ERROR_RESPONSES)
 async def change_scoresheet_rules(
     db: DatabaseDep,
     scoresheet_id: ScoresheetId,

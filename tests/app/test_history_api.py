@@ -145,3 +145,23 @@ async def test_history_errors(client: httpx.AsyncClient, db: Database) -> None:
         assert response.status_code == status, url
         assert response.json()["code"] == code, url
         assert set(response.json()) == {"code", "message"}
+
+
+async def test_openapi_describes_the_routes(client: httpx.AsyncClient) -> None:
+    schema = (await client.get("/openapi.json")).json()
+    paths = schema["paths"]
+    for path, method, model in [
+        ("/api/players/{playerId}/matches", "get", "PlayerMatchesOut"),
+        ("/api/matches/{matchId}", "get", "MatchOut"),
+        ("/api/matches/{matchId}/deals/{dealNumber}/replay", "get", "ReplayOut"),
+        ("/api/scoresheets", "post", "ScoresheetOut"),
+        ("/api/scoresheets/{scoresheetId}", "get", "ScoresheetOut"),
+        ("/api/scoresheets/{scoresheetId}/deals", "post", "ScoresheetDealOut"),
+        ("/api/scoresheets/{scoresheetId}/rules", "patch", "ScoresheetOut"),
+    ]:
+        responses = paths[path][method]["responses"]
+        ok = responses.get("200") or responses["201"]
+        assert ok["content"]["application/json"]["schema"]["$ref"].endswith(model), path
+        assert responses["404"]["content"]["application/json"]["schema"]["$ref"].endswith(
+            "ErrorOut"
+        )
