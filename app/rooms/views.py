@@ -22,6 +22,7 @@ def room_info(doc: dict[str, Any]) -> dict[str, Any]:
         "status": doc["status"],
         "private": doc["private"],
         "spectators": doc["spectators"],
+        "matchId": doc["matchId"],  # for the history REST once a deal is archived
     }
 
 

@@ -113,13 +113,17 @@ async def _receive(
         if len(raw) > settings.max_message_bytes:
             conn.send(error("too_large", f"messages are limited to {settings.max_message_bytes} B"))
             continue
-        if not bucket.allow():
-            conn.send(error("rate_limited", "too many messages; slow down"))
-            continue
         try:
             parsed = parse(raw)
         except ProtocolError as err:
-            conn.send(error(err.code, err.message, err.ref))
+            parsed, problem = None, err
+        if not bucket.allow():
+            # Dropped, but answered, so that a client waiting on an action id learns why.
+            ref = parsed.id if isinstance(parsed, ActionMessage) else None
+            conn.send(error("rate_limited", "too many messages; slow down", ref))
+            continue
+        if parsed is None:
+            conn.send(error(problem.code, problem.message, problem.ref))
             continue
         if isinstance(parsed, PingMessage):
             conn.send({"type": "pong", "ts": service.now_ms()})

@@ -21,3 +21,10 @@ def store_kind(request: pytest.FixtureRequest) -> str:
 async def server(store_kind: str, tmp_path: Any) -> AsyncIterator[Server]:
     async with running_server(store_kind, tmp_path) as live:
         yield live
+
+
+@pytest.fixture
+async def fast_server(store_kind: str, tmp_path: Any) -> AsyncIterator[Server]:
+    """A server whose rate limit lets bots play as fast as they can."""
+    async with running_server(store_kind, tmp_path, rate_per_second=10_000.0) as live:
+        yield live

@@ -1,0 +1,135 @@
+"""The room store contract, run against both implementations (memory, real Redis)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator
+
+import orjson
+import pytest
+from live import REDIS_URL, drop_prefix, require_redis
+
+from app.store import MemoryStore, RoomStore
+from app.store.base import Commit, LeaseLost
+
+
+@pytest.fixture
+async def store(store_kind: str) -> AsyncIterator[RoomStore]:
+    if store_kind == "memory":
+        yield MemoryStore(history_size=4)
+        return
+    await require_redis()
+    from app.store.redis import RedisStore
+
+    prefix = f"t{secrets.token_hex(4)}"
+    redis_store = await RedisStore.connect(REDIS_URL, history_size=4, prefix=prefix)
+    try:
+        yield redis_store
+    finally:
+        await redis_store.close()
+        await drop_prefix(prefix)
+
+
+def _doc(room_id: str = "r1", **extra: object) -> dict:
+    return {"id": room_id, "createdAt": 1, **extra}
+
+
+def _change(seq: int) -> bytes:
+    return orjson.dumps({"seq": seq, "ts": 0, "m": {}, "removed": []})
+
+
+async def _commit(store: RoomStore, seq: int, log_id: str, owner: str = "w1", **kw) -> None:
+    await store.commit(
+        "r1", owner, Commit(seq=seq, doc=_doc(n=seq), log_id=log_id, change=_change(seq), **kw)
+    )
+
+
+async def test_a_created_room_loads_at_seq_zero(store: RoomStore) -> None:
+    await store.create("r1", _doc(name="x"), "ABCDEF", listed=True)
+    record = await store.load("r1")
+    assert record is not None and record.seq == 0 and record.doc["name"] == "x"
+    assert await store.room_for_code("ABCDEF") == "r1"
+    assert [d["id"] for d in await store.listed(10)] == ["r1"]
+    assert await store.load("nope") is None
+
+
+async def test_the_log_keeps_append_order(store: RoomStore) -> None:
+    await store.create("r1", _doc(), None, listed=False)
+    ids = [await store.append("r1", {"n": n}) for n in range(5)]
+    entries = await store.read_log("r1", "0", 10)
+    assert [e[1]["n"] for e in entries] == [0, 1, 2, 3, 4]
+    assert [e[0] for e in entries] == ids
+    later = await store.read_log("r1", ids[1], 2)
+    assert [e[1]["n"] for e in later] == [2, 3]
+
+
+async def test_one_lease_holder_at_a_time_until_it_expires(store: RoomStore) -> None:
+    await store.create("r1", _doc(), None, listed=False)
+    assert await store.acquire("r1", "w1", 200)
+    assert await store.acquire("r1", "w1", 200)  # renewal
+    assert not await store.acquire("r1", "w2", 200)
+    await asyncio.sleep(0.3)
+    assert await store.acquire("r1", "w2", 200)
+    await store.release("r1", "w1")  # not the holder: nothing happens
+    assert not await store.acquire("r1", "w1", 200)
+    await store.release("r1", "w2")
+    assert await store.acquire("r1", "w1", 200)
+
+
+async def test_commit_writes_state_seq_and_log_position_together(store: RoomStore) -> None:
+    await store.create("r1", _doc(), None, listed=False)
+    entry = await store.append("r1", {"n": 1})
+    assert await store.acquire("r1", "w1", 5000)
+    await _commit(store, 1, entry, deal_reset=True, deal_append=[{"start": 1}, {"a": 2}])
+    record = await store.load("r1")
+    assert record is not None
+    assert (record.seq, record.log_id, record.doc["n"]) == (1, entry, 1)
+    assert await store.deal_log("r1") == [{"start": 1}, {"a": 2}]
+    assert await store.read_log("r1", entry, 10) == []
+
+
+async def test_commit_without_the_lease_or_out_of_order_writes_nothing(store: RoomStore) -> None:
+    await store.create("r1", _doc(), None, listed=False)
+    entry = await store.append("r1", {"n": 1})
+    with pytest.raises(LeaseLost):
+        await _commit(store, 1, entry)
+    assert await store.acquire("r1", "w1", 5000)
+    with pytest.raises(LeaseLost):
+        await _commit(store, 2, entry)  # seq 1 is missing
+    with pytest.raises(LeaseLost):
+        await _commit(store, 1, entry, owner="w2")
+    record = await store.load("r1")
+    assert record is not None and record.seq == 0
+
+
+async def test_history_is_bounded_and_says_when_it_cannot_cover(store: RoomStore) -> None:
+    await store.create("r1", _doc(), None, listed=False)
+    assert await store.acquire("r1", "w1", 5000)
+    for seq in range(1, 7):
+        entry = await store.append("r1", {"n": seq})
+        await _commit(store, seq, entry)
+    kept = await store.history("r1", 3)
+    assert kept is not None and [orjson.loads(e)["seq"] for e in kept] == [4, 5, 6]
+    assert await store.history("r1", 6) == []
+    assert await store.history("r1", 1) is None  # 2 is no longer kept (history_size 4)
+
+
+async def test_subscribers_get_changes_and_nodes_their_results(store: RoomStore) -> None:
+    got: list[tuple[str | None, bytes]] = []
+    woken: list[str] = []
+    await store.start("n1", lambda room, payload: got.append((room, payload)), woken.append)
+    await store.create("r1", _doc(), None, listed=True)
+    await store.subscribe("r1")
+    await store.watch_log("r1")
+    entry = await store.append("r1", {"n": 1})
+    assert await store.acquire("r1", "w1", 5000)
+    await _commit(store, 1, entry, results=[("n1", b'{"cid": "c"}')], listed=False)
+    async with asyncio.timeout(2):
+        while len(got) < 2 or not woken:
+            await asyncio.sleep(0.01)
+    assert got == [("r1", _change(1)), (None, b'{"cid": "c"}')]
+    assert woken == ["r1"]
+    assert await store.listed(10) == []
+    await store.unsubscribe("r1")
+    await store.unwatch_log("r1")
