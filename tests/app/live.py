@@ -185,14 +185,18 @@ class Client:
 
 
 @contextlib.asynccontextmanager
-async def running_server(store: str, tmp_path: Any, **settings: Any) -> AsyncIterator[Server]:
-    prefix = f"t{secrets.token_hex(4)}"
+async def running_server(
+    store: str, tmp_path: Any, prefix: str | None = None, **settings: Any
+) -> AsyncIterator[Server]:
+    """A live server; servers given the same Redis ``prefix`` are nodes of one cluster."""
+    shared = prefix is not None
+    prefix = prefix or f"t{secrets.token_hex(4)}"
     if store == "redis":
         await require_redis()
     config_settings = Settings(
         redis_url=REDIS_URL if store == "redis" else None,
         redis_prefix=prefix,
-        database_url=f"sqlite+aiosqlite:///{tmp_path}/uno-{prefix}.db",
+        database_url=f"sqlite+aiosqlite:///{tmp_path}/uno-{secrets.token_hex(4)}.db",
         **settings,
     )
     app = create_app(config_settings)
@@ -221,7 +225,7 @@ async def running_server(store: str, tmp_path: Any, **settings: Any) -> AsyncIte
         await http.aclose()
         server.should_exit = True
         await asyncio.wait_for(task, timeout=20)
-        if store == "redis":
+        if store == "redis" and not shared:
             await drop_prefix(prefix)
 
 

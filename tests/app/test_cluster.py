@@ -1,0 +1,64 @@
+"""Several server processes (here: several servers in one process) sharing one Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from typing import Any
+
+import pytest
+from live import drop_prefix, running_server, seeded_room
+from test_full_game import bot_action
+from test_socket import SETUP
+
+pytestmark = pytest.mark.redis
+
+
+async def test_sockets_on_two_nodes_share_one_room(tmp_path: Any) -> None:
+    prefix = f"t{secrets.token_hex(4)}"
+    try:
+        async with (
+            running_server("redis", tmp_path, prefix=prefix) as a,
+            running_server("redis", tmp_path, prefix=prefix) as b,
+        ):
+            room = await a.create(seats=3)
+            seats = [await a.join(room["roomId"], "x"), await b.join(room["roomId"], "y")]
+            await b.start(room["roomId"], room["hostToken"])
+            on_a = await a.connect(room["roomId"], seats[0]["token"])
+            on_b = await b.connect(room["roomId"], seats[1]["token"])
+            watcher = await b.connect(room["roomId"])
+            await on_a.wait_seq(on_b.seq)
+            actor = on_a if on_a.view["turn"] == 0 else on_b
+            ref = await actor.act(bot_action(actor.view, random.Random(1)))
+            ack = await actor.outcome(ref)
+            assert ack["type"] == "ack"
+            for client in (on_a, on_b, watcher):
+                await client.wait_seq(ack["seq"])
+            assert on_a.view["players"] == on_b.view["players"] == watcher.view["players"]
+            for client in (on_a, on_b, watcher):
+                await client.close()
+    finally:
+        await drop_prefix(prefix)
+
+
+async def test_a_dead_writers_room_is_taken_over_when_its_lease_runs_out(tmp_path: Any) -> None:
+    async with running_server("redis", tmp_path, lease_ttl_ms=600) as server:
+        room_id, tokens = await seeded_room(server, 3, {}, SETUP)
+        store = server.app.state.store
+        # A node that took the lease and died: nobody renews it.
+        assert await store.acquire(room_id, "dead-node", 600)
+        client = await asyncio.wait_for(server.connect(room_id, tokens[0]), timeout=10)
+        ref = await client.act({"type": "play", "cards": ["R1"]})
+        assert (await client.outcome(ref, timeout=10))["type"] == "ack"
+        assert client.view["hand"] == ["R2", "G3"]
+        await client.close()
+
+
+async def test_shutdown_closes_sockets_with_service_restart(tmp_path: Any) -> None:
+    async with running_server("memory", tmp_path) as server:
+        room, seats = await server.table(2)
+        client = await server.connect(room["roomId"], seats[0]["token"])
+        server.uvicorn.should_exit = True
+        await asyncio.wait_for(client._reader, timeout=10)
+        assert client.ws.close_code == 1012
