@@ -18,7 +18,7 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
 from app.db import Database, DealReplay, get_database
-from engine import EngineError, State, apply
+from engine import EngineError, apply, state_from_json
 
 
 class ApiError(Exception):
@@ -221,7 +221,7 @@ async def deal_replay(
 def _replay(replay: DealReplay) -> dict[str, Any]:
     """The engine's final state for the recorded actions, or where the replay broke."""
     try:
-        state = State.from_json(replay.start_state)
+        state = state_from_json(replay.start_state)
     except (KeyError, TypeError, ValueError) as error:
         # Recorded by an engine whose state format differs from this one's.
         problem: dict[str, Any] = {
@@ -239,8 +239,9 @@ def _replay(replay: DealReplay) -> dict[str, Any]:
             problem = {"index": index, "code": error.code, "message": error.message}
             return {"finalState": None, "replay": {"consistent": False, "error": problem}}
     final = state.to_json()
-    consistent = list(state.totals) == replay.totals and (
-        replay.scores == [None] * len(replay.scores)
-        or list(state.deal_scores or ()) == replay.scores
+    # Every game's state keeps running totals; a deal's scores only where deals are scored.
+    scores = getattr(state, "deal_scores", None)
+    consistent = list(getattr(state, "totals", ())) == replay.totals and (
+        replay.scores == [None] * len(replay.scores) or list(scores or ()) == replay.scores
     )
     return {"finalState": final, "replay": {"consistent": consistent, "error": None}}
