@@ -146,13 +146,13 @@ def new_page(browser: object, server_url: str) -> Iterator[Callable[..., object]
 
 
 @pytest.fixture
-def shot() -> Callable[[object, str], Path]:
-    """Save a full-page screenshot under test-artifacts/web/ (git-ignored)."""
+def shot() -> Callable[..., Path]:
+    """Save a screenshot (the whole page by default) under test-artifacts/web/."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
 
-    def save(page: object, name: str) -> Path:
+    def save(page: object, name: str, full_page: bool = True) -> Path:
         path = ARTIFACTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
+        page.screenshot(path=str(path), full_page=full_page)  # type: ignore[attr-defined]
         return path
 
     return save

@@ -201,9 +201,9 @@ def test_uno_and_catch_buttons_follow_legal(page):
     expect(catch).to_have_text("Catch Ben")
     catch.click()
     assert sent(page) == [{"type": "catchUno", "target": 1, "at": 12}]
-    expect(page.get_by_test_id("uno")).to_have_attribute("aria-disabled", "true")
+    expect(page.get_by_test_id("uno")).to_have_attribute("data-enabled", "false")
     render(page, base_view(hand=["R5", "G7"], legal=[{"type": "callUno"}, {"type": "draw"}]))
-    expect(page.get_by_test_id("uno")).not_to_have_attribute("aria-disabled", "true")
+    expect(page.get_by_test_id("uno")).to_have_attribute("data-enabled", "true")
     page.get_by_test_id("uno").click()
     assert sent(page) == [{"type": "callUno"}]
 
@@ -372,3 +372,71 @@ def test_json_patch_applier_follows_rfc_6902(page):
         assert out == expected, json.dumps(ops)
         assert untouched, f"the input document was changed by {ops}"
     assert bad == ["PatchError"] * len(PATCH_ERRORS)
+
+
+def test_multi_play_offers_the_cards_that_may_go_along(page):
+    view = base_view(
+        hand=["R5", "G5", "Y5", "B2"],
+        rules={"preset": "druk", "multiPlay": True},
+        legal=[{"type": "play", "cards": ["R5"]}, {"type": "draw"}],
+    )
+    render(page, view)
+    card(page, "R5").click()
+    plan = sent(page)[0]["plan"]
+    assert plan["needs"] == "companions" and plan["companions"] == ["G5", "Y5"]
+    page.evaluate(
+        """async () => {
+            const { pickCompanions } = await import('/js/pickers.js');
+            window.__extra = null;
+            pickCompanions('R5', ['G5', 'Y5'], (extra) => { window.__extra = extra; });
+        }"""
+    )
+    dialog = page.locator("dialog.picker")
+    dialog.locator('[data-testid=companion][data-card="Y5"]').check()
+    dialog.get_by_test_id("play-selected").click()
+    assert page.evaluate("window.__extra") == ["Y5"]
+
+
+def test_draft_and_unknown_variant_actions_get_buttons(page):
+    view = base_view(
+        phase="draft",
+        offer="G4",
+        legal=[{"type": "keep"}, {"type": "discard"}, {"type": "turnCard"}],
+    )
+    render(page, view)
+    expect(page.get_by_test_id("draft-prompt").locator(".card")).to_have_attribute(
+        "aria-label", "Green 4"
+    )
+    page.get_by_test_id("discard").click()
+    page.get_by_test_id("action-turnCard").click()
+    assert sent(page) == [{"type": "discard"}, {"type": "turnCard"}]
+
+
+def test_both_languages_have_every_text(page):
+    missing = page.evaluate(
+        """async () => {
+            const { CATALOGUES } = await import('/js/i18n.js');
+            const { OPTIONS } = await import('/js/rules-data.js');
+            const { STRINGS, OPTION_TEXT, CHOICE_TEXT } = CATALOGUES;
+            const out = [];
+            for (const [a, b] of [['en', 'da'], ['da', 'en']]) {
+                for (const key of Object.keys(STRINGS[a])) {
+                    if (!(key in STRINGS[b])) out.push(`${b}: ${key}`);
+                }
+                for (const key of Object.keys(CHOICE_TEXT[a])) {
+                    if (!(key in CHOICE_TEXT[b])) out.push(`${b} choice: ${key}`);
+                }
+            }
+            for (const o of OPTIONS) {
+                for (const lang of ['en', 'da']) {
+                    if (!OPTION_TEXT[o.name]?.[lang]) out.push(`${lang} option: ${o.name}`);
+                }
+                for (const c of o.choices || []) {
+                    if (!(c in CHOICE_TEXT.en)) out.push(`choice: ${c}`);
+                }
+                if (!(`rules.group.${o.group}` in STRINGS.en)) out.push(`group: ${o.group}`);
+            }
+            return out;
+        }"""
+    )
+    assert missing == []

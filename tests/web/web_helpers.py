@@ -32,7 +32,9 @@ def create_room(
     if private:
         page.get_by_test_id("private").check()
     if options:
-        page.get_by_test_id("rules-editor").locator("summary").click()
+        editor = page.get_by_test_id("rules-editor")
+        if not editor.evaluate("details => details.open"):
+            editor.locator("summary").click()
         for name, value in options.items():
             control = page.locator(f"#rule-{name}")
             if isinstance(value, bool):
@@ -96,7 +98,7 @@ def my_turn(page: Page) -> bool:
 
 def enabled(page: Page, testid: str) -> bool:
     button = page.get_by_test_id(testid)
-    return button.count() > 0 and button.first.get_attribute("aria-disabled") is None
+    return button.count() > 0 and button.first.get_attribute("data-enabled") == "true"
 
 
 def wait_change(page: Page, before: int, timeout: float = 10_000) -> None:

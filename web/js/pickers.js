@@ -3,7 +3,7 @@
 // Both are modal <dialog>s: showModal() traps focus and closes on Escape, and focus goes
 // back to the card that opened them, so keyboard and screen-reader users never get lost.
 
-import { cardName } from "./cards.js";
+import { cardFace, cardName } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { colorButtons } from "./table.js";
@@ -63,6 +63,42 @@ export function pickTarget(players, name, done) {
     ),
   );
   el = dialog(t("table.chooseTarget"), body);
+  return el;
+}
+
+/**
+ * Under multiPlay: which other cards go with `code` in the same play (in the order
+ * ticked); `done(list)` with the extra cards, possibly none.
+ */
+export function pickCompanions(code, companions, done) {
+  let el = null;
+  const chosen = [];
+  const boxes = companions.map((c, i) => {
+    const id = `companion-${i}`;
+    const box = h("input", { type: "checkbox", id, "data-testid": "companion", "data-card": c });
+    box.addEventListener("change", () => {
+      if (box.checked) chosen.push(i);
+      else chosen.splice(chosen.indexOf(i), 1);
+    });
+    return h("div", { class: "companion" }, [
+      box,
+      h("label", { for: id }, [cardFace(c, { size: "small" }), " ", cardName(c)]),
+    ]);
+  });
+  const play = h(
+    "button",
+    {
+      type: "button",
+      class: "primary",
+      "data-testid": "play-selected",
+      onClick: () => {
+        el.close();
+        done(chosen.map((i) => companions[i]));
+      },
+    },
+    [t("table.playSelected")],
+  );
+  el = dialog(t("table.addCards", { card: cardName(code) }), h("div", { class: "companions" }, [...boxes, play]));
   return el;
 }
 

@@ -15,8 +15,9 @@ const BACKOFF_MS = [300, 700, 1500, 3000, 6000, 10000];
 const GAP_WAIT_MS = 1500; // how long an out-of-order patch may wait for the missing ones
 const PING_MS = 20000;
 const RESEND_WINDOW_MS = 15000; // older unacknowledged actions are dropped, not re-sent
-// Close codes after which retrying cannot help (bad token, no such room, kicked).
-const FATAL_CLOSE = new Set([1003, 1008, 4000, 4001, 4003, 4004, 4401, 4403, 4404]);
+// Close codes after which retrying cannot help: origin refused (1008), seat given up or
+// player removed (4001), bad token (4401), no spectators (4403), no such room (4404).
+const FATAL_CLOSE = new Set([1008, 4001, 4401, 4403, 4404]);
 
 let idCounter = 0;
 function newActionId() {

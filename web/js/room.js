@@ -7,7 +7,7 @@ import { errorText, presetLabel, t } from "./i18n.js";
 import { joinRoom } from "./lobby.js";
 import { RoomConnection } from "./protocol.js";
 import { storage } from "./storage.js";
-import { closePickers, pickColor, pickTarget } from "./pickers.js";
+import { closePickers, pickColor, pickCompanions, pickTarget } from "./pickers.js";
 import { GAME_PHASES, planPlay, renderTable } from "./table.js";
 import { toast } from "./toast.js";
 
@@ -63,11 +63,17 @@ export function showRoom(root, roomId, params = {}) {
       },
       onStatus(status) {
         state.conn = status;
-        if (status.state === "failed" && state.creds.token) {
-          // The server refused our token (removed from the room, or the room is gone).
-          toast(t("room.kicked"), { kind: "error", code: "kicked" });
-        }
         renderConn();
+        if (status.state === "failed" && state.creds.token && [4001, 4401].includes(status.code)) {
+          // Our seat is gone (removed by the host, or given up elsewhere): forget its
+          // token and stay on as a spectator, who may take a seat again.
+          toast(t("room.kicked"), { kind: "error", code: "kicked" });
+          storage.setSeat(roomId, { token: null, seat: null });
+          state.creds = storage.seat(roomId) || {};
+          state.view = null;
+          connect();
+          loadInfo();
+        }
       },
     });
     connection.connect();
@@ -95,6 +101,10 @@ export function showRoom(root, roomId, params = {}) {
     const plan = planPlay(state.view, code);
     if (plan.needs === "color") {
       pickColor(code, (color) => send({ ...plan.action, color }));
+    } else if (plan.needs === "companions") {
+      pickCompanions(code, plan.companions, (extra) =>
+        send({ ...plan.action, cards: [code, ...extra] }),
+      );
     } else if (plan.needs === "target") {
       const view = state.view;
       const others = (view.players || []).filter((p) => p.seat !== view.you && !p.out);
@@ -208,7 +218,7 @@ export function showRoom(root, roomId, params = {}) {
 
   function waitingRoom() {
     const { rows, taken } = seatList();
-    const seated = state.creds.token && state.creds.seat !== undefined;
+    const seated = Boolean(state.creds.token);
     const isHost = Boolean(state.creds.hostToken);
     const rules = state.info?.rules || state.view?.rules;
     const seats = state.info?.seats ?? 0;

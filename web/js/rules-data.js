@@ -117,7 +117,7 @@ export const OPTIONS = [
     "kind": "enum",
     "default": "reshuffle",
     "group": "play",
-    "help": "A Wild Draw Four turned up first goes back and is reshuffled, or is buried in the pile",
+    "help": "A first Wild Draw Four goes back and is reshuffled, or is buried in the pile",
     "choices": [
       "reshuffle",
       "bury"
@@ -167,7 +167,7 @@ export const OPTIONS = [
     "kind": "enum",
     "default": "winnerCollects",
     "group": "scoring",
-    "help": "The winner scores everyone's hands (highest wins), or each scores their own (lowest wins)",
+    "help": "Winner scores all hands (highest wins), or each scores own hand (lowest wins)",
     "choices": [
       "winnerCollects",
       "ownHandCounts"
@@ -213,6 +213,132 @@ export const OPTIONS = [
     "min": 0,
     "max": 100,
     "step": 5
+  },
+  {
+    "name": "multiPlay",
+    "kind": "bool",
+    "default": false,
+    "group": "druk",
+    "help": "Play several cards of one number, or one action type, at once"
+  },
+  {
+    "name": "stackWildDrawFour",
+    "kind": "bool",
+    "default": true,
+    "group": "druk",
+    "help": "With stacking, Wild Draw Fours stack too (not only Draw Twos)"
+  },
+  {
+    "name": "drawFourFollowColor",
+    "kind": "bool",
+    "default": false,
+    "group": "druk",
+    "help": "After taking a Wild Draw Four you must play its colour, or draw up to 3 and pass"
+  },
+  {
+    "name": "firstCardPlayedByDealer",
+    "kind": "bool",
+    "default": false,
+    "group": "druk",
+    "help": "An action card turned up first acts as if the dealer had played it"
+  },
+  {
+    "name": "wildDrawEight",
+    "kind": "int",
+    "default": 0,
+    "group": "druk",
+    "help": "Wild Draw Eight cards added to the deck",
+    "min": 0,
+    "max": 4,
+    "step": 1
+  },
+  {
+    "name": "everybodyDrawsTwo",
+    "kind": "int",
+    "default": 0,
+    "group": "druk",
+    "help": "Everybody Draws Two cards added to the deck",
+    "min": 0,
+    "max": 4,
+    "step": 1
+  },
+  {
+    "name": "zeroPass",
+    "kind": "bool",
+    "default": false,
+    "group": "druk",
+    "help": "A 0 passes every hand on (without the 7 swap)"
+  },
+  {
+    "name": "sevenSwap",
+    "kind": "bool",
+    "default": false,
+    "group": "druk",
+    "help": "A 7 swaps hands with a chosen opponent (without the 0 pass)"
+  },
+  {
+    "name": "swapOnLastCard",
+    "kind": "bool",
+    "default": false,
+    "group": "druk",
+    "help": "A 0 or 7 played as the last card still passes or swaps hands: no win"
+  },
+  {
+    "name": "penaltyDrawToMatch",
+    "kind": "bool",
+    "default": false,
+    "group": "druk",
+    "help": "After a draw penalty keep drawing until a playable card comes, and you may play it"
+  },
+  {
+    "name": "drinks",
+    "kind": "bool",
+    "default": false,
+    "group": "drinks",
+    "help": "Keep a tally of sips (DrukUNO drinking rules)"
+  },
+  {
+    "name": "sipsAsPoints",
+    "kind": "bool",
+    "default": false,
+    "group": "drinks",
+    "help": "Count the tally as points instead of sips"
+  },
+  {
+    "name": "dealMethod",
+    "kind": "enum",
+    "default": "deal",
+    "group": "duo",
+    "help": "Deal seven each, or draft them (UNO Duo)",
+    "choices": [
+      "deal",
+      "draft"
+    ]
+  },
+  {
+    "name": "firstCardRules",
+    "kind": "enum",
+    "default": "classic",
+    "group": "duo",
+    "help": "How the first card acts: the official rules or UNO Duo's",
+    "choices": [
+      "classic",
+      "duo"
+    ]
+  },
+  {
+    "name": "reverseDumpsColor",
+    "kind": "bool",
+    "default": false,
+    "group": "duo",
+    "help": "A Reverse may be followed by every card of its colour in your hand (all or nothing)"
+  },
+  {
+    "name": "wildDrawFourPlaysAgain",
+    "kind": "bool",
+    "default": false,
+    "group": "duo",
+    "help": "The player of a Wild Draw Four takes another turn"
   }
 ];
 
@@ -230,5 +356,59 @@ export const PRESETS = {
   "knockout": {
     "matchMode": "knockout",
     "scoringMode": "ownHandCounts"
-  }
+  },
+  "druk": {
+    "multiPlay": true,
+    "stacking": true,
+    "drawFourFollowColor": true,
+    "firstCardPlayedByDealer": true,
+    "jumpIn": true,
+    "jumpInContinuesFrom": "turnHolder"
+  },
+  "helsinki": {
+    "multiPlay": true,
+    "stacking": true,
+    "drawFourFollowColor": true,
+    "firstCardPlayedByDealer": true,
+    "jumpIn": true,
+    "jumpInContinuesFrom": "turnHolder",
+    "drawToMatch": true,
+    "drawToMatchCap": 0,
+    "penaltyDrawToMatch": true,
+    "zeroPass": true,
+    "zeroPassDirection": "againstPlay",
+    "swapOnLastCard": true
+  },
+  "warszawa": {
+    "multiPlay": true,
+    "stacking": true,
+    "drawFourFollowColor": true,
+    "firstCardPlayedByDealer": true,
+    "jumpIn": true,
+    "jumpInContinuesFrom": "turnHolder",
+    "drawToMatch": true,
+    "drawToMatchCap": 0,
+    "penaltyDrawToMatch": true,
+    "zeroPass": true,
+    "zeroPassDirection": "againstPlay",
+    "swapOnLastCard": true,
+    "sevenSwap": true
+  },
+  "duo": {
+    "dealMethod": "draft",
+    "firstCardRules": "duo",
+    "stacking": true,
+    "stackWildDrawFour": false,
+    "reverseDumpsColor": true,
+    "wildDrawFourPlaysAgain": true,
+    "wildDrawFourRestriction": "noPlayableCard",
+    "scoringMode": "ownHandCounts",
+    "actionValue": 10,
+    "wildValue": 15,
+    "wildDrawFourValue": 20,
+    "targetScore": 200
+  },
+  "flip": {},
+  "rommy": {},
+  "bottle": {}
 };

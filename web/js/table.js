@@ -2,15 +2,30 @@
 //
 // Nothing here decides what is legal: the server lists this seat's legal actions in
 // `view.legal`, and the table only highlights them. Buttons for actions that are not
-// legal stay focusable (aria-disabled) and still send: the server then refuses and the
-// player learns why, which is clearer than a button that silently does nothing.
+// legal stay enabled and still send: the server then refuses and the
+// player learns why, which is clearer than a button that silently does nothing. They are
+// marked with data-enabled="false" and dimmed, not aria-disabled, because a disabled
+// control may not be activated at all.
 
 import { cardBack, cardFace, cardName, cardsName, colorName, isWild, parseCard } from "./cards.js";
 import { h } from "./dom.js";
-import { humanize, t } from "./i18n.js";
+import { has, humanize, t } from "./i18n.js";
 
 export const GAME_PHASES = new Set(["draft", "chooseColor", "playing", "dealOver", "matchOver"]);
 const COLORS = ["R", "G", "B", "Y"];
+// Action types with their own controls; any other legal action gets a plain button.
+const KNOWN_ACTIONS = new Set([
+  "play",
+  "draw",
+  "pass",
+  "callUno",
+  "catchUno",
+  "challenge",
+  "chooseColor",
+  "nextDeal",
+  "keep",
+  "discard",
+]);
 
 /** What the view says this seat may do, in handy form. */
 export function legalInfo(view) {
@@ -38,10 +53,30 @@ export function planPlay(view, code) {
   }
   const playable = (view.legal || []).some((a) => a.type === "play" && a.cards?.[0] === code);
   const card = parseCard(code);
+  const rules = view.rules || {};
   if (playable && card.wild) return { action, needs: "color" };
-  const swap = view.rules?.sevenZero && card.rank === "7" && (view.hand || []).length > 1;
+  const swap = (rules.sevenZero || rules.sevenSwap) && card.rank === "7" && (view.hand || []).length > 1;
   if (playable && swap) return { action, needs: "target" };
+  if (playable && rules.multiPlay && view.turn === view.you) {
+    const companions = companionsOf(view.hand || [], code);
+    if (companions.length) return { action, needs: "companions", companions };
+  }
   return { action, needs: null };
+}
+
+/**
+ * Under multiPlay, the cards that may follow `code` in the same play: the other cards of
+ * the same number or the same action (any colour). The server judges the combination.
+ */
+export function companionsOf(hand, code) {
+  const first = parseCard(code);
+  if (first.wild) return [];
+  const rest = [...hand];
+  rest.splice(rest.indexOf(code), 1);
+  return rest.filter((c) => {
+    const card = parseCard(c);
+    return !card.wild && card.rank === first.rank;
+  });
 }
 
 function countText(n) {
@@ -89,6 +124,9 @@ function playerChip(view, p, ctx, info) {
       h("div", { class: "player-meta" }, [
         h("span", { "data-testid": "card-count" }, [countText(p.cards ?? 0)]),
         h("span", { class: "muted" }, [t("table.score", { n: p.score ?? view.totals?.[p.seat] ?? 0 })]),
+        Array.isArray(view.drinks)
+          ? h("span", { class: "sips", "data-testid": "sips" }, [t("table.sips", { n: view.drinks[p.seat] ?? 0 })])
+          : null,
       ]),
       catchable
         ? h(
@@ -129,7 +167,7 @@ function center(view, ctx, info) {
         class: `pile${info.has("draw") ? " can" : ""}`,
         "data-testid": "draw",
         "data-focus-key": "draw",
-        "aria-disabled": info.has("draw") ? null : "true",
+        "data-enabled": String(info.has("draw")),
         "aria-label": `${drawLabel}. ${t("table.drawPile", { n: view.drawPile ?? 0 })}`,
         onClick: () => ctx.send({ type: "draw" }),
       },
@@ -235,6 +273,42 @@ function prompts(view, ctx, info) {
       ]),
     );
   }
+  if (info.has("keep") || info.has("discard")) {
+    out.push(
+      h("div", { class: "prompt", role: "group", "data-testid": "draft-prompt" }, [
+        h("p", {}, [t("table.draft")]),
+        h("div", { class: "row" }, [
+          view.offer ? cardFace(view.offer) : null,
+          info.has("keep")
+            ? h("button", { type: "button", class: "primary", "data-testid": "keep", onClick: () => ctx.send({ type: "keep" }) }, [
+                t("table.keepCard"),
+              ])
+            : null,
+          info.has("discard")
+            ? h("button", { type: "button", "data-testid": "discard", onClick: () => ctx.send({ type: "discard" }) }, [
+                t("table.discardCard"),
+              ])
+            : null,
+        ]),
+      ]),
+    );
+  }
+  // Actions of variants this table has no special controls for still get a button each,
+  // exactly as the server lists them.
+  const others = (view.legal || []).filter((a) => !KNOWN_ACTIONS.has(a.type));
+  if (others.length) {
+    out.push(
+      h(
+        "div",
+        { class: "row prompt" },
+        others.map((a) =>
+          h("button", { type: "button", "data-testid": `action-${a.type}`, onClick: () => ctx.send(a) }, [
+            has(`action.${a.type}`) ? t(`action.${a.type}`) : humanize(a.type),
+          ]),
+        ),
+      ),
+    );
+  }
   if (view.drawn && info.myTurn) {
     out.push(h("p", { class: "prompt" }, [t("table.drawnPlayable", { card: cardName(view.drawn) })]));
   }
@@ -254,7 +328,7 @@ function controls(view, ctx, info) {
         class: `${cls}${enabled ? "" : " off"}`.trim(),
         "data-testid": testid,
         "data-focus-key": testid,
-        "aria-disabled": enabled ? null : "true",
+        "data-enabled": String(enabled),
         onClick,
       },
       [label],

@@ -1,0 +1,165 @@
+"""The table against the real server: refusals, languages, phones, spectators, the host."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+from web_helpers import (
+    create_room,
+    hand,
+    join_by_code,
+    join_from_list,
+    my_turn,
+    phase,
+    start,
+    take_turn,
+)
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def get_json(url):
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return json.loads(response.read())
+
+
+def table(new_page, server_url, players=2, **first):
+    pages = [new_page(**first)] + [new_page() for _ in range(players - 1)]
+    room_id, code = create_room(pages[0], server_url, "Anna", seats=players)
+    for i, page in enumerate(pages[1:]):
+        join_by_code(page, server_url, ["Ben", "Cara", "Dan"][i], code)
+    start(pages[0], players=players)
+    for page in pages:
+        expect(page.get_by_test_id("turn-indicator")).to_be_visible()
+    return room_id, pages
+
+
+def test_refused_action_shows_the_reason(new_page, server_url, shot):
+    _, pages = table(new_page, server_url)
+    mover = next(p for p in pages if my_turn(p))
+    if phase(mover) == "chooseColor":  # a Wild turned up first: name its colour first
+        take_turn(mover)
+    waiting = next(p for p in pages if not my_turn(p))
+    waiting.get_by_test_id("hand").get_by_test_id("card").first.click()
+    toast = waiting.get_by_test_id("toast")
+    expect(toast).to_contain_text("It is not your turn.")
+    expect(toast).to_have_attribute("data-code", "not_your_turn")
+    expect(toast).to_have_attribute("role", "alert")
+    shot(waiting, "30-refused")
+    # The same refusal in Danish, after switching the language on the page.
+    waiting.get_by_test_id("language").select_option("da")
+    expect(waiting.get_by_test_id("turn-indicator")).to_contain_text("s tur")
+    waiting.get_by_test_id("draw").click()
+    expect(waiting.get_by_test_id("toast").last).to_contain_text("Det er ikke din tur.")
+    # Passing without having drawn is refused for the turn holder too.
+    mover.get_by_test_id("pass").click()
+    expect(mover.get_by_test_id("toast")).to_have_attribute("data-code", "cannot_pass")
+
+
+def test_phone_sized_table(new_page, server_url, shot):
+    _, pages = table(new_page, server_url, players=3, **PHONE)
+    phone = pages[0]
+    for testid in ("hand", "top-card", "draw", "turn-indicator", "uno", "pass"):
+        expect(phone.get_by_test_id(testid)).to_be_visible()
+    # Nothing is wider than the screen, and every card of the hand can be reached.
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    boxes = phone.get_by_test_id("card").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect()).map(r => [r.left, r.right, r.width])"
+    )
+    assert len(boxes) == 7
+    assert all(left >= 0 and right <= 390 and width >= 44 for left, right, width in boxes)
+    shot(phone, "31-phone-table")
+    shot(phone, "32-phone-screen", full_page=False)
+
+
+def test_spectator_watches_without_hands(new_page, server_url, shot):
+    room_id, pages = table(new_page, server_url)
+    watcher = new_page()
+    watcher.goto(f"{server_url}/#/room/{room_id}")
+    expect(watcher.get_by_test_id("spectating")).to_be_visible()
+    expect(watcher.get_by_test_id("hand")).to_have_count(0)
+    expect(watcher.get_by_test_id("player")).to_have_count(2)
+    expect(watcher.get_by_test_id("player").first).to_contain_text("7 cards")
+    top = pages[0].get_by_test_id("top-card").get_attribute("data-card")
+    expect(watcher.get_by_test_id("top-card")).to_have_attribute("data-card", top)
+    shot(watcher, "33-spectator")
+
+
+def test_host_removes_a_player_before_the_start(new_page, server_url):
+    anna, ben = new_page(), new_page()
+    room_id, code = create_room(anna, server_url, "Anna", seats=3)
+    join_from_list(ben, server_url, "Ben", room_id)
+    expect(anna.locator(".seat:not(.empty)")).to_have_count(2)
+    anna.get_by_test_id("kick-1").click()
+    expect(anna.locator(".seat:not(.empty)")).to_have_count(1)
+    # Ben is told, and may sit down again from the room page.
+    expect(ben.get_by_test_id("toast").first).to_contain_text("removed")
+    expect(ben.get_by_test_id("take-seat")).to_be_visible()
+    ben.get_by_test_id("take-seat-button").click()
+    expect(anna.locator(".seat:not(.empty)")).to_have_count(2)
+
+
+def test_rules_editor_offers_every_option_and_creates_with_changes(new_page, server_url, shot):
+    from engine.rules import describe_options
+
+    page = new_page()
+    page.goto(f"{server_url}/#/")
+    editor = page.get_by_test_id("rules-editor")
+    editor.locator("summary").click()
+    options = describe_options()
+    expect(editor.locator(".rule[data-option]")).to_have_count(len(options))
+    for option in options:
+        row = editor.locator(f'.rule[data-option="{option["name"]}"]')
+        expect(row.locator(".hint")).not_to_be_empty()
+        if option["kind"] == "int":
+            control = row.locator("input")
+            assert control.get_attribute("min") == str(option["min"])
+            assert control.get_attribute("max") == str(option["max"])
+            expect(row).to_contain_text(f"{option['min']}-{option['max']}")
+    # Groups, and a preset fills in its values.
+    legends = editor.locator("fieldset legend").all_inner_texts()
+    assert legends[:3] == ["Play", "Deck", "Scoring and the match"]
+    assert len(legends) == len({o["group"] for o in options})
+    page.get_by_test_id("preset").select_option("house")
+    expect(page.locator("#rule-stacking")).to_be_checked()
+    expect(page.locator("#rule-jumpIn")).to_be_checked()
+    shot(page, "34-rules-editor")
+
+    room_id, _ = create_room(
+        page, server_url, "Anna", preset="knockout", options={"targetScore": 200, "unoPenalty": 4}
+    )
+    rules = get_json(f"{server_url}/api/rooms/{room_id}")["rules"]
+    assert rules["preset"] == "knockout"
+    assert rules["matchMode"] == "knockout"
+    assert rules["targetScore"] == 200 and rules["unoPenalty"] == 4
+
+
+def test_danish_lobby(new_page, server_url, shot):
+    page = new_page(lang="da")
+    page.goto(f"{server_url}/#/")
+    expect(page.get_by_test_id("create-room")).to_have_text("Opret bord")
+    page.get_by_test_id("rules-editor").locator("summary").click()
+    expect(page.locator('.rule[data-option="stacking"] label')).to_have_text("Stabling")
+    assert page.evaluate("document.documentElement.lang") == "da"
+    shot(page, "35-lobby-da")
+    page.get_by_test_id("language").select_option("en")
+    expect(page.get_by_test_id("create-room")).to_have_text("Create room")
+
+
+def test_keyboard_only_player_reaches_the_hand(new_page, server_url):
+    _, pages = table(new_page, server_url)
+    page = pages[0]
+    cards = hand(page)
+    # Cards are real buttons: focusable in order, with spoken names.
+    first = page.get_by_test_id("hand").get_by_test_id("card").first
+    first.focus()
+    assert page.evaluate("document.activeElement.dataset.card") == cards[0]
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.card") == cards[1]
+    label = first.get_attribute("aria-label") or ""
+    assert label and label[0].isupper()
