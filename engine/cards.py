@@ -69,6 +69,10 @@ def classic112() -> list[str]:
 DECKS = {"classic108": classic108, "classic112": classic112}
 
 
-def build_deck(name: str, copies: int) -> list[str]:
-    """``copies`` copies of deck ``name`` in a fixed order (shuffling is the caller's)."""
-    return DECKS[name]() * copies
+def build_deck(name: str, copies: int, extras: tuple[tuple[str, int], ...] = ()) -> list[str]:
+    """``copies`` copies of deck ``name`` plus ``extras`` (card, count), in a fixed order
+    (shuffling is the caller's)."""
+    deck = DECKS[name]() * copies
+    for card, count in extras:
+        deck += [card] * count
+    return deck

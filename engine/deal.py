@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.cards import CARD_INFO, NUMBERS, build_deck
+from engine.cards import CARD_INFO, NUMBERS, CardInfo, build_deck
+from engine.drinks import sip
 from engine.events import Event
 from engine.rules import Rules
 from engine.state import State
@@ -74,19 +75,31 @@ def new_state(rules: Rules, players: int, seed: str, dealer: int) -> State:
         ("winner", None),
         ("out", (False,) * players),
         ("moves", 0),
+        ("follow", 0),
+        ("after_color", None),
+        ("draft", ()),
+        ("dump_color", None),
+        ("drinks", (0,) * players if rules.drinks else None),
+        ("sips", ()),
     ):
         object.__setattr__(state, name, value)
     return state
+
+
+def deck_for(rules: Rules) -> list[str]:
+    """Every card the rules put in play, in a fixed order."""
+    extras = (("W+8", rules.wild_draw_eight), ("A+2", rules.everybody_draws_two))
+    return build_deck(rules.deck, rules.decks, extras)
 
 
 def start_deal(state: State, deck_top_first: Sequence[str] | None = None) -> list[Event]:
     """Deal the next deal into ``state`` (a working copy) and turn up the first card.
 
     ``deck_top_first`` stacks the deck (scenarios); otherwise the full deck is shuffled.
+    Under ``dealMethod: draft`` the deal waits in phase ``draft`` instead.
     """
-    rules = state.rules
     if deck_top_first is None:
-        pile = build_deck(rules.deck, rules.decks)
+        pile = deck_for(state.rules)
         rng_for(state).shuffle(pile)
     else:
         pile = list(reversed(deck_top_first))
@@ -94,17 +107,26 @@ def start_deal(state: State, deck_top_first: Sequence[str] | None = None) -> lis
     state.hands = tuple(() for _ in range(state.players))
     state.draw_pile = tuple(pile)
     state.discard = ()
+    state.draft = ()
     state.direction = 1
     state.pending = 0
     state.pending_kind = None
     state.wd4 = None
     state.drawn = None
+    state.follow = 0
+    state.after_color = None
+    state.dump_color = None
     state.exposed = state.declared = state.caught = None
     state.deal_scores = None
     state.winner = None
-    _deal_hands(state)
     events: list[Event] = [{"type": "deal", "deal": state.deal, "dealer": state.dealer}]
-    events += _turn_first_card(state)
+    if state.rules.deal_method == "draft":
+        # UNO Duo: player 1 (the dealer) drafts first; the first card waits for the draft.
+        state.phase = "draft"
+        state.turn = state.dealer
+        return events
+    _deal_hands(state)
+    events += turn_first_card(state)
     return events
 
 
@@ -125,15 +147,24 @@ def _deal_hands(state: State) -> None:
     state.draw_pile = tuple(pile)
 
 
-def _turn_first_card(state: State) -> list[Event]:
+def _sent_back(rules: Rules, info: CardInfo) -> bool:
+    """Whether a first card goes back into the pile instead of starting the discards."""
+    if rules.first_card_rules == "duo":
+        return False
+    if info.rank in ("W+4", "W+8"):
+        return True
+    return info.is_wild and rules.first_card_wild == "reshuffle"
+
+
+def turn_first_card(state: State) -> list[Event]:
+    """Turn up the first card (sending back what the rules send back) and act on it."""
     rules = state.rules
     events: list[Event] = []
     while True:
         pile = list(state.draw_pile)
         card = pile.pop()
         info = CARD_INFO[card]
-        sent_back = info.rank == "W+4" or (info.is_wild and rules.first_card_wild == "reshuffle")
-        if not sent_back:
+        if not _sent_back(rules, info):
             state.draw_pile = tuple(pile)
             break
         if info.rank == "W+4" and rules.first_card_wild_draw_four == "bury":
@@ -145,21 +176,83 @@ def _turn_first_card(state: State) -> list[Event]:
             events.append({"type": "firstCardReshuffled", "card": card})
         state.draw_pile = tuple(pile)
     state.discard = (card,)
-    first = next_seat(state, state.dealer, 1)
-    events.append({"type": "firstCard", "card": card})
-    state.turn = first
     state.phase = "playing"
     state.color = info.color
+    events.append({"type": "firstCard", "card": card})
+    if rules.first_card_rules == "duo":
+        _first_card_duo(state, info, events)
+    elif rules.first_card_played_by_dealer:
+        _first_card_by_dealer(state, info, events)
+    else:
+        _first_card_classic(state, info, events)
+    return events
+
+
+def _first_card_classic(state: State, info: CardInfo, events: list[Event]) -> None:
+    first = next_seat(state, state.dealer, 1)
+    state.turn = first
     if info.is_wild:
         state.phase = "chooseColor"
     elif info.rank == "+2":
         draw_cards(state, first, 2, events, reason="drawTwo")
         state.turn = next_seat(state, first, 1)
     elif info.rank == "S":
-        events.append({"type": "skip", "seat": first})
+        _skipped(state, first, events)
         state.turn = next_seat(state, first, 1)
     elif info.rank == "R":
         state.direction = -1
         state.turn = state.dealer
         events.append({"type": "reverse", "direction": -1})
-    return events
+
+
+def _first_card_by_dealer(state: State, info: CardInfo, events: list[Event]) -> None:
+    """DrukUNO: an action card turned up first acts as if the dealer had played it."""
+    dealer = state.dealer
+    first = next_seat(state, dealer, 1)
+    state.turn = first
+    if info.is_wild:
+        state.phase = "chooseColor"
+        state.turn = dealer
+        state.after_color = first
+    elif info.rank == "+2":
+        if state.rules.stacking:
+            state.pending = 2
+            state.pending_kind = "+2"
+        else:
+            draw_cards(state, first, 2, events, reason="drawTwo")
+            state.turn = next_seat(state, first, 1)
+    elif info.rank == "S":
+        _skipped(state, first, events)
+        state.turn = next_seat(state, first, 1)
+    elif info.rank == "R":
+        if len(state.active_seats()) == 2:
+            _skipped(state, first, events)
+            state.turn = dealer
+        else:
+            state.direction = -1
+            state.turn = next_seat(state, dealer, 1)
+            events.append({"type": "reverse", "direction": -1})
+
+
+def _first_card_duo(state: State, info: CardInfo, events: list[Event]) -> None:
+    """UNO Duo: player 2 (left of the dealer) starts; player 1 names a first wild's colour."""
+    player1 = state.dealer
+    player2 = next_seat(state, player1, 1)
+    state.turn = player2
+    if info.rank in ("+2", "W+4"):
+        draw_cards(state, player2, 2 if info.rank == "+2" else 4, events, reason=info.rank)
+        state.turn = player1
+    if info.is_wild:
+        state.phase = "chooseColor"
+        state.after_color = player1 if info.rank == "W+4" else player2
+        state.turn = player1
+    elif info.rank == "S":
+        _skipped(state, player2, events)
+        state.turn = player1
+    elif info.rank == "R":
+        state.dump_color = info.color
+
+
+def _skipped(state: State, seat: int, events: list[Event]) -> None:
+    events.append({"type": "skip", "seat": seat})
+    sip(state, seat, 1, "skipped", events)

@@ -1,37 +1,50 @@
-"""What a played card does: UNO exposure, going out, and each card's effect on the table.
+"""What a play does: UNO exposure, going out, and each card's effect on the table.
 
 These functions work on a working copy that :func:`engine.game.apply` made after every
-check passed; they cannot refuse anything.
+check passed; they cannot refuse anything. A play is one card, or several under
+``multiPlay`` (one number, or one action type: N Skips skip N players, N Reverses flip the
+direction N times, N Draw Twos add 2 each) or a UNO Duo Reverse dump (the last card acts).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from engine.cards import CARD_INFO, CardInfo
+from engine.cards import CARD_INFO
+from engine.drinks import sip
 from engine.events import Event
 from engine.match import end_deal
 from engine.state import State
 from engine.turns import active_count, draw_cards, next_seat
 
-# Cards whose effect is a draw penalty on the next player, and how many cards.
-PENALTY = {"+2": 2, "W+4": 4}
+# Draw penalties: the family a card stacks in, and how many cards it makes the next draw.
+STACK_FAMILY = {"+2": "+2", "W+4": "W+4", "W+8": "W+4"}
+PENALTY = {"+2": 2, "W+4": 4, "W+8": 8}
 
 
-def play_card(
-    new: State, seat: int, card: str, color: str | None, uno: bool, events: list[Event]
+def play_cards(
+    new: State, seat: int, cards: Sequence[str], color: str | None, uno: bool, events: list[Event]
 ) -> None:
-    """Move ``card`` from the hand to the discard pile and set the colour; settle UNO."""
+    """Move ``cards`` from the hand to the discard pile and set the colour; settle UNO."""
     hands = new.hands
     held = hands[seat]
-    at = held.index(card)
-    hand = held[:at] + held[at + 1 :]
+    if len(cards) == 1:
+        at = held.index(cards[0])
+        hand = held[:at] + held[at + 1 :]
+    else:
+        rest = list(held)
+        for card in cards:
+            rest.remove(card)
+        hand = tuple(rest)
     new.hands = hands[:seat] + (hand,) + hands[seat + 1 :]
-    new.discard = new.discard + (card,)
+    new.discard = new.discard + tuple(cards)
     new.drawn = None
-    new.color = CARD_INFO[card].color or color
-    events.append({"type": "play", "seat": seat, "cards": [card], "color": new.color})
-    if len(hand) == 1:
+    new.follow = 0
+    new.dump_color = None
+    new.color = CARD_INFO[cards[-1]].color or color
+    events.append({"type": "play", "seat": seat, "cards": list(cards), "color": new.color})
+    if len(hand) == 1 or (uno and not hand):
         if uno or new.declared == seat:
             events.append({"type": "callUno", "seat": seat})
         elif new.rules.uno_penalty > 0:
@@ -40,27 +53,39 @@ def play_card(
 
 
 def finish_play(
-    new: State, seat: int, info: CardInfo, target: int | None, bluff: bool, events: list[Event]
+    new: State,
+    seat: int,
+    cards: Sequence[str],
+    target: int | None,
+    bluff: bool,
+    events: list[Event],
 ) -> None:
-    """The card's effect, or the end of the deal when the hand is empty."""
-    if not new.hands[seat]:
-        _go_out(new, seat, info, events)
-        return
+    """The play's effect, or the end of the deal when the hand is empty."""
+    info = CARD_INFO[cards[-1]]
     rank = info.rank
     rules = new.rules
+    # A Duo dump acts as its last card alone; a multi-play of one rank acts once per card.
+    count = len(cards) if CARD_INFO[cards[0]].rank == rank else 1
+    if not new.hands[seat]:
+        if rules.swap_on_last_card and _swaps(new, rank, target):
+            _swap_effect(new, seat, rank, target, events)
+            _end_if_someone_is_out(new, seat, events)
+            return
+        _go_out(new, seat, rank, count, events)
+        return
     if rank == "S":
-        skipped = next_seat(new, seat, 1)
-        events.append({"type": "skip", "seat": skipped})
-        new.turn = next_seat(new, seat, 2)
+        _skip(new, seat, count, events)
     elif rank == "R":
-        _reverse(new, seat, events)
+        _reverse(new, seat, count, events)
     elif rank in PENALTY:
-        _penalty(new, seat, rank, bluff, events)
-    elif rules.seven_zero and rank == "7" and target is not None:
-        _swap_hands(new, seat, target, events)
+        _penalty(new, seat, rank, count, bluff, events)
+    elif rank == "A+2":
+        for other in new.active_seats():
+            if other != seat:
+                draw_cards(new, other, 2, events, reason="A+2")
         new.turn = next_seat(new, seat, 1)
-    elif rules.seven_zero and rank == "0":
-        _pass_hands(new, events)
+    elif _swaps(new, rank, target):
+        _swap_effect(new, seat, rank, target, events)
         new.turn = next_seat(new, seat, 1)
     elif rank == "WSH":
         _shuffle_hands(new, seat, events)
@@ -69,38 +94,85 @@ def finish_play(
         new.turn = next_seat(new, seat, 1)
 
 
-def _reverse(new: State, seat: int, events: list[Event]) -> None:
+def _swaps(new: State, rank: str, target: int | None) -> bool:
+    rules = new.rules
+    return (rank == "7" and rules.seven_swaps and target is not None) or (
+        rank == "0" and rules.zero_passes
+    )
+
+
+def _swap_effect(new: State, seat: int, rank: str, target: int | None, events: list[Event]) -> None:
+    if rank == "7" and target is not None:
+        _swap_hands(new, seat, target, events)
+    else:
+        _pass_hands(new, events)
+
+
+def _end_if_someone_is_out(new: State, seat: int, events: list[Event]) -> None:
+    """After a last-card swap the player who went out holds cards again; whoever now holds
+    none (the swap partner, or the seat the empty hand passed to) has gone out."""
+    empty = [s for s in new.active_seats() if not new.hands[s]]
+    if empty:
+        end_deal(new, empty[0], events)
+    else:
+        new.turn = next_seat(new, seat, 1)
+
+
+def _skip(new: State, seat: int, count: int, events: list[Event]) -> None:
+    """N Skips skip the next N players (wrapping round to the player and past them)."""
+    for step in range(1, count + 1):
+        skipped = next_seat(new, seat, step)
+        events.append({"type": "skip", "seat": skipped})
+        sip(new, skipped, 1, "skipped", events)
+    new.turn = next_seat(new, seat, count + 1)
+
+
+def _reverse(new: State, seat: int, count: int, events: list[Event]) -> None:
     if active_count(new) == 2:
         # With two players a Reverse acts as a Skip: the same player goes again.
-        events.append({"type": "skip", "seat": next_seat(new, seat, 1)})
-        new.turn = seat
+        _skip(new, seat, count, events)
         return
-    new.direction = -new.direction
-    events.append({"type": "reverse", "direction": new.direction})
+    if count % 2:
+        new.direction = -new.direction
+    events.append({"type": "reverse", "direction": new.direction, "count": count})
     new.turn = next_seat(new, seat, 1)
 
 
-def _penalty(new: State, seat: int, rank: str, bluff: bool, events: list[Event]) -> None:
-    """A Draw Two or Wild Draw Four: pending (stacking, or a challenge to decide) or drawn."""
+def _penalty(
+    new: State, seat: int, rank: str, count: int, bluff: bool, events: list[Event]
+) -> None:
+    """Draw Twos, a Wild Draw Four or Eight: pending (stacking, or a challenge to decide)
+    or drawn at once."""
     rules = new.rules
-    amount = PENALTY[rank]
+    amount = PENALTY[rank] * count
     challengeable = rank == "W+4" and rules.wild_draw_four_challenge
     if rules.stacking or challengeable:
         new.pending += amount
-        new.pending_kind = rank
-        new.wd4 = (seat, bluff) if challengeable else None
+        new.pending_kind = STACK_FAMILY[rank]
+        new.wd4 = (seat, bluff) if rank == "W+4" else None
         new.turn = next_seat(new, seat, 1)
         return
     victim = next_seat(new, seat, 1)
     draw_cards(new, victim, amount, events, reason=rank)
-    new.turn = next_seat(new, victim, 1)
+    if rank == "W+4" and rules.wild_draw_four_plays_again:
+        new.turn = seat
+    elif rank == "W+4" and rules.draw_four_follow_color:
+        new.turn = victim
+        new.follow = 4
+    else:
+        new.turn = next_seat(new, victim, 1)
 
 
-def _go_out(new: State, seat: int, info: CardInfo, events: list[Event]) -> None:
-    """The deal ends; a Draw Two / Wild Draw Four still makes the next player draw first."""
-    if info.rank in PENALTY:
+def _go_out(new: State, seat: int, rank: str, count: int, events: list[Event]) -> None:
+    """The deal ends; a closing draw penalty still makes the next player draw first."""
+    if rank in PENALTY:
         victim = next_seat(new, seat, 1)
-        draw_cards(new, victim, new.pending + PENALTY[info.rank], events, reason="lastCard")
+        amount = new.pending + PENALTY[rank] * count
+        draw_cards(new, victim, amount, events, reason="lastCard")
+    elif rank == "A+2":
+        for other in new.active_seats():
+            if other != seat:
+                draw_cards(new, other, 2, events, reason="lastCard")
     new.pending = 0
     end_deal(new, seat, events)
 
@@ -120,9 +192,8 @@ def _pass_hands(new: State, events: list[Event]) -> None:
     if new.direction * step < 0:
         seats.reverse()
     # seats is now ordered the way the hands travel: each goes to the next in the list.
-    moved = {seats[(i + 1) % len(seats)]: new.hands[s] for i, s in enumerate(seats)}
-    for s, hand in moved.items():
-        hands[s] = hand
+    for i, s in enumerate(seats):
+        hands[seats[(i + 1) % len(seats)]] = new.hands[s]
     new.hands = tuple(hands)
     events.append({"type": "passHands", "direction": new.direction * step})
 

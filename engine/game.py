@@ -8,17 +8,19 @@ nothing; only then does it copy the state and resolve the action, collecting eve
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.actions import Action, parse_action
-from engine.cards import CARD_INFO, COLORS, CardInfo
+from engine.cards import CARD_INFO, COLORS, NUMBERS, CardInfo
 from engine.deal import start_deal
-from engine.effects import finish_play, play_card
+from engine.draft import draft_step
+from engine.effects import STACK_FAMILY, finish_play, play_cards
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.state import State
-from engine.turns import draw_cards, give_cards, next_seat, take_cards
+from engine.turns import draw_cards, give_cards, next_seat, record_draw, take_cards
 
 Transition = tuple[State, list[Event]]
 
@@ -32,7 +34,10 @@ def apply(state: State, seat: int, action: Mapping[str, Any] | Action) -> Transi
     act = action if type(action) is Action else parse_action(action)
     if type(seat) is not int or not 0 <= seat < state.players or state.out[seat]:
         _check_seat(state, seat)
-    return _HANDLERS[act.type](state, seat, act)
+    handler = _HANDLERS.get(act.type)
+    if handler is None:
+        raise IllegalAction("wrong_game", f"{act.type!r} is not an action of this game")
+    return handler(state, seat, act)
 
 
 def _check_seat(state: State, seat: object) -> None:
@@ -85,16 +90,33 @@ def wd4_is_bluff(state: State, hand: tuple[str, ...]) -> bool:
     return any(c != "W+4" and matches_top(state, CARD_INFO[c]) for c in others)
 
 
+# drawFourFollowColor: ``follow`` is 1 + the draws still allowed while the colour is owed.
+FOLLOW_START = 4
+MULTI_RANKS = frozenset(NUMBERS + ("S", "R", "+2"))
+
+
+def can_stack(state: State, info: CardInfo) -> bool:
+    family = STACK_FAMILY.get(info.rank)
+    if family is None or family != state.pending_kind or not state.rules.stacking:
+        return False
+    return family == "+2" or state.rules.stack_wild_draw_four
+
+
+def holds_color(state: State, seat: int) -> bool:
+    color = state.color
+    return any(CARD_INFO[c].color == color for c in state.hands[seat])
+
+
 def turn_play_problem(state: State, seat: int, card: str) -> str | None:
-    """Why the turn holder may not play ``card`` now (an error code), or None."""
+    """Why the turn holder may not start a play with ``card`` now (an error code), or None."""
     info = CARD_INFO[card]
     rules = state.rules
+    if state.follow:
+        return None if info.color == state.color else "must_follow_color"
     if state.drawn is not None and card != state.drawn:
         return "only_drawn_card"
     if state.pending:
-        if rules.stacking and info.rank == state.pending_kind:
-            return None
-        return "penalty_pending"
+        return None if can_stack(state, info) else "penalty_pending"
     if not matches_top(state, info):
         return "card_not_playable"
     if info.rank == "W+4" and not rules.wild_draw_four_challenge:
@@ -112,12 +134,46 @@ def jump_in_problem(state: State, seat: int, card: str, at: int | None) -> str |
     info = CARD_INFO[card]
     if not rules.jump_in or info.is_wild or state.pending or card != state.discard[-1]:
         return "not_your_turn"
-    if rules.jump_in_continues_from == "turnHolder" and not info.is_number:
+    if state.follow or (rules.jump_in_continues_from == "turnHolder" and not info.is_number):
         return "not_your_turn"
     if at is not None and at != state.moves:
         return "too_late"
     if rules.forbid_action_finish and len(state.hands[seat]) == 1 and not info.is_number:
         return "action_finish_forbidden"
+    return None
+
+
+def dump_color_of(state: State, cards: tuple[str, ...]) -> str | None:
+    """UNO Duo: the colour a Reverse (or a first-card Reverse) lets this play dump."""
+    if not state.rules.reverse_dumps_color:
+        return None
+    if state.dump_color is not None and not state.pending and state.drawn is None:
+        return state.dump_color
+    first = CARD_INFO[cards[0]]
+    return first.color if first.rank == "R" else None
+
+
+def multi_problem(state: State, seat: int, cards: tuple[str, ...], uno: bool) -> str | None:
+    """Why ``cards`` (two or more) cannot be played together now, or None."""
+    hand = state.hands[seat]
+    if Counter(cards) - Counter(hand):
+        return "card_not_in_hand"
+    dump = dump_color_of(state, cards)
+    if dump is not None and CARD_INFO[cards[0]].color == dump:
+        whole_color = Counter(c for c in hand if CARD_INFO[c].color == dump)
+        if Counter(cards) != whole_color:
+            return "dump_all_or_nothing"
+    elif not state.rules.multi_play:
+        return "one_card_only"
+    else:
+        ranks = {CARD_INFO[c].rank for c in cards}
+        if len(ranks) != 1 or not ranks <= MULTI_RANKS:
+            return "bad_combination"
+    if len(cards) == len(hand):
+        if not uno:
+            return "uno_before_last_card"
+        if state.rules.forbid_action_finish and not CARD_INFO[cards[-1]].is_number:
+            return "action_finish_forbidden"
     return None
 
 
@@ -130,31 +186,46 @@ _PROBLEM_TEXT = {
     "action_finish_forbidden": "your last card must be a number card",
     "not_your_turn": "it is not your turn",
     "too_late": "too late: the table moved on before your action arrived",
+    "must_follow_color": "after a Wild Draw Four you must play its colour",
+    "card_not_in_hand": "you do not hold all of those cards",
+    "dump_all_or_nothing": "after a Reverse lay every card of its colour, or only the Reverse",
+    "one_card_only": "this room plays one card at a time",
+    "bad_combination": "cards played together must share one number or one action type",
+    "uno_before_last_card": 'call UNO before your last card: send the play with "uno": true',
 }
 
 
 def _play(state: State, seat: int, act: Action) -> Transition:
     if state.phase != "playing":
         _check_phase(state, "playing", "play")
-    if len(act.cards) != 1:
-        raise IllegalAction("one_card_only", "this room plays one card at a time")
-    card = act.cards[0]
+    cards = act.cards
+    card = cards[0]
     hand = state.hands[seat]
     if card not in hand:
         raise IllegalAction("card_not_in_hand", f"you do not hold {card!r}")
     jump = seat != state.turn
-    problem = (
-        jump_in_problem(state, seat, card, act.at) if jump else turn_play_problem(state, seat, card)
-    )
+    if jump:
+        problem = jump_in_problem(state, seat, card, act.at) if len(cards) == 1 else "not_your_turn"
+    else:
+        problem = turn_play_problem(state, seat, card)
+        if problem is None and len(cards) > 1:
+            problem = multi_problem(state, seat, cards, act.uno)
     if problem is not None:
         text = _PROBLEM_TEXT[problem]
         if problem == "not_your_turn":
             text = f"it is seat {state.turn}'s turn, and {card!r} cannot jump in"
         raise IllegalAction(problem, text)
-    info = CARD_INFO[card]
-    if info.is_wild and act.color is None:
-        raise InvalidAction("color_required", f"name a colour for {card!r}: one of {list(COLORS)}")
-    if state.rules.seven_zero and info.rank == "7" and len(hand) > 1:
+    last = CARD_INFO[cards[-1]]
+    if last.is_wild and act.color is None:
+        raise InvalidAction(
+            "color_required", f"name a colour for {cards[-1]!r}: one of {list(COLORS)}"
+        )
+    rules = state.rules
+    if (
+        rules.seven_swaps
+        and last.rank == "7"
+        and (len(hand) > len(cards) or rules.swap_on_last_card)
+    ):
         _check_target(state, seat, act.target, "a 7 swaps hands with")
     new = state.copy()
     new.moves += 1
@@ -164,10 +235,10 @@ def _play(state: State, seat: int, act: Action) -> Transition:
     if jump:
         events.append({"type": "jumpIn", "seat": seat})
         new.turn = seat
-    bluff = info.rank == "W+4" and wd4_is_bluff(state, hand)
-    play_card(new, seat, card, act.color, act.uno, events)
-    finish_play(new, seat, info, act.target, bluff, events)
-    if jump and state.rules.jump_in_continues_from == "turnHolder" and new.phase == "playing":
+    bluff = last.rank == "W+4" and wd4_is_bluff(state, hand)
+    play_cards(new, seat, cards, act.color, act.uno, events)
+    finish_play(new, seat, cards, act.target, bluff, events)
+    if jump and rules.jump_in_continues_from == "turnHolder" and new.phase == "playing":
         new.turn = turn_holder
     return new, events
 
@@ -186,39 +257,68 @@ def _draw(state: State, seat: int, act: Action) -> Transition:
     _check_turn(state, seat, "draw")
     if state.drawn is not None:
         raise IllegalAction("already_drew", "you drew already: play the drawn card or pass")
+    if state.follow:
+        return _draw_to_follow(state, seat)
     new = _begin_move(state)
     new.declared = None
+    new.dump_color = None
     events: list[Event] = []
     if state.pending:
-        draw_cards(new, seat, state.pending, events, reason="penalty")
-        new.pending = 0
-        new.pending_kind = None
-        new.wd4 = None
-        new.turn = next_seat(new, seat, 1)
+        _take_penalty(state, new, seat, events)
         return new, events
     cards = _draw_for_turn(new, events)
     give_cards(new, seat, cards)
-    events.append(
-        {
-            "type": "draw",
-            "seat": seat,
-            "count": len(cards),
-            "reason": "draw",
-            "to": seat,
-            "private": {"cards": cards},
-        }
-    )
+    record_draw(new, seat, cards, "draw", events)
+    _after_drawing(new, seat, cards)
+    return new, events
+
+
+def _after_drawing(new: State, seat: int, cards: list[str]) -> None:
+    """A playable last card drawn may be played at once (or kept); else the turn ends."""
     if cards and turn_play_problem(new, seat, cards[-1]) is None:
         new.drawn = cards[-1]
     else:
         new.turn = next_seat(new, seat, 1)
+
+
+def _take_penalty(state: State, new: State, seat: int, events: list[Event]) -> None:
+    """The turn holder draws the pending penalty; who plays next depends on the rules."""
+    rules = state.rules
+    draw_cards(new, seat, state.pending, events, reason="penalty")
+    new.pending = 0
+    new.pending_kind = None
+    new.wd4 = None
+    wild_four = state.pending_kind == "W+4"
+    if wild_four and rules.wild_draw_four_plays_again and state.wd4 is not None:
+        new.turn = state.wd4[0]
+    elif wild_four and rules.draw_four_follow_color:
+        new.follow = FOLLOW_START
+    elif rules.penalty_draw_to_match:
+        cards = _draw_for_turn(new, events, force=True)
+        give_cards(new, seat, cards)
+        record_draw(new, seat, cards, "draw", events)
+        _after_drawing(new, seat, cards)
+    else:
+        new.turn = next_seat(new, seat, 1)
+
+
+def _draw_to_follow(state: State, seat: int) -> Transition:
+    """drawFourFollowColor: lacking the colour, draw one card (three at most)."""
+    if holds_color(state, seat):
+        raise IllegalAction("must_follow_color", "you hold the colour: play it")
+    if state.follow <= 1:
+        raise IllegalAction("no_draws_left", "you have drawn three cards: pass")
+    new = _begin_move(state)
+    new.follow = state.follow - 1
+    events: list[Event] = []
+    draw_cards(new, seat, 1, events, reason="followColor")
     return new, events
 
 
-def _draw_for_turn(new: State, events: list[Event]) -> list[str]:
+def _draw_for_turn(new: State, events: list[Event], force: bool = False) -> list[str]:
     """One card, or under drawToMatch cards until one is playable (up to the cap)."""
     rules = new.rules
-    if not rules.draw_to_match:
+    if not (rules.draw_to_match or force):
         return take_cards(new, 1, events)
     cap = rules.draw_to_match_cap or 10**9
     cards: list[str] = []
@@ -232,18 +332,35 @@ def _draw_for_turn(new: State, events: list[Event]) -> list[str]:
     return cards
 
 
+def pass_problem(state: State, seat: int) -> str | None:
+    if state.follow:
+        if holds_color(state, seat):
+            return "must_follow_color"
+        return None if state.follow < FOLLOW_START else "cannot_pass"
+    return None if state.drawn is not None else "cannot_pass"
+
+
 def _pass(state: State, seat: int, act: Action) -> Transition:
     _check_turn(state, seat, "pass")
-    if state.drawn is None:
-        raise IllegalAction("cannot_pass", "draw a card before passing")
+    problem = pass_problem(state, seat)
+    if problem is not None:
+        raise IllegalAction(problem, _PROBLEM_TEXT.get(problem, "draw a card before passing"))
     new = _begin_move(state)
     new.drawn = None
+    new.follow = 0
     new.turn = next_seat(new, seat, 1)
     return new, [{"type": "pass", "seat": seat}]
 
 
 def _challenge(state: State, seat: int, act: Action) -> Transition:
-    if state.phase != "playing" or seat != state.turn or state.wd4 is None:
+    rules = state.rules
+    if (
+        state.phase != "playing"
+        or seat != state.turn
+        or state.wd4 is None
+        or not state.pending
+        or not rules.wild_draw_four_challenge
+    ):
         raise IllegalAction(
             "nothing_to_challenge", "there is no Wild Draw Four for you to challenge"
         )
@@ -264,10 +381,14 @@ def _challenge(state: State, seat: int, act: Action) -> Transition:
     new.pending_kind = None
     new.wd4 = None
     if bluff:
+        # Guilty: the offender draws instead, and the challenger takes a normal turn.
         draw_cards(new, offender, penalty, events, reason="challengeLost")
     else:
         draw_cards(new, seat, penalty + 2, events, reason="challengeLost")
-        new.turn = next_seat(new, seat, 1)
+        if rules.wild_draw_four_plays_again:
+            new.turn = offender
+        else:
+            new.turn = next_seat(new, seat, 1)
     return new, events
 
 
@@ -280,6 +401,9 @@ def _choose_color(state: State, seat: int, act: Action) -> Transition:
     new = _begin_move(state)
     new.color = act.color
     new.phase = "playing"
+    if state.after_color is not None:
+        new.turn = state.after_color
+        new.after_color = None
     return new, [{"type": "chooseColor", "seat": seat, "color": act.color}]
 
 
@@ -344,4 +468,6 @@ _HANDLERS: dict[str, Callable[[State, int, Action], Transition]] = {
     "callUno": _call_uno,
     "catchUno": _catch_uno,
     "nextDeal": _next_deal,
+    "keep": draft_step,
+    "discard": draft_step,
 }

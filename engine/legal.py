@@ -1,14 +1,25 @@
 """Every action a seat may take right now, as :class:`~engine.actions.Action` values.
 
 Built from the same checks :func:`engine.game.apply` runs, so the list and the transition
-cannot disagree: a property test plays random games choosing only from this list.
+cannot disagree: a property test plays random games choosing only from this list. Under
+``multiPlay`` it lists each single card plus, for each card that may start a play, the
+play of every card of its rank (and a Duo Reverse dump): enough for bots, while ``apply``
+accepts any legal combination.
 """
 
 from __future__ import annotations
 
 from engine.actions import Action
 from engine.cards import CARD_INFO, COLORS
-from engine.game import jump_in_problem, turn_play_problem
+from engine.game import (
+    MULTI_RANKS,
+    dump_color_of,
+    holds_color,
+    jump_in_problem,
+    multi_problem,
+    pass_problem,
+    turn_play_problem,
+)
 from engine.state import State
 
 _DRAW = Action("draw")
@@ -16,6 +27,7 @@ _PASS = Action("pass")
 _CHALLENGE = Action("challenge")
 _CALL = Action("callUno")
 _NEXT = Action("nextDeal")
+_DRAFT = (Action("keep"), Action("discard"))
 _CHOOSE = tuple(Action("chooseColor", color=c) for c in COLORS)
 # Plays that need no target, built once: legal_actions runs before every decision.
 _PLAYS = {
@@ -36,6 +48,8 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         return [_NEXT]
     if phase == "chooseColor":
         return list(_CHOOSE) if seat == state.turn else []
+    if phase == "draft":
+        return list(_DRAFT) if seat == state.turn else []
     if phase != "playing":
         return []
     actions: list[Action] = []
@@ -45,7 +59,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     elif state.rules.jump_in:
         top = state.discard[-1]
         if top in hand and jump_in_problem(state, seat, top, None) is None:
-            _add_plays(state, seat, top, actions)
+            _add_plays(state, seat, (top,), actions)
     exposed = state.exposed
     if exposed is not None:
         if exposed == seat:
@@ -56,31 +70,72 @@ def legal_actions(state: State, seat: int) -> list[Action]:
 
 
 def _turn_actions(state: State, seat: int, hand: tuple[str, ...], actions: list[Action]) -> None:
+    if state.follow:
+        _follow_actions(state, seat, hand, actions)
+        return
     if state.drawn is not None:
-        _add_plays(state, seat, state.drawn, actions)
+        _add_plays(state, seat, (state.drawn,), actions)
         actions.append(_PASS)
         return
+    rules = state.rules
     if state.pending or _needs_full_check(state, hand):
-        for card in dict.fromkeys(hand):
-            if turn_play_problem(state, seat, card) is None:
-                _add_plays(state, seat, card, actions)
+        starters = [c for c in dict.fromkeys(hand) if turn_play_problem(state, seat, c) is None]
     else:
         # The common case, inlined: a colour, number/symbol or wild match is enough.
         color = state.color
         top_rank = CARD_INFO[state.discard[-1]].rank
-        seven_zero = state.rules.seven_zero
+        starters = []
         for card in dict.fromkeys(hand):
             info = CARD_INFO[card]
             if info.color is None or info.color == color or info.rank == top_rank:
-                if seven_zero and info.rank == "7":
-                    _add_plays(state, seat, card, actions)
-                else:
-                    actions.extend(_PLAYS[card])
+                starters.append(card)
+    simple = not (rules.seven_swaps or rules.multi_play or rules.reverse_dumps_color)
+    for card in starters:
+        if simple:
+            actions.extend(_PLAYS[card])
+        else:
+            _add_starts(state, seat, hand, card, actions)
     actions.append(_DRAW)
-    if state.wd4 is not None:
+    if state.wd4 is not None and state.pending and rules.wild_draw_four_challenge:
         actions.append(_CHALLENGE)
     if len(hand) == 2 and state.declared != seat:
         actions.append(_CALL)
+
+
+def _add_starts(
+    state: State, seat: int, hand: tuple[str, ...], card: str, actions: list[Action]
+) -> None:
+    """The single play of ``card`` and the group plays it may start."""
+    _add_plays(state, seat, (card,), actions)
+    info = CARD_INFO[card]
+    groups: list[tuple[str, ...]] = []
+    if state.rules.multi_play and info.rank in MULTI_RANKS:
+        rest = list(hand)
+        rest.remove(card)
+        same = tuple(c for c in rest if CARD_INFO[c].rank == info.rank)
+        if same:
+            groups.append((card, *same))
+    dump = dump_color_of(state, (card,))
+    if dump is not None and info.color == dump:
+        rest = list(hand)
+        rest.remove(card)
+        others = tuple(c for c in rest if CARD_INFO[c].color == dump)
+        if others:
+            groups.append((card, *others))
+    for cards in groups:
+        uno = len(cards) >= len(hand) - 1
+        if multi_problem(state, seat, cards, uno) is None:
+            _add_plays(state, seat, cards, actions, uno)
+
+
+def _follow_actions(state: State, seat: int, hand: tuple[str, ...], actions: list[Action]) -> None:
+    for card in dict.fromkeys(hand):
+        if turn_play_problem(state, seat, card) is None:
+            _add_starts(state, seat, hand, card, actions)
+    if not holds_color(state, seat) and state.follow > 1:
+        actions.append(_DRAW)
+    if pass_problem(state, seat) is None:
+        actions.append(_PASS)
 
 
 def _needs_full_check(state: State, hand: tuple[str, ...]) -> bool:
@@ -91,12 +146,24 @@ def _needs_full_check(state: State, hand: tuple[str, ...]) -> bool:
     return not rules.wild_draw_four_challenge and "W+4" in hand
 
 
-def _add_plays(state: State, seat: int, card: str, actions: list[Action]) -> None:
-    if state.rules.seven_zero and CARD_INFO[card].rank == "7" and len(state.hands[seat]) > 1:
+def _add_plays(
+    state: State, seat: int, cards: tuple[str, ...], actions: list[Action], uno: bool = False
+) -> None:
+    rules = state.rules
+    last = CARD_INFO[cards[-1]]
+    remaining = len(state.hands[seat]) - len(cards)
+    if remaining == 1 and not uno:
+        # Calling UNO with the play, or forgetting to: both are legal.
+        _add_plays(state, seat, cards, actions, uno=True)
+    if last.rank == "7" and rules.seven_swaps and (remaining > 0 or rules.swap_on_last_card):
         actions.extend(
-            Action("play", (card,), target=t)
+            Action("play", cards, target=t, uno=uno)
             for t in range(state.players)
             if t != seat and not state.out[t]
         )
+    elif len(cards) == 1 and not uno:
+        actions.extend(_PLAYS[cards[0]])
+    elif last.is_wild:
+        actions.extend(Action("play", cards, color=c, uno=uno) for c in COLORS)
     else:
-        actions.extend(_PLAYS[card])
+        actions.append(Action("play", cards, uno=uno))

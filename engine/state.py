@@ -44,6 +44,12 @@ class State:
         "winner",
         "out",
         "moves",
+        "follow",
+        "after_color",
+        "draft",
+        "dump_color",
+        "drinks",
+        "sips",
     )
 
     rules: Rules
@@ -71,6 +77,12 @@ class State:
     winner: int | None
     out: tuple[bool, ...]  # knocked out of the match
     moves: int
+    follow: int  # drawFourFollowColor: draws left while the Wild Draw Four's colour is owed
+    after_color: int | None  # whose turn it is once the chooser has named the colour
+    draft: Hand  # UNO Duo's face-down draft pile
+    dump_color: str | None  # UNO Duo: the turn holder may lay every card of this colour
+    drinks: tuple[int, ...] | None  # sips per seat this match (None: drinks are off)
+    sips: tuple[tuple[int, int, str], ...]  # every (seat, sips, reason) this match
 
     def copy(self) -> State:
         # Spelled out field by field: this runs once per action and a loop over
@@ -101,9 +113,15 @@ class State:
         new.winner = self.winner
         new.out = self.out
         new.moves = self.moves
+        new.follow = self.follow
+        new.after_color = self.after_color
+        new.draft = self.draft
+        new.dump_color = self.dump_color
+        new.drinks = self.drinks
+        new.sips = self.sips
         return new
 
-    assert len(__slots__) == 25  # copy() names every slot: keep the two in step
+    assert len(__slots__) == 31  # copy() names every slot: keep the two in step
 
     @property
     def match_over(self) -> bool:
@@ -136,8 +154,10 @@ class State:
             value = data[name]
             if name == "rules":
                 value = rules_from_json(value)
-            elif name == "hands":
+            elif name in ("hands", "sips"):
                 value = tuple(tuple(h) for h in value)
+            elif name == "wd4" and value is not None:
+                value = tuple(value)
             elif isinstance(value, list):
                 value = tuple(value)
             object.__setattr__(state, name, value)

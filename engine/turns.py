@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from engine.drinks import sip
 from engine.events import Event
 from engine.state import State
 
@@ -74,6 +75,14 @@ def draw_cards(
     cards = take_cards(state, count, events)
     if cards:
         give_cards(state, seat, cards)
+    record_draw(state, seat, cards, reason, events)
+    return cards
+
+
+def record_draw(
+    state: State, seat: int, cards: list[str], reason: str, events: list[Event]
+) -> None:
+    """The event for cards ``seat`` drew, and a sip per card when drinks are on."""
     events.append(
         {
             "type": "draw",
@@ -84,4 +93,5 @@ def draw_cards(
             "private": {"cards": cards},
         }
     )
-    return cards
+    if state.drinks is not None and cards:
+        sip(state, seat, len(cards), "draw", events)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from engine import EngineError, State, apply, legal_actions, rules_from_json, view_for
 from engine.cards import build_deck
+from engine.deal import deck_for
 from engine.rules import OPTIONS
 from engine.scoring import hand_value
 
@@ -33,7 +34,23 @@ option_values = {
     "numberCards": st.sampled_from(["faceValue", "flatTen"]),
     "matchMode": st.sampled_from(["points", "oneAndDone", "knockout"]),
     "targetScore": st.sampled_from([100, 150, 500]),
+    "multiPlay": st.booleans(),
+    "stackWildDrawFour": st.booleans(),
+    "drawFourFollowColor": st.booleans(),
+    "firstCardPlayedByDealer": st.booleans(),
+    "wildDrawEight": st.integers(0, 4),
+    "everybodyDrawsTwo": st.integers(0, 4),
+    "zeroPass": st.booleans(),
+    "sevenSwap": st.booleans(),
+    "swapOnLastCard": st.booleans(),
+    "penaltyDrawToMatch": st.booleans(),
+    "drinks": st.booleans(),
+    "dealMethod": st.sampled_from(["deal", "draft"]),
+    "firstCardRules": st.sampled_from(["classic", "duo"]),
+    "reverseDumpsColor": st.booleans(),
+    "wildDrawFourPlaysAgain": st.booleans(),
 }
+SHEDDING_PRESETS = ["classic", "house", "druk", "helsinki", "warszawa", "duo", "knockout"]
 assert set(option_values) <= {o.name for o in OPTIONS}
 
 
@@ -41,17 +58,24 @@ assert set(option_values) <= {o.name for o in OPTIONS}
 def games(draw: st.DrawFn) -> tuple[State, random.Random]:
     from engine import new_match
 
-    players = draw(st.integers(2, 10))
-    options = {name: draw(strategy) for name, strategy in option_values.items()}
-    options["decks"] = draw(st.integers(1, 2))
+    preset = draw(st.sampled_from(SHEDDING_PRESETS))
+    players = 2 if preset == "duo" else draw(st.integers(2, 10))
+    if draw(st.booleans()):
+        # A preset as it is, or with random options on top of it.
+        options = {}
+    else:
+        names = draw(st.sets(st.sampled_from(sorted(option_values))))
+        options = {name: draw(option_values[name]) for name in names}
+        options["decks"] = draw(st.integers(1, 2))
     seed = draw(st.text(min_size=1, max_size=8))
-    state, _ = new_match(rules_from_json(options), players, seed)
+    state, _ = new_match(rules_from_json({"preset": preset, **options}), players, seed)
     return state, random.Random(draw(st.integers(0, 2**32)))
 
 
 def all_cards(state: State) -> Counter[str]:
     cards: Counter[str] = Counter(state.draw_pile)
     cards.update(state.discard)
+    cards.update(state.draft)
     for hand in state.hands:
         cards.update(hand)
     return cards
@@ -59,17 +83,26 @@ def all_cards(state: State) -> Counter[str]:
 
 def assert_invariants(state: State) -> None:
     rules = state.rules
-    assert all_cards(state) == Counter(build_deck(rules.deck, rules.decks))
+    assert all_cards(state) == Counter(deck_for(rules))
     assert 0 <= state.turn < state.players
     if state.phase in ("playing", "chooseColor"):
         assert not state.out[state.turn]
         assert state.color is not None or state.phase == "chooseColor"
-        # Exactly one seat may take a turn action (draw, pass, chooseColor) right now.
-        turn_kinds = {"draw", "pass", "chooseColor", "challenge"}
-        holders = {
-            s for s in range(state.players) for a in legal_actions(state, s) if a.type in turn_kinds
+    if state.phase in ("playing", "chooseColor", "draft"):
+        # Only the turn holder may take a turn action, and it always has one.
+        turn_kinds = {"draw", "pass", "chooseColor", "challenge", "keep", "discard"}
+        others = {
+            s
+            for s in range(state.players)
+            if s != state.turn
+            for a in legal_actions(state, s)
+            if a.type in turn_kinds
         }
-        assert holders == {state.turn}
+        assert others == set()
+        moves = [
+            a for a in legal_actions(state, state.turn) if a.type not in ("callUno", "catchUno")
+        ]
+        assert moves
 
 
 def step(state: State, rng: random.Random) -> State:
@@ -112,7 +145,7 @@ def test_every_listed_legal_action_is_accepted(game: tuple) -> None:
 
 def _probe_actions(state: State, rng: random.Random) -> list[dict]:
     cards = sorted(set(build_deck(state.rules.deck, state.rules.decks)))
-    kinds = ["draw", "pass", "callUno", "challenge", "nextDeal"]
+    kinds = ["draw", "pass", "callUno", "challenge", "nextDeal", "keep", "discard", "meld"]
     probes: list[dict] = [{"type": k} for k in kinds]
     probes += [
         {"type": "play", "cards": [rng.choice(cards)], "color": rng.choice([None, "R", "G"])}
@@ -120,6 +153,9 @@ def _probe_actions(state: State, rng: random.Random) -> list[dict]:
     ]
     probes += [{"type": "catchUno", "target": rng.randrange(state.players)}]
     probes += [{"type": "chooseColor", "color": "B"}, {"type": "bogus"}, {"type": "play"}]
+    hand = state.hands[rng.randrange(state.players)]
+    if len(hand) >= 2:
+        probes.append({"type": "play", "cards": rng.sample(list(hand), 2), "uno": True})
     return probes
 
 

@@ -1,0 +1,796 @@
+"""UNO Rommy (preset ``rommy``): rummy played with UNO cards (RULES.md section 5).
+
+A deal: seven cards each, dealt one at a time from the dealer's left; the next card starts
+the discard pile; the rest is the stock. A turn has two steps:
+
+1. ``draw`` (step ``draw``): draw from the stock (``draw``), take the top discard
+   (``takeDiscard``) or take the whole discard pile (``takePile``: only when your hand and
+   the pile hold a meld, and your next move must then be a ``meld``). A pending Draw Two
+   makes the draw two cards and rules out taking from the discard pile.
+2. ``play``: any number of ``meld``, ``layOff`` and ``swapJoker``, then ``discardCard``.
+   You always keep one card to discard: going out is a final discard.
+
+Skip / Draw Two / Reverse act when discarded on a card of their colour. A deal ends when a
+player discards their last card; each seat scores the cards it laid on the table (lay-offs
+onto others' melds included) minus the cards left in its hand. Melds and jokers are in
+:mod:`engine.variants.rommy_melds`; docs/variants-party.md has every choice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.actions import Action
+from engine.cards import CARD_INFO, build_deck
+from engine.deal import choose_dealer
+from engine.errors import IllegalAction, InvalidAction
+from engine.events import Event
+from engine.games import GameKind, register
+from engine.rules import Rules, rules_from_json
+from engine.variants.rommy_melds import (
+    Meld,
+    candidate_melds,
+    fits,
+    is_joker,
+    joker_for,
+    lay_off,
+    new_meld,
+    swap_joker,
+)
+
+HAND_SIZE = 7
+DRAW_TWO_CARDS = 2
+JOKER_SWAP_SIPS = 4  # the one who laid a Wild Draw Four joker drinks this when it is swapped
+
+Transition = tuple["RommyState", list[Event]]
+Sip = tuple[int, int, str]  # (seat, sips, reason)
+
+
+def card_points(card: str) -> int:
+    """Rommy's value of a card: 1-9 = 5, 0 = 10, Skip / Draw Two / Reverse = 15, wilds 25."""
+    info = CARD_INFO[card]
+    if info.is_wild:
+        return 25
+    if info.rank == "0":
+        return 10
+    if info.is_number:
+        return 5
+    return 15
+
+
+def card_sips(card: str) -> int:
+    """DrukUNO's end-of-deal weight: Draw Two 2, Wild Draw Four 4, every other card 1."""
+    rank = CARD_INFO[card].rank
+    if rank == "+2":
+        return 2
+    if rank == "W+4":
+        return 4
+    return 1
+
+
+@dataclass(frozen=True, slots=True)
+class RommyState:
+    """A UNO Rommy match at one moment (immutable: transitions build a new one)."""
+
+    rules: Rules
+    players: int
+    seed: str
+    shuffles: int
+    deal: int
+    dealer: int
+    phase: str  # playing | dealOver | matchOver
+    step: str  # draw | play (the turn holder's step while playing)
+    hands: tuple[tuple[str, ...], ...]
+    stock: tuple[str, ...]  # top last
+    discard: tuple[str, ...]  # top last
+    melds: tuple[Meld, ...]
+    turn: int
+    direction: int
+    pending: int  # cards the turn holder's draw takes (a Draw Two makes it 2)
+    must_meld: bool  # took the pile: the next move must be a meld
+    totals: tuple[int, ...]
+    deal_scores: tuple[int, ...] | None
+    winner: int | None
+    drinks: tuple[int, ...] | None  # per-seat sips (None when drinks are off)
+    sips: tuple[Sip, ...]  # every sip with its reason, in order
+    moves: int
+
+    @property
+    def match_over(self) -> bool:
+        return self.phase == "matchOver"
+
+    @property
+    def top(self) -> str | None:
+        return self.discard[-1] if self.discard else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "rommy",
+            "rules": self.rules.to_json(),
+            "players": self.players,
+            "seed": self.seed,
+            "shuffles": self.shuffles,
+            "deal": self.deal,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "step": self.step,
+            "hands": [list(h) for h in self.hands],
+            "stock": list(self.stock),
+            "discard": list(self.discard),
+            "melds": [m.to_json() for m in self.melds],
+            "turn": self.turn,
+            "direction": self.direction,
+            "pending": self.pending,
+            "mustMeld": self.must_meld,
+            "totals": list(self.totals),
+            "dealScores": None if self.deal_scores is None else list(self.deal_scores),
+            "winner": self.winner,
+            "drinks": None if self.drinks is None else list(self.drinks),
+            "sips": [list(s) for s in self.sips],
+            "moves": self.moves,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RommyState:
+        scores = data["dealScores"]
+        drinks = data["drinks"]
+        return cls(
+            rules=rules_from_json(data["rules"]),
+            players=int(data["players"]),
+            seed=str(data["seed"]),
+            shuffles=int(data["shuffles"]),
+            deal=int(data["deal"]),
+            dealer=int(data["dealer"]),
+            phase=str(data["phase"]),
+            step=str(data["step"]),
+            hands=tuple(tuple(h) for h in data["hands"]),
+            stock=tuple(data["stock"]),
+            discard=tuple(data["discard"]),
+            melds=tuple(Meld.from_json(m) for m in data["melds"]),
+            turn=int(data["turn"]),
+            direction=int(data["direction"]),
+            pending=int(data["pending"]),
+            must_meld=bool(data["mustMeld"]),
+            totals=tuple(data["totals"]),
+            deal_scores=None if scores is None else tuple(scores),
+            winner=data["winner"],
+            drinks=None if drinks is None else tuple(drinks),
+            sips=tuple((int(s), int(n), str(r)) for s, n, r in data["sips"]),
+            moves=int(data["moves"]),
+        )
+
+
+# --- Starting ------------------------------------------------------------------------------
+
+
+def _rng(state: RommyState) -> tuple[RommyState, random.Random]:
+    shuffles = state.shuffles + 1
+    return replace(state, shuffles=shuffles), random.Random(f"{state.seed}:{shuffles}")
+
+
+def empty_match(rules: Rules, players: int, seed: str, dealer: int) -> RommyState:
+    """A match with no deal dealt yet (``deal`` 0)."""
+    return RommyState(
+        rules=rules,
+        players=players,
+        seed=seed,
+        shuffles=0,
+        deal=0,
+        dealer=dealer,
+        phase="dealOver",
+        step="draw",
+        hands=tuple(() for _ in range(players)),
+        stock=(),
+        discard=(),
+        melds=(),
+        turn=dealer,
+        direction=1,
+        pending=0,
+        must_meld=False,
+        totals=(0,) * players,
+        deal_scores=None,
+        winner=None,
+        drinks=(0,) * players if rules.drinks else None,
+        sips=(),
+        moves=0,
+    )
+
+
+def start_deal(state: RommyState, deck_top_first: Sequence[str] | None = None) -> Transition:
+    """Deal the next deal: seven each from the dealer's left, then the first discard.
+
+    ``deck_top_first`` stacks the deck (scenarios); otherwise the full deck is shuffled.
+    """
+    if deck_top_first is None:
+        pile = build_deck(state.rules.deck, state.rules.decks)
+        state, rng = _rng(state)
+        rng.shuffle(pile)
+    else:
+        pile = list(reversed(deck_top_first))
+    n = state.players
+    hands: list[list[str]] = [[] for _ in range(n)]
+    for _ in range(HAND_SIZE):
+        for k in range(1, n + 1):
+            if pile:
+                hands[(state.dealer + k) % n].append(pile.pop())
+    discard = (pile.pop(),) if pile else ()
+    first = (state.dealer + 1) % n
+    new = replace(
+        state,
+        deal=state.deal + 1,
+        phase="playing",
+        step="draw",
+        hands=tuple(tuple(h) for h in hands),
+        stock=tuple(pile),
+        discard=discard,
+        melds=(),
+        turn=first,
+        direction=1,
+        pending=0,
+        must_meld=False,
+        deal_scores=None,
+        winner=None,
+    )
+    events: list[Event] = [
+        {"type": "deal", "deal": new.deal, "dealer": new.dealer},
+        {"type": "firstCard", "card": new.top},
+    ]
+    return new, events
+
+
+def new_match(rules: Rules, players: int, seed: str, dealer: int | None = None) -> Transition:
+    """A Rommy match with its first deal dealt."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
+        raise InvalidAction("bad_players", f"UNO Rommy takes 2 to 10 players, got {players!r}")
+    events: list[Event] = []
+    if dealer is None:
+        dealer, events = choose_dealer(players, seed)
+    elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise InvalidAction("bad_dealer", f"no seat {dealer!r} at a table of {players}")
+    state, more = start_deal(empty_match(rules, players, seed, dealer))
+    return state, events + more
+
+
+# --- Checks --------------------------------------------------------------------------------
+
+
+def _check_seat(state: RommyState, seat: object) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+        raise InvalidAction("bad_seat", f"no seat {seat!r} at a table of {state.players}")
+    return seat
+
+
+def _check_turn(state: RommyState, seat: int, step: str, what: str) -> None:
+    if state.phase != "playing":
+        raise IllegalAction("wrong_phase", f"cannot {what} during {state.phase!r}")
+    if seat != state.turn:
+        raise IllegalAction("not_your_turn", f"it is seat {state.turn}'s turn, not seat {seat}'s")
+    if state.step != step:
+        if step == "draw":
+            raise IllegalAction(
+                "already_drew", "you have drawn this turn: meld, lay off or discard"
+            )
+        raise IllegalAction("draw_first", f"draw or take from the discard pile before you {what}")
+
+
+def _check_no_must_meld(state: RommyState, what: str) -> None:
+    if state.must_meld:
+        raise IllegalAction(
+            "must_meld", f"you took the pile: meld at least 3 cards before you {what}"
+        )
+
+
+def _remove(hand: tuple[str, ...], cards: Sequence[str]) -> tuple[str, ...]:
+    """``hand`` without ``cards`` (the first copy of each, holding order kept)."""
+    need = Counter(cards)
+    held = Counter(hand)
+    for card, k in need.items():
+        if held[card] < k:
+            raise IllegalAction("card_not_in_hand", f"you do not hold {card!r}")
+    out: list[str] = []
+    for card in hand:
+        if need[card]:
+            need[card] -= 1
+        else:
+            out.append(card)
+    return tuple(out)
+
+
+def _keep_one(rest: tuple[str, ...]) -> None:
+    if not rest:
+        raise IllegalAction(
+            "must_keep_a_discard", "keep one card: you go out by discarding your last card"
+        )
+
+
+def _check_target(state: RommyState, target: int | None) -> int:
+    if target is None:
+        raise InvalidAction("target_required", "name the meld ('target', its index)")
+    if not 0 <= target < len(state.melds):
+        raise IllegalAction("no_such_meld", f"there is no meld {target}")
+    return target
+
+
+def _set_hand(state: RommyState, seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return state.hands[:seat] + (hand,) + state.hands[seat + 1 :]
+
+
+def _drink(
+    state: RommyState, seat: int, count: int, reason: str, events: list[Event]
+) -> RommyState:
+    if state.drinks is None or count <= 0:
+        return state
+    drinks = list(state.drinks)
+    drinks[seat] += count
+    events.append({"type": "sips", "seat": seat, "count": count, "reason": reason})
+    return replace(state, drinks=tuple(drinks), sips=state.sips + ((seat, count, reason),))
+
+
+def _next(state: RommyState, seat: int, steps: int = 1) -> int:
+    return (seat + state.direction * steps) % state.players
+
+
+# --- Transitions ---------------------------------------------------------------------------
+
+
+def _draw_cards(
+    state: RommyState, seat: int, count: int, events: list[Event], reason: str
+) -> RommyState:
+    """``seat`` draws ``count`` from the stock, reshuffling the discard pile (all but its top
+    card) into a new stock when the stock runs out; with nothing left it draws fewer."""
+    stock = list(state.stock)
+    discard = state.discard
+    got: list[str] = []
+    for _ in range(count):
+        if not stock and len(discard) > 1:
+            rest = list(discard[:-1])
+            state, rng = _rng(state)
+            rng.shuffle(rest)
+            stock = rest
+            discard = discard[-1:]
+            events.append({"type": "reshuffle", "cards": len(stock)})
+        if not stock:
+            break
+        got.append(stock.pop())
+    hand = state.hands[seat] + tuple(got)
+    events.append(
+        {
+            "type": "draw",
+            "seat": seat,
+            "count": len(got),
+            "reason": reason,
+            "to": seat,
+            "private": {"cards": got},
+        }
+    )
+    return replace(state, stock=tuple(stock), discard=discard, hands=_set_hand(state, seat, hand))
+
+
+def _draw(state: RommyState, seat: int, act: Action) -> Transition:
+    _check_turn(state, seat, "draw", "draw")
+    events: list[Event] = []
+    count = state.pending or 1
+    new = _draw_cards(state, seat, count, events, "drawTwo" if state.pending else "draw")
+    if state.pending:
+        new = _drink(new, seat, DRAW_TWO_CARDS, "drawTwo", events)
+    return replace(new, step="play", pending=0, moves=state.moves + 1), events
+
+
+def _check_take(state: RommyState, seat: int, what: str) -> None:
+    _check_turn(state, seat, "draw", what)
+    if state.pending:
+        raise IllegalAction(
+            "must_draw", f"a Draw Two was played on you: draw {state.pending} from the stock"
+        )
+    if not state.discard:
+        raise IllegalAction("discard_empty", "the discard pile is empty")
+
+
+def _take_discard(state: RommyState, seat: int, act: Action) -> Transition:
+    _check_take(state, seat, "take the top discard")
+    card = state.discard[-1]
+    hand = state.hands[seat] + (card,)
+    new = replace(
+        state,
+        discard=state.discard[:-1],
+        hands=_set_hand(state, seat, hand),
+        step="play",
+        moves=state.moves + 1,
+    )
+    return new, [{"type": "takeDiscard", "seat": seat, "card": card}]
+
+
+def can_take_pile(state: RommyState, seat: int) -> bool:
+    """True when the pile and ``seat``'s hand hold a meld that leaves a card to discard."""
+    cards = state.hands[seat] + state.discard
+    return any(len(m) < len(cards) for m in candidate_melds(cards))
+
+
+def _take_pile(state: RommyState, seat: int, act: Action) -> Transition:
+    _check_take(state, seat, "take the discard pile")
+    if not can_take_pile(state, seat):
+        raise IllegalAction(
+            "pile_needs_meld",
+            "take the pile only when you can then meld at least 3 cards (and keep one)",
+        )
+    taken = state.discard
+    hand = state.hands[seat] + tuple(reversed(taken))
+    new = replace(
+        state,
+        discard=(),
+        hands=_set_hand(state, seat, hand),
+        step="play",
+        must_meld=True,
+        moves=state.moves + 1,
+    )
+    return new, [{"type": "takePile", "seat": seat, "cards": list(reversed(taken))}]
+
+
+def _meld(state: RommyState, seat: int, act: Action) -> Transition:
+    _check_turn(state, seat, "play", "meld")
+    rest = _remove(state.hands[seat], act.cards)
+    meld = new_meld(act.cards, seat)
+    _keep_one(rest)
+    new = replace(
+        state,
+        hands=_set_hand(state, seat, rest),
+        melds=state.melds + (meld,),
+        must_meld=False,
+        moves=state.moves + 1,
+    )
+    event = {"type": "meld", "seat": seat, "meld": len(state.melds), **meld.to_json()}
+    return new, [event]
+
+
+def _lay_off(state: RommyState, seat: int, act: Action) -> Transition:
+    _check_turn(state, seat, "play", "lay off")
+    _check_no_must_meld(state, "lay off")
+    target = _check_target(state, act.target)
+    rest = _remove(state.hands[seat], act.cards)
+    meld = lay_off(state.melds[target], act.cards, seat)
+    _keep_one(rest)
+    melds = state.melds[:target] + (meld,) + state.melds[target + 1 :]
+    new = replace(state, hands=_set_hand(state, seat, rest), melds=melds, moves=state.moves + 1)
+    event = {"type": "layOff", "seat": seat, "meld": target, "cards": list(act.cards)}
+    return new, [event]
+
+
+def _swap_joker(state: RommyState, seat: int, act: Action) -> Transition:
+    _check_turn(state, seat, "play", "swap a joker")
+    _check_no_must_meld(state, "swap a joker")
+    target = _check_target(state, act.target)
+    if len(act.cards) != 1:
+        raise InvalidAction("one_card_only", "swap one real card for one joker")
+    card = act.cards[0]
+    rest = _remove(state.hands[seat], act.cards)
+    meld, joker, owner = swap_joker(state.melds[target], card, seat)
+    melds = state.melds[:target] + (meld,) + state.melds[target + 1 :]
+    new = replace(
+        state,
+        hands=_set_hand(state, seat, rest + (joker,)),
+        melds=melds,
+        moves=state.moves + 1,
+    )
+    events: list[Event] = [
+        {
+            "type": "swapJoker",
+            "seat": seat,
+            "meld": target,
+            "card": card,
+            "joker": joker,
+            "jokerOwner": owner,
+        }
+    ]
+    if joker == "W+4":
+        new = _drink(new, owner, JOKER_SWAP_SIPS, "jokerSwapped", events)
+    return new, events
+
+
+def _discard_card(state: RommyState, seat: int, act: Action) -> Transition:
+    _check_turn(state, seat, "play", "discard")
+    _check_no_must_meld(state, "discard")
+    if len(act.cards) != 1:
+        raise InvalidAction("one_card_only", "discard exactly one card")
+    card = act.cards[0]
+    rest = _remove(state.hands[seat], act.cards)
+    info = CARD_INFO[card]
+    under = state.top
+    acts = (
+        info.rank in ("S", "R", "+2") and under is not None and CARD_INFO[under].color == info.color
+    )
+    events: list[Event] = [{"type": "discardCard", "seat": seat, "card": card, "acts": acts}]
+    new = replace(
+        state,
+        hands=_set_hand(state, seat, rest),
+        discard=state.discard + (card,),
+        step="draw",
+        moves=state.moves + 1,
+    )
+    steps = 1
+    pending = 0
+    if acts and info.rank == "S":
+        steps = 2
+        events.append({"type": "skip", "seat": _next(new, seat)})
+    elif acts and info.rank == "R":
+        new = replace(new, direction=-new.direction)
+        events.append({"type": "reverse", "direction": new.direction})
+    elif acts and info.rank == "+2":
+        pending = DRAW_TWO_CARDS
+    nxt = _next(new, seat, steps)
+    if not rest:
+        if pending:
+            new = _draw_cards(new, nxt, pending, events, "drawTwo")
+            new = _drink(new, nxt, DRAW_TWO_CARDS, "drawTwo", events)
+        return _end_deal(new, seat, events)
+    if pending:
+        events.append({"type": "penalty", "seat": nxt, "count": pending})
+    return replace(new, turn=nxt, pending=pending), events
+
+
+def _end_deal(state: RommyState, out: int, events: list[Event]) -> Transition:
+    laid = [0] * state.players
+    for meld in state.melds:
+        for card, who in zip(meld.cards, meld.seats, strict=True):
+            laid[who] += card_points(card)
+    scores = tuple(
+        laid[s] - sum(card_points(c) for c in state.hands[s]) for s in range(state.players)
+    )
+    for s in range(state.players):
+        state = _drink(state, s, sum(card_sips(c) for c in state.hands[s]), "cardsInHand", events)
+    totals = tuple(t + d for t, d in zip(state.totals, scores, strict=True))
+    rules = state.rules
+    best = max(totals)
+    reached = best >= rules.target_score or (
+        rules.round_limit > 0 and state.deal >= rules.round_limit
+    )
+    leaders = [s for s in range(state.players) if totals[s] == best]
+    over = reached and len(leaders) == 1
+    winner = leaders[0] if over else out
+    new = replace(
+        state,
+        phase="matchOver" if over else "dealOver",
+        turn=out,
+        pending=0,
+        must_meld=False,
+        totals=totals,
+        deal_scores=scores,
+        winner=winner,
+    )
+    events.append(
+        {
+            "type": "dealOver",
+            "seat": out,
+            "winner": out,
+            "dealScores": list(scores),
+            "totals": list(totals),
+            "hands": [list(h) for h in state.hands],
+        }
+    )
+    if over:
+        events.append({"type": "matchOver", "winner": winner, "totals": list(totals)})
+    return new, events
+
+
+def _next_deal(state: RommyState, seat: int, act: Action) -> Transition:
+    if state.phase != "dealOver":
+        raise IllegalAction("wrong_phase", f"cannot start the next deal during {state.phase!r}")
+    new = replace(state, dealer=(state.dealer + 1) % state.players, moves=state.moves + 1)
+    return start_deal(new)
+
+
+_HANDLERS: dict[str, Callable[[RommyState, int, Action], Transition]] = {
+    "draw": _draw,
+    "takeDiscard": _take_discard,
+    "takePile": _take_pile,
+    "meld": _meld,
+    "layOff": _lay_off,
+    "swapJoker": _swap_joker,
+    "discardCard": _discard_card,
+    "nextDeal": _next_deal,
+}
+
+
+def apply(state: RommyState, seat: int, action: Action) -> Transition:
+    """The state after ``seat`` takes ``action`` (never mutates ``state``).
+
+    :raises InvalidAction: a bad seat, or an action malformed for Rommy.
+    :raises IllegalAction: not allowed now (``err.code`` says why).
+    """
+    seat = _check_seat(state, seat)
+    handler = _HANDLERS.get(action.type)
+    if handler is None:
+        raise IllegalAction("not_in_this_game", f"UNO Rommy has no {action.type!r} action")
+    return handler(state, seat, action)
+
+
+# --- Legal actions, views --------------------------------------------------------------------
+
+
+def legal_actions(state: RommyState, seat: int) -> list[Action]:
+    """Actions ``seat`` may take now. In the play step this lists some melds (see
+    :func:`~engine.variants.rommy_melds.candidate_melds`), every single-card lay-off and
+    joker swap, and one discard per distinct card: not every possible meld, but every
+    action listed is accepted."""
+    if state.phase == "dealOver":
+        return [Action("nextDeal")]
+    if state.phase != "playing" or seat != state.turn:
+        return []
+    if state.step == "draw":
+        out = [Action("draw")]
+        if not state.pending and state.discard:
+            out.append(Action("takeDiscard"))
+            if can_take_pile(state, seat):
+                out.append(Action("takePile"))
+        return out
+    hand = state.hands[seat]
+    out = [Action("meld", cards=m) for m in candidate_melds(hand) if len(m) < len(hand)]
+    if state.must_meld:
+        return out
+    distinct = list(dict.fromkeys(hand))
+    if len(hand) > 1:
+        for i, meld in enumerate(state.melds):
+            for card in distinct:
+                if fits(meld, card):
+                    out.append(Action("layOff", cards=(card,), target=i))
+    for i, meld in enumerate(state.melds):
+        for card in distinct:
+            if not is_joker(card) and joker_for(meld, card) is not None:
+                out.append(Action("swapJoker", cards=(card,), target=i))
+    out += [Action("discardCard", cards=(card,)) for card in distinct]
+    return out
+
+
+def _over(state: RommyState) -> bool:
+    return state.phase in ("dealOver", "matchOver")
+
+
+def view_for(state: RommyState, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator) may see: its own hand, counts of the others."""
+    is_seat = seat is not None and 0 <= seat < state.players
+    me = seat if is_seat else None
+    return {
+        "game": "rommy",
+        "you": me,
+        "hand": list(state.hands[me]) if me is not None else [],
+        "players": [
+            {"seat": s, "cards": len(h), "score": state.totals[s], "out": False}
+            for s, h in enumerate(state.hands)
+        ],
+        "top": state.top,
+        "color": CARD_INFO[state.top].color if state.top else None,
+        "discard": list(reversed(state.discard)),
+        "melds": [m.to_json() for m in state.melds],
+        "turn": state.turn,
+        "direction": state.direction,
+        "step": state.step,
+        "mustMeld": state.must_meld,
+        "drawPile": len(state.stock),
+        "stock": len(state.stock),
+        "pendingDraw": state.pending,
+        "phase": state.phase,
+        "rules": state.rules.to_json(),
+        "legal": [a.to_json() for a in legal_actions(state, me)] if me is not None else [],
+        "deal": state.deal,
+        "dealer": state.dealer,
+        "drawn": None,
+        "unoExposed": None,
+        "dealScores": None if state.deal_scores is None else list(state.deal_scores),
+        "totals": list(state.totals),
+        "winner": state.winner,
+        "matchOver": state.match_over,
+        "reveal": [list(h) for h in state.hands] if _over(state) else None,
+        "drinks": None if state.drinks is None else list(state.drinks),
+        "sips": [{"seat": s, "count": n, "reason": r} for s, n, r in state.sips],
+        "moves": state.moves,
+    }
+
+
+def summary(state: RommyState) -> dict[str, Any]:
+    """The scenario runner's ``state`` (CONTRACT.md section 3) plus ``melds`` and ``stock``."""
+    return {
+        "phase": state.phase,
+        "turn": state.turn,
+        "direction": state.direction,
+        "top": state.top,
+        "color": CARD_INFO[state.top].color if state.top else None,
+        "hands": [list(h) for h in state.hands],
+        "drawPile": len(state.stock),
+        "pendingDraw": state.pending,
+        "deal": state.deal,
+        "dealer": state.dealer,
+        "dealScores": None if state.deal_scores is None else list(state.deal_scores),
+        "totals": list(state.totals),
+        "winner": state.winner,
+        "matchOver": state.match_over,
+        "drinks": None if state.drinks is None else list(state.drinks),
+        "melds": [m.to_json() for m in state.melds],
+        "stock": list(reversed(state.stock)),
+        "discard": list(reversed(state.discard)),
+        "step": state.step,
+        "mustMeld": state.must_meld,
+        "sips": [{"seat": s, "count": n, "reason": r} for s, n, r in state.sips],
+    }
+
+
+def all_cards(state: RommyState) -> list[str]:
+    """Every card of the match, wherever it is (for conservation checks)."""
+    out: list[str] = [c for h in state.hands for c in h]
+    out += state.stock
+    out += state.discard
+    for meld in state.melds:
+        out += meld.cards
+    return out
+
+
+# --- Scenario support ------------------------------------------------------------------------
+
+
+def from_deck(
+    rules: Rules, players: int, seed: str, dealer: int, deck_top_first: Sequence[str]
+) -> RommyState:
+    """A match whose first deal is dealt from a stacked deck (the scenario ``deck``)."""
+    return start_deal(empty_match(rules, players, seed, dealer), deck_top_first)[0]
+
+
+def from_setup(
+    rules: Rules, players: int, seed: str, dealer: int, setup: dict[str, Any]
+) -> RommyState:
+    """A position set up directly (the scenario ``setup``): ``hands``, ``discard`` and
+    ``stock`` (or ``drawPile``) top first, ``melds`` (each a list of cards, read as by a
+    ``meld`` action, or ``{"cards", "seat"}``), ``turn``, ``direction``, ``step``,
+    ``pendingDraw``, ``mustMeld``, ``totals``.
+
+    :raises ValueError: a malformed setup (the message says what).
+    """
+    hands = setup.get("hands")
+    if not isinstance(hands, list) or len(hands) != players:
+        raise ValueError(f"setup 'hands' must list {players} hands")
+    melds: list[Meld] = []
+    for raw in setup.get("melds", []):
+        cards, who = (raw.get("cards"), raw.get("seat", 0)) if isinstance(raw, dict) else (raw, 0)
+        if not isinstance(cards, list) or not isinstance(who, int):
+            raise ValueError("setup 'melds' must be lists of cards or {cards, seat}")
+        try:
+            melds.append(new_meld(cards, who))
+        except IllegalAction as err:
+            raise ValueError(f"setup meld {cards}: {err.message}") from err
+    stock = setup.get("stock", setup.get("drawPile", []))
+    turn = setup.get("turn", (dealer + 1) % players)
+    step = setup.get("step", "draw")
+    if step not in ("draw", "play") or not isinstance(turn, int) or not 0 <= turn < players:
+        raise ValueError("setup 'turn' must be a seat and 'step' draw or play")
+    totals = setup.get("totals", [0] * players)
+    state = replace(
+        empty_match(rules, players, seed, dealer),
+        deal=1,
+        phase="playing",
+        step=step,
+        hands=tuple(tuple(h) for h in hands),
+        stock=tuple(reversed(stock)),
+        discard=tuple(reversed(setup.get("discard", []))),
+        melds=tuple(melds),
+        turn=turn,
+        direction=int(setup.get("direction", 1)),
+        pending=int(setup.get("pendingDraw", 0)),
+        must_meld=bool(setup.get("mustMeld", False)),
+        totals=tuple(totals),
+    )
+    return state
+
+
+register(
+    GameKind(
+        name="rommy",
+        new_match=new_match,
+        apply=apply,
+        legal_actions=legal_actions,
+        view_for=view_for,
+        summary=summary,
+        from_json=RommyState.from_json,
+        state_class=RommyState,
+    )
+)
