@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.draft import offer
+from engine.drinks import tally
 from engine.legal import legal_actions
 from engine.state import State
 
@@ -42,6 +44,11 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
         "matchOver": state.match_over,
         "reveal": [list(h) for h in state.hands] if over else None,
         "moves": state.moves,
+        "offer": offer(state) if is_seat and seat == state.turn else None,
+        "draftPile": len(state.draft),
+        "followColor": state.follow > 0,
+        "dumpColor": state.dump_color,
+        "drinks": tally(state),
     }
 
 
