@@ -22,7 +22,7 @@ objects = st.dictionaries(st.sampled_from(["a", "b", "c/d", "e~f", ""]), json_va
 
 
 @given(objects, objects)
-@settings(max_examples=500)
+@settings(max_examples=200, deadline=None)
 def test_diff_turns_any_object_into_any_other(old: dict, new: dict) -> None:
     assert jsonpatch.apply_patch(old, diff(old, new)) == new
 
@@ -41,7 +41,7 @@ def test_diff_tells_true_from_one() -> None:
 
 def test_diff_follows_every_view_of_random_games() -> None:
     rng = random.Random(7)
-    for game in range(20):
+    for game in range(8):
         rules = engine.rules_from_json({"preset": "house"} if game % 2 else {})
         state, _ = engine.new_match(rules, 4, f"seed{game}")
         views = {s: engine.view_for(state, s) for s in (0, 1, 2, 3, None)}
