@@ -92,7 +92,7 @@ export function cardFace(code, { size = "" } = {}) {
   const label = labelFor(card);
   const corner = () => {
     const c = document.createElement("span");
-    c.className = "corner";
+    c.className = label === "6" || label === "9" ? "corner underline" : "corner";
     c.setAttribute("aria-hidden", "true");
     c.textContent = card.rank === "S" ? "⊘" : card.rank === "R" ? "⇄" : label || "W";
     return c;

@@ -47,14 +47,19 @@ export function mount(el, children) {
 
 /**
  * Keep keyboard focus across a re-render: remember the focused element's `data-focus-key`
- * and focus the element with the same key afterwards.
+ * and focus the element with the same key afterwards. A card that left the hand hands
+ * focus to the card now at its place, so a keyboard player keeps their spot.
  */
 export function preservingFocus(root, render) {
   const active = document.activeElement;
   const key = active && root.contains(active) ? active.dataset.focusKey : null;
   render();
-  if (key) {
-    const again = root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
-    if (again) again.focus({ preventScroll: true });
+  if (!key) return;
+  let again = root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
+  const card = /^card-(\d+)-/.exec(key);
+  if (!again && card) {
+    const cards = root.querySelectorAll('[data-focus-key^="card-"]');
+    again = cards[Math.min(Number(card[1]), cards.length - 1)] || root.querySelector('[data-focus-key="draw"]');
   }
+  if (again) again.focus({ preventScroll: true });
 }

@@ -3,6 +3,7 @@
 import { api, ApiError, roomsOf } from "./api.js";
 import { h, mount } from "./dom.js";
 import { errorText, presetLabel, t } from "./i18n.js";
+import { confirmAdult } from "./pickers.js";
 import { loadCatalogue, rulesEditor } from "./rules.js";
 import { storage } from "./storage.js";
 import { toast } from "./toast.js";
@@ -113,15 +114,18 @@ export function showLobby(root, params = {}) {
       root.querySelector(".rules-editor :invalid")?.focus();
       return;
     }
+    const rules = editor.value();
+    const drinks = rules.drinks ?? catalogue.presets[rules.preset]?.drinks;
+    if (drinks && !(await confirmAdult())) return;
     const body = {
       name: form.roomName.trim() || t("lobby.roomNameDefault", { name }),
-      rules: editor.value(),
+      rules,
       seats: Number(form.seats),
       private: form.private,
     };
     try {
       const room = await api.createRoom(body);
-      storage.setSeat(room.roomId, { hostToken: room.hostToken, code: room.code ?? null });
+      storage.setSeat(room.roomId, { hostToken: room.hostToken, code: room.code ?? null, adult: Boolean(drinks) });
       // The host plays too: take the first seat straight away.
       await joinRoom(room.roomId, name, room.code ?? null);
       location.hash = `#/room/${encodeURIComponent(room.roomId)}`;

@@ -102,6 +102,36 @@ export function pickCompanions(code, companions, done) {
   return el;
 }
 
+/** Ask whether the player is of legal drinking age; resolves true or false. */
+export function confirmAdult() {
+  return new Promise((resolve) => {
+    let answer = false;
+    const el = dialog(
+      t("drinks.title"),
+      h("div", { class: "adult" }, [
+        h("p", {}, [t("drinks.question")]),
+        h("div", { class: "row" }, [
+          h(
+            "button",
+            {
+              type: "button",
+              class: "primary",
+              "data-testid": "adult-yes",
+              onClick: () => {
+                answer = true;
+                el.close();
+              },
+            },
+            [t("drinks.yes")],
+          ),
+          h("button", { type: "button", "data-testid": "adult-no", onClick: () => el.close() }, [t("drinks.no")]),
+        ]),
+      ]),
+    );
+    el.addEventListener("close", () => resolve(answer));
+  });
+}
+
 /** Close any open picker (leaving the room). */
 export function closePickers() {
   document.querySelectorAll("dialog.picker").forEach((d) => d.close());

@@ -7,12 +7,17 @@ import { errorText, presetLabel, t } from "./i18n.js";
 import { joinRoom } from "./lobby.js";
 import { RoomConnection } from "./protocol.js";
 import { storage } from "./storage.js";
-import { closePickers, pickColor, pickCompanions, pickTarget } from "./pickers.js";
-import { GAME_PHASES, planPlay, renderTable } from "./table.js";
-import { toast } from "./toast.js";
+import { closePickers, confirmAdult, pickColor, pickCompanions, pickTarget } from "./pickers.js";
+import { describeEvent, GAME_PHASES, planPlay, renderTable } from "./table.js";
+import { announce, toast } from "./toast.js";
 
 const INFO_REFRESH_MS = 3000;
 const LOG_LIMIT = 200;
+
+function isMyTurn(view) {
+  return Boolean(view && view.you !== null && view.you !== undefined && view.turn === view.you &&
+    (view.phase === "playing" || view.phase === "chooseColor"));
+}
 
 function isStarted(view, info) {
   if (view && GAME_PHASES.has(view.phase)) return true;
@@ -51,12 +56,22 @@ export function showRoom(root, roomId, params = {}) {
     connection?.close();
     connection = new RoomConnection(roomId, state.creds.token || null, {
       onView(view) {
+        const wasMine = isMyTurn(state.view);
         state.view = view;
         render();
+        checkAge(view);
+        const said = state.pendingAnnouncement || [];
+        if (!wasMine && isMyTurn(view)) said.push(t("table.yourTurn"));
+        if (said.length) announce(said.join(". "));
+        state.pendingAnnouncement = [];
       },
       onEvents(events) {
         state.log.push(...events);
         if (state.log.length > LOG_LIMIT) state.log.splice(0, state.log.length - LOG_LIMIT);
+        const ctx = { name, you: state.view?.you };
+        state.pendingAnnouncement = events
+          .filter((e) => !["connect", "disconnect", "dealerDraw"].includes(e.type))
+          .map((e) => describeEvent(e, ctx));
       },
       onError(err) {
         toast(errorText(err.code, err.message), { kind: "error", code: err.code });
@@ -77,6 +92,36 @@ export function showRoom(root, roomId, params = {}) {
       },
     });
     connection.connect();
+  }
+
+  // A room with the drinking tally asks each seated player to confirm their age once.
+  let askingAge = false;
+  async function checkAge(view) {
+    if (!view?.rules?.drinks || view.you === null || view.you === undefined) return;
+    if (state.creds.adult || askingAge) return;
+    askingAge = true;
+    const adult = await confirmAdult();
+    askingAge = false;
+    if (adult) {
+      storage.setSeat(roomId, { adult: true });
+      state.creds = storage.seat(roomId) || {};
+    } else {
+      await leave();
+      location.hash = "#/";
+    }
+  }
+
+  async function leave() {
+    try {
+      await api.leave(roomId, state.creds.token);
+    } catch (err) {
+      toast(errorText(err.code, err.message), { kind: "error", code: err.code });
+      return;
+    }
+    storage.setSeat(roomId, { token: null, seat: null });
+    state.creds = storage.seat(roomId) || {};
+    connect();
+    loadInfo();
   }
 
   function send(action) {
@@ -246,6 +291,9 @@ export function showRoom(root, roomId, params = {}) {
         : null,
       isHost && taken < 2 ? h("p", { class: "hint" }, [t("room.needPlayers")]) : null,
       seated && !isHost ? h("p", { class: "muted", role: "status" }, [t("room.waitingHost")]) : null,
+      seated
+        ? h("button", { type: "button", class: "link", "data-testid": "leave", onClick: leave }, [t("room.leave")])
+        : null,
       !seated && (!seats || taken < seats)
         ? h("form", { class: "inline-form", onSubmit: takeSeat, "data-testid": "take-seat" }, [
             h("label", { for: "seat-name" }, [t("lobby.name")]),

@@ -199,7 +199,6 @@ function center(view, ctx, info) {
           "data-turn": view.turn ?? "",
           "data-mine": String(Boolean(info.myTurn)),
           "data-phase": view.phase,
-          role: "status",
         },
         [turnText(view, ctx)],
       ),
@@ -493,6 +492,15 @@ export function describeEvent(e, ctx) {
       return t("event.dealOver", { name: ctx.name(e.winner) });
     case "matchOver":
       return t("event.matchOver");
+    case "dealerDraw":
+      return t("event.dealerDraw");
+    case "knockedOut":
+      return t("event.knockedOut", { names: (e.seats || []).map((s) => ctx.name(s)).join(", ") });
+    case "firstCardReshuffled":
+    case "firstCardBuried":
+      return t("event.firstCardBack", { cards: e.card ? cardName(e.card) : "" });
+    case "settings":
+      return t("event.settings");
     case "join":
     case "joined":
     case "seat":
@@ -523,7 +531,7 @@ function eventLog(log, ctx) {
     h("h2", { id: "log-h" }, [t("table.log")]),
     h(
       "ol",
-      { class: "log-list", "data-testid": "log", "aria-live": "polite", reversed: true },
+      { class: "log-list", "data-testid": "log", reversed: true },
       shown.map((e) => h("li", { "data-type": e.type }, [describeEvent(e, ctx)])),
     ),
   ]);
@@ -540,7 +548,7 @@ export function renderTable(view, ctx) {
     ]),
     center(view, ctx, info),
     done ? summary(view, ctx) : null,
-    h("div", { class: "prompts", "aria-live": "polite" }, prompts(view, ctx, info)),
+    h("div", { class: "prompts" }, prompts(view, ctx, info)),
     seated
       ? h("div", { class: "me" }, [
           h("div", { class: "me-head" }, [

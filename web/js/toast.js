@@ -27,3 +27,14 @@ export function toast(text, { kind = "info", code = null } = {}) {
   while (box.children.length > 3) box.firstElementChild.remove();
   setTimeout(close, SHOW_MS);
 }
+
+/** Say `text` to screen-reader users without showing anything. */
+export function announce(text) {
+  const el = document.getElementById("announcer");
+  if (!el || !text) return;
+  // Replacing the text (after a tick) makes repeated messages be read again.
+  el.textContent = "";
+  setTimeout(() => {
+    el.textContent = text;
+  }, 50);
+}
