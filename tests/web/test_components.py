@@ -440,3 +440,28 @@ def test_both_languages_have_every_text(page):
         }"""
     )
     assert missing == []
+
+
+def test_flip_cards_show_the_side_in_play(page):
+    view = base_view(
+        side="dark",
+        hand=["R7|T+5", "B2|WDC"],
+        top="G3|P5",
+        color="P",
+        legal=[{"type": "play", "cards": ["B2|WDC"]}, {"type": "draw"}],
+    )
+    render(page, view)
+    expect(page.get_by_test_id("top-card").locator(".card")).to_have_attribute(
+        "aria-label", "Pink 5"
+    )
+    expect(card(page, "R7|T+5")).to_have_attribute("aria-label", "Teal Draw Five")
+    card(page, "B2|WDC").click()
+    assert sent(page)[0]["plan"]["needs"] == "color"
+    page.evaluate(
+        """async () => {
+            const { pickColor } = await import('/js/pickers.js');
+            pickColor('B2|WDC', () => {});
+        }"""
+    )
+    for color in "PTOV":
+        expect(page.locator("dialog.picker").get_by_test_id(f"color-{color}")).to_be_visible()

@@ -9,9 +9,24 @@ import { svg } from "./dom.js";
 const WILDS = new Set(["W", "W+4", "W+8", "A+2", "WSH", "WC", "W+2", "WDC"]);
 const COLORED = /^([RGBYPTOV])(\d|\+\d|SE|S|R|F)$/;
 
-/** {code, color, rank, wild}; for a double-sided Flip card the side shown is the first. */
+// UNO Flip: which face of a "LIGHT|DARK" card is up (0 light, 1 dark), as the table
+// view says; every other deck has one face.
+let shownSide = 0;
+
+/** Show the light or dark faces of UNO Flip cards from now on. */
+export function setSide(side) {
+  shownSide = side === "dark" ? 1 : 0;
+}
+
+/** The colours a wild may name on the side in play. */
+export function wildColors() {
+  return shownSide ? ["P", "T", "O", "V"] : ["R", "G", "B", "Y"];
+}
+
+/** {code, face, color, rank, wild}; a Flip card is read by the face now up. */
 export function parseCard(code) {
-  const face = String(code).split("|")[0];
+  const faces = String(code).split("|");
+  const face = faces[shownSide] ?? faces[0];
   if (WILDS.has(face)) return { code, face, color: null, rank: face, wild: true };
   const m = COLORED.exec(face);
   if (m) return { code, face, color: m[1], rank: m[2], wild: false };

@@ -43,6 +43,7 @@ const STRINGS = {
     "rules.group.druk": "DrukUNO",
     "rules.group.drinks": "Drinks (adults only)",
     "rules.group.duo": "UNO Duo",
+    "rules.group.flip": "UNO Flip",
     "rules.default": "default: {value}",
     "rules.range": "{min}-{max}",
     "rules.rangeStep": "{min}-{max}, step {step}",
@@ -66,6 +67,7 @@ const STRINGS = {
     "presetHelp.helsinki": "DrukUNO, draw until you can play, and a 0 passes hands against the play.",
     "presetHelp.warszawa": "Helsinki rules, and a 7 forces a hand swap.",
     "presetHelp.duo": "Two players: a drafted deal, Draw Two volleys, lowest score wins.",
+    "presetHelp.flip": "Double-sided cards: a Flip card turns every card to its dark side.",
     "presetHelp.house": "Stacking, jump-in, seven-zero and draw until you can play.",
     "presetHelp.oneAndDone": "One deal, no scoring: the first player out wins.",
     "presetHelp.knockout": "Own hand counts; over the target you are out; last one left wins.",
@@ -296,6 +298,7 @@ const STRINGS = {
     "rules.group.druk": "DrukUNO",
     "rules.group.drinks": "Druk (kun voksne)",
     "rules.group.duo": "UNO Duo",
+    "rules.group.flip": "UNO Flip",
     "rules.default": "standard: {value}",
     "rules.range": "{min}-{max}",
     "rules.rangeStep": "{min}-{max}, i trin af {step}",
@@ -319,6 +322,7 @@ const STRINGS = {
     "presetHelp.helsinki": "DrukUNO, træk til du kan lægge, og et 0 sender hænderne mod spilleretningen.",
     "presetHelp.warszawa": "Helsinki-regler, og et 7-tal tvinger et håndbytte.",
     "presetHelp.duo": "To spillere: kortene vælges på skift, Træk to-dueller, færrest point vinder.",
+    "presetHelp.flip": "Dobbeltsidede kort: et Vend-kort vender alle kort om på den mørke side.",
     "presetHelp.house": "Stabling, hop ind, syv-nul og træk til du kan lægge.",
     "presetHelp.oneAndDone": "Ét spil uden point: den første der går ud vinder.",
     "presetHelp.knockout": "Egen hånd tæller; over målet er man ude; den sidste tilbage vinder.",
@@ -664,6 +668,10 @@ const OPTION_TEXT = {
     en: ["Reverse dumps its colour", "A Reverse may be followed by every card of its colour in your hand (all or nothing)"],
     da: ["Retur tømmer farven", "Efter en Retur må du lægge alle dine kort i dens farve (alle eller ingen)"],
   },
+  flipPiles: {
+    en: ["Flip turns the piles", "A Flip turns the piles over (bottom card on top) or flips each card in place"],
+    da: ["Vend vender bunkerne", "Et Vend-kort vender bunkerne om (nederste kort øverst) eller vender hvert kort på stedet"],
+  },
   wildDrawFourPlaysAgain: {
     en: ["Wild Draw Four plays again", "The player of a Wild Draw Four takes another turn"],
     da: ["Træk fire giver ny tur", "Den der lægger Træk fire, får en tur mere"],
@@ -693,6 +701,8 @@ const CHOICE_TEXT = {
     draft: "draft (UNO Duo)",
     classic: "the official rules",
     duo: "UNO Duo's rules",
+    turnOver: "turn the piles over",
+    flipInPlace: "flip each card in place",
   },
   da: {
     jumper: "fra den der hoppede ind",
@@ -716,6 +726,8 @@ const CHOICE_TEXT = {
     draft: "vælg på skift (UNO Duo)",
     classic: "de officielle regler",
     duo: "UNO Duos regler",
+    turnOver: "vend bunkerne om",
+    flipInPlace: "vend hvert kort på stedet",
   },
 };
 

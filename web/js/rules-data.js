@@ -334,6 +334,17 @@ export const OPTIONS = [
     "help": "A Reverse may be followed by every card of its colour in your hand (all or nothing)"
   },
   {
+    "name": "flipPiles",
+    "kind": "enum",
+    "default": "turnOver",
+    "group": "flip",
+    "help": "A Flip turns the piles over (bottom card on top) or flips each card in place",
+    "choices": [
+      "turnOver",
+      "flipInPlace"
+    ]
+  },
+  {
     "name": "wildDrawFourPlaysAgain",
     "kind": "bool",
     "default": false,

@@ -7,12 +7,21 @@
 // marked with data-enabled="false" and dimmed, not aria-disabled, because a disabled
 // control may not be activated at all.
 
-import { cardBack, cardFace, cardName, cardsName, colorName, isWild, parseCard } from "./cards.js";
+import {
+  cardBack,
+  cardFace,
+  cardName,
+  cardsName,
+  colorName,
+  isWild,
+  parseCard,
+  setSide,
+  wildColors,
+} from "./cards.js";
 import { h } from "./dom.js";
 import { has, humanize, t } from "./i18n.js";
 
 export const GAME_PHASES = new Set(["draft", "chooseColor", "playing", "dealOver", "matchOver"]);
-const COLORS = ["R", "G", "B", "Y"];
 // Action types with their own controls; any other legal action gets a plain button.
 const KNOWN_ACTIONS = new Set([
   "play",
@@ -223,8 +232,8 @@ function center(view, ctx, info) {
   ]);
 }
 
-function colorButtons(onPick) {
-  return COLORS.map((c) =>
+function colorButtons(onPick, colors = wildColors()) {
+  return colors.map((c) =>
     h(
       "button",
       {
@@ -245,7 +254,14 @@ function prompts(view, ctx, info) {
     out.push(
       h("div", { class: "prompt", role: "group", "aria-label": t("table.chooseColor") }, [
         h("p", {}, [t("table.mustChooseColor")]),
-        h("div", { class: "colors" }, colorButtons((color) => ctx.send({ type: "chooseColor", color }))),
+        h(
+          "div",
+          { class: "colors" },
+          colorButtons(
+            (color) => ctx.send({ type: "chooseColor", color }),
+            (view.legal || []).filter((a) => a.type === "chooseColor").map((a) => a.color),
+          ),
+        ),
       ]),
     );
   }
@@ -539,6 +555,7 @@ function eventLog(log, ctx) {
 
 /** The whole table for `view`; `ctx` = {name(seat), send(action), playCard(code), log, you}. */
 export function renderTable(view, ctx) {
+  setSide(view.side);
   const info = legalInfo(view);
   const seated = view.you !== null && view.you !== undefined;
   const done = view.phase === "dealOver" || view.phase === "matchOver";
