@@ -3,7 +3,7 @@
 
 import { api, ApiError } from "./api.js";
 import { h, mount, preservingFocus } from "./dom.js";
-import { errorText, presetLabel, t } from "./i18n.js";
+import { errorText, language, presetLabel, t } from "./i18n.js";
 import { joinRoom } from "./lobby.js";
 import { RoomConnection } from "./protocol.js";
 import { storage } from "./storage.js";
@@ -297,7 +297,17 @@ export function showRoom(root, roomId, params = {}) {
       !seated && (!seats || taken < seats)
         ? h("form", { class: "inline-form", onSubmit: takeSeat, "data-testid": "take-seat" }, [
             h("label", { for: "seat-name" }, [t("lobby.name")]),
-            h("input", { id: "seat-name", name: "name", value: state.seatName, maxlength: 24, autocomplete: "nickname" }),
+            h("input", {
+              id: "seat-name",
+              name: "name",
+              value: state.seatName,
+              maxlength: 24,
+              autocomplete: "nickname",
+              "data-focus-key": "seat-name",
+              onInput: (e) => {
+                state.seatName = e.target.value;
+              },
+            }),
             state.info?.private && !params.code
               ? [
                   h("label", { for: "seat-code" }, [t("lobby.code")]),
@@ -313,8 +323,15 @@ export function showRoom(root, roomId, params = {}) {
     ]);
   }
 
-  function render() {
+  // What the screen shows is a function of these; the room summary is polled every few
+  // seconds, and redrawing an unchanged waiting room would wipe a name being typed.
+  let lastSignature = null;
+
+  function render({ force = false } = {}) {
     if (disposed) return;
+    const signature = JSON.stringify([state.view, state.info, state.creds, state.gone, language()]);
+    if (!force && signature === lastSignature) return;
+    lastSignature = signature;
     renderTopbar();
     renderConn();
     preservingFocus(root, () => {
@@ -375,6 +392,6 @@ export function showRoom(root, roomId, params = {}) {
       connection?.close();
       closePickers();
     },
-    rerender: render,
+    rerender: () => render({ force: true }),
   };
 }
