@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from engine.cards import COLORS, is_card
+from engine.cards import ALL_COLORS, is_card
 from engine.errors import InvalidAction
 
 ACTION_TYPES = frozenset(
@@ -107,9 +107,9 @@ def _cards_field(value: object, kind: str) -> tuple[str, ...]:
 
 
 def _color_field(value: object) -> str | None:
-    if value is None or value in COLORS:
+    if value is None or value in ALL_COLORS:
         return value
-    raise InvalidAction("bad_color", f"'color' must be one of {list(COLORS)}, got {value!r}")
+    raise InvalidAction("bad_color", f"'color' must be one of {list(ALL_COLORS)}, got {value!r}")
 
 
 def _int_field(data: Mapping[str, Any], name: str) -> int | None:

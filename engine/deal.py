@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.cards import CARD_INFO, NUMBERS, CardInfo, build_deck
+from engine.cards import CARD_INFO, FACES, NUMBERS, CardInfo, build_deck
 from engine.drinks import sip
 from engine.events import Event
 from engine.rules import Rules
@@ -81,6 +81,7 @@ def new_state(rules: Rules, players: int, seed: str, dealer: int) -> State:
         ("dump_color", None),
         ("drinks", (0,) * players if rules.drinks else None),
         ("sips", ()),
+        ("side", "light"),
     ):
         object.__setattr__(state, name, value)
     return state
@@ -116,6 +117,7 @@ def start_deal(state: State, deck_top_first: Sequence[str] | None = None) -> lis
     state.follow = 0
     state.after_color = None
     state.dump_color = None
+    state.side = "light"
     state.exposed = state.declared = state.caught = None
     state.deal_scores = None
     state.winner = None
@@ -151,7 +153,7 @@ def _sent_back(rules: Rules, info: CardInfo) -> bool:
     """Whether a first card goes back into the pile instead of starting the discards."""
     if rules.first_card_rules == "duo":
         return False
-    if info.rank in ("W+4", "W+8"):
+    if info.rank in ("W+4", "W+8", "W+2", "F"):
         return True
     return info.is_wild and rules.first_card_wild == "reshuffle"
 
@@ -163,11 +165,13 @@ def turn_first_card(state: State) -> list[Event]:
     while True:
         pile = list(state.draw_pile)
         card = pile.pop()
-        info = CARD_INFO[card]
-        if not _sent_back(rules, info):
+        info = FACES["light"][card]
+        # A card goes back only while some card could take its place (else it would
+        # come round again for ever): then it starts the pile as it is.
+        if not _sent_back(rules, info) or all(_sent_back(rules, FACES["light"][c]) for c in pile):
             state.draw_pile = tuple(pile)
             break
-        if info.rank == "W+4" and rules.first_card_wild_draw_four == "bury":
+        if info.rank in ("W+4", "W+2") and rules.first_card_wild_draw_four == "bury":
             pile.insert(0, card)  # the bottom of the pile: nobody knows where it is
             events.append({"type": "firstCardBuried", "card": card})
         else:
@@ -193,8 +197,8 @@ def _first_card_classic(state: State, info: CardInfo, events: list[Event]) -> No
     state.turn = first
     if info.is_wild:
         state.phase = "chooseColor"
-    elif info.rank == "+2":
-        draw_cards(state, first, 2, events, reason="drawTwo")
+    elif info.rank in ("+2", "+1"):
+        draw_cards(state, first, 2 if info.rank == "+2" else 1, events, reason=info.rank)
         state.turn = next_seat(state, first, 1)
     elif info.rank == "S":
         _skipped(state, first, events)

@@ -11,16 +11,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.cards import CARD_INFO
+from engine.cards import FACES
 from engine.drinks import sip
 from engine.events import Event
 from engine.match import end_deal
 from engine.state import State
-from engine.turns import active_count, draw_cards, next_seat
+from engine.turns import active_count, draw_cards, give_cards, next_seat, record_draw, take_cards
 
 # Draw penalties: the family a card stacks in, and how many cards it makes the next draw.
-STACK_FAMILY = {"+2": "+2", "W+4": "W+4", "W+8": "W+4"}
-PENALTY = {"+2": 2, "W+4": 4, "W+8": 8}
+# Flip's Wild Draw Colour has no count: its victim draws until the named colour comes.
+STACK_FAMILY = {"+2": "+2", "W+4": "W+4", "W+8": "W+4", "+1": "+1", "+5": "+5", "W+2": "W+2"}
+PENALTY = {"+2": 2, "W+4": 4, "W+8": 8, "+1": 1, "+5": 5, "W+2": 2, "WDC": 1}
+CHALLENGEABLE = frozenset({"W+4", "W+2", "WDC"})
 
 
 def play_cards(
@@ -42,14 +44,15 @@ def play_cards(
     new.drawn = None
     new.follow = 0
     new.dump_color = None
-    new.color = CARD_INFO[cards[-1]].color or color
+    new.color = FACES[new.side][cards[-1]].color or color
     events.append({"type": "play", "seat": seat, "cards": list(cards), "color": new.color})
     if len(hand) == 1 or (uno and not hand):
         if uno or new.declared == seat:
             events.append({"type": "callUno", "seat": seat})
         elif new.rules.uno_penalty > 0:
             new.exposed = seat
-    new.declared = None
+    if new.declared == seat:
+        new.declared = None
 
 
 def finish_play(
@@ -61,11 +64,11 @@ def finish_play(
     events: list[Event],
 ) -> None:
     """The play's effect, or the end of the deal when the hand is empty."""
-    info = CARD_INFO[cards[-1]]
-    rank = info.rank
+    faces = FACES[new.side]
+    rank = faces[cards[-1]].rank
     rules = new.rules
     # A Duo dump acts as its last card alone; a multi-play of one rank acts once per card.
-    count = len(cards) if CARD_INFO[cards[0]].rank == rank else 1
+    count = len(cards) if faces[cards[0]].rank == rank else 1
     if not new.hands[seat]:
         if rules.swap_on_last_card and _swaps(new, rank, target):
             _swap_effect(new, seat, rank, target, events)
@@ -90,6 +93,10 @@ def finish_play(
     elif rank == "WSH":
         _shuffle_hands(new, seat, events)
         new.turn = next_seat(new, seat, 1)
+    elif rank == "SE":
+        _skip(new, seat, active_count(new) - 1, events)
+    elif rank == "F":
+        flip(new, seat, events)
     else:
         new.turn = next_seat(new, seat, 1)
 
@@ -106,6 +113,14 @@ def _swap_effect(new: State, seat: int, rank: str, target: int | None, events: l
         _swap_hands(new, seat, target, events)
     else:
         _pass_hands(new, events)
+    _hands_moved(new)
+
+
+def _hands_moved(new: State) -> None:
+    # Calls and exposures belong to the player who played down to one card; once hands
+    # change owners nobody has failed to call for the hand they now hold.
+    new.exposed = None
+    new.declared = None
 
 
 def _end_if_someone_is_out(new: State, seat: int, events: list[Event]) -> None:
@@ -145,15 +160,18 @@ def _penalty(
     or drawn at once."""
     rules = new.rules
     amount = PENALTY[rank] * count
-    challengeable = rank == "W+4" and rules.wild_draw_four_challenge
-    if rules.stacking or challengeable:
+    challengeable = rank in CHALLENGEABLE and rules.wild_draw_four_challenge
+    if (rules.stacking and rank in STACK_FAMILY) or challengeable:
         new.pending += amount
-        new.pending_kind = STACK_FAMILY[rank]
-        new.wd4 = (seat, bluff) if rank == "W+4" else None
+        new.pending_kind = STACK_FAMILY.get(rank, rank)
+        new.wd4 = (seat, bluff) if rank in CHALLENGEABLE else None
         new.turn = next_seat(new, seat, 1)
         return
     victim = next_seat(new, seat, 1)
-    draw_cards(new, victim, amount, events, reason=rank)
+    if rank == "WDC":
+        draw_until_color(new, victim, events)
+    else:
+        draw_cards(new, victim, amount, events, reason=rank)
     if rank == "W+4" and rules.wild_draw_four_plays_again:
         new.turn = seat
     elif rank == "W+4" and rules.draw_four_follow_color:
@@ -165,7 +183,9 @@ def _penalty(
 
 def _go_out(new: State, seat: int, rank: str, count: int, events: list[Event]) -> None:
     """The deal ends; a closing draw penalty still makes the next player draw first."""
-    if rank in PENALTY:
+    if rank == "WDC":
+        draw_until_color(new, next_seat(new, seat, 1), events)
+    elif rank in PENALTY:
         victim = next_seat(new, seat, 1)
         amount = new.pending + PENALTY[rank] * count
         draw_cards(new, victim, amount, events, reason="lastCard")
@@ -209,4 +229,45 @@ def _shuffle_hands(new: State, seat: int, events: list[Event]) -> None:
         receiver = next_seat(new, receiver, 1)
         hands[receiver].append(card)
     new.hands = tuple(tuple(h) for h in hands)
+    _hands_moved(new)
     events.append({"type": "shuffleHands", "seat": seat})
+
+
+def draw_until_color(new: State, seat: int, events: list[Event], extra: int = 0) -> None:
+    """Wild Draw Colour: ``seat`` draws until a card of the named colour comes (or the
+    piles run dry), then ``extra`` more."""
+    faces = FACES[new.side]
+    cards: list[str] = []
+    while True:
+        got = take_cards(new, 1, events)
+        if not got:
+            break
+        cards += got
+        if faces[got[0]].color == new.color:
+            break
+    cards += take_cards(new, extra, events)
+    give_cards(new, seat, cards)
+    record_draw(new, seat, cards, "WDC", events)
+
+
+def flip(new: State, seat: int, events: list[Event]) -> None:
+    """A Flip card turns everything over: hands, the draw pile and the discard pile.
+
+    Turning a pile over puts its bottom card on top (``flipPiles: turnOver``); under
+    ``flipInPlace`` each card shows its other face where it lies. Play follows the card
+    now on top; if that is a wild, the player who flipped names the colour.
+    """
+    new.side = "dark" if new.side == "light" else "light"
+    if new.rules.flip_piles == "turnOver":
+        new.discard = new.discard[::-1]
+        new.draw_pile = new.draw_pile[::-1]
+    top = FACES[new.side][new.discard[-1]]
+    new.color = top.color
+    events.append({"type": "flip", "seat": seat, "side": new.side, "top": new.discard[-1]})
+    following = next_seat(new, seat, 1)
+    if top.is_wild:
+        new.phase = "chooseColor"
+        new.turn = seat
+        new.after_color = following
+    else:
+        new.turn = following

@@ -13,10 +13,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.actions import Action, parse_action
-from engine.cards import CARD_INFO, COLORS, NUMBERS, CardInfo
+from engine.cards import FACES, NUMBERS, SIDE_COLORS, CardInfo
 from engine.deal import start_deal
 from engine.draft import draft_step
-from engine.effects import STACK_FAMILY, finish_play, play_cards
+from engine.effects import STACK_FAMILY, draw_until_color, finish_play, play_cards
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.state import State
@@ -74,25 +74,29 @@ def matches_top(state: State, info: CardInfo) -> bool:
     """Colour, number or symbol match with the top card, or a wild."""
     if info.color is None or info.color == state.color:
         return True
-    top = state.discard[-1]
-    return CARD_INFO[top].rank == info.rank
+    return FACES[state.side][state.discard[-1]].rank == info.rank
 
 
-def wd4_is_bluff(state: State, hand: tuple[str, ...]) -> bool:
-    """Would playing a Wild Draw Four from ``hand`` break the restriction in force?"""
+def wd4_is_bluff(state: State, hand: tuple[str, ...], card: str) -> bool:
+    """Would playing ``card`` (a Wild Draw Four, or Flip's Wild Draw Two or Colour) from
+    ``hand`` break the restriction in force?"""
+    rank = FACES[state.side][card].rank
     restriction = state.rules.wild_draw_four_restriction
     if restriction == "none":
         return False
+    faces = FACES[state.side]
     others = list(hand)
-    others.remove("W+4")
+    others.remove(card)
     if restriction == "noMatchingColor":
-        return any(CARD_INFO[c].color == state.color for c in others)
-    return any(c != "W+4" and matches_top(state, CARD_INFO[c]) for c in others)
+        return any(faces[c].color == state.color for c in others)
+    return any(faces[c].rank != rank and matches_top(state, faces[c]) for c in others)
 
 
 # drawFourFollowColor: ``follow`` is 1 + the draws still allowed while the colour is owed.
 FOLLOW_START = 4
 MULTI_RANKS = frozenset(NUMBERS + ("S", "R", "+2"))
+# Wild draw cards that may only be played without a card of the colour in force.
+RESTRICTED = frozenset({"W+4", "W+2", "WDC"})
 
 
 def can_stack(state: State, info: CardInfo) -> bool:
@@ -104,12 +108,13 @@ def can_stack(state: State, info: CardInfo) -> bool:
 
 def holds_color(state: State, seat: int) -> bool:
     color = state.color
-    return any(CARD_INFO[c].color == color for c in state.hands[seat])
+    faces = FACES[state.side]
+    return any(faces[c].color == color for c in state.hands[seat])
 
 
 def turn_play_problem(state: State, seat: int, card: str) -> str | None:
     """Why the turn holder may not start a play with ``card`` now (an error code), or None."""
-    info = CARD_INFO[card]
+    info = FACES[state.side][card]
     rules = state.rules
     if state.follow:
         return None if info.color == state.color else "must_follow_color"
@@ -119,8 +124,8 @@ def turn_play_problem(state: State, seat: int, card: str) -> str | None:
         return None if can_stack(state, info) else "penalty_pending"
     if not matches_top(state, info):
         return "card_not_playable"
-    if info.rank == "W+4" and not rules.wild_draw_four_challenge:
-        if wd4_is_bluff(state, state.hands[seat]):
+    if info.rank in RESTRICTED and not rules.wild_draw_four_challenge:
+        if wd4_is_bluff(state, state.hands[seat], card):
             return "wild_draw_four_restricted"
     hand = state.hands[seat]
     if rules.forbid_action_finish and len(hand) == 1 and not info.is_number:
@@ -131,13 +136,18 @@ def turn_play_problem(state: State, seat: int, card: str) -> str | None:
 def jump_in_problem(state: State, seat: int, card: str, at: int | None) -> str | None:
     """Why ``seat`` may not jump in with ``card`` now (an error code), or None."""
     rules = state.rules
-    info = CARD_INFO[card]
-    if not rules.jump_in or info.is_wild or state.pending or card != state.discard[-1]:
-        return "not_your_turn"
-    if state.follow or (rules.jump_in_continues_from == "turnHolder" and not info.is_number):
+    faces = FACES[state.side]
+    info = faces[card]
+    if not rules.jump_in:
         return "not_your_turn"
     if at is not None and at != state.moves:
         return "too_late"
+    top = state.discard[-1]
+    same = card == top or info.code == faces[top].code
+    if info.is_wild or state.pending or not same:
+        return "not_your_turn"
+    if state.follow or (rules.jump_in_continues_from == "turnHolder" and not info.is_number):
+        return "not_your_turn"
     if rules.forbid_action_finish and len(state.hands[seat]) == 1 and not info.is_number:
         return "action_finish_forbidden"
     return None
@@ -149,30 +159,31 @@ def dump_color_of(state: State, cards: tuple[str, ...]) -> str | None:
         return None
     if state.dump_color is not None and not state.pending and state.drawn is None:
         return state.dump_color
-    first = CARD_INFO[cards[0]]
+    first = FACES[state.side][cards[0]]
     return first.color if first.rank == "R" else None
 
 
 def multi_problem(state: State, seat: int, cards: tuple[str, ...], uno: bool) -> str | None:
     """Why ``cards`` (two or more) cannot be played together now, or None."""
     hand = state.hands[seat]
+    faces = FACES[state.side]
     if Counter(cards) - Counter(hand):
         return "card_not_in_hand"
     dump = dump_color_of(state, cards)
-    if dump is not None and CARD_INFO[cards[0]].color == dump:
-        whole_color = Counter(c for c in hand if CARD_INFO[c].color == dump)
+    if dump is not None and faces[cards[0]].color == dump:
+        whole_color = Counter(c for c in hand if faces[c].color == dump)
         if Counter(cards) != whole_color:
             return "dump_all_or_nothing"
     elif not state.rules.multi_play:
         return "one_card_only"
     else:
-        ranks = {CARD_INFO[c].rank for c in cards}
+        ranks = {faces[c].rank for c in cards}
         if len(ranks) != 1 or not ranks <= MULTI_RANKS:
             return "bad_combination"
     if len(cards) == len(hand):
         if not uno:
             return "uno_before_last_card"
-        if state.rules.forbid_action_finish and not CARD_INFO[cards[-1]].is_number:
+        if state.rules.forbid_action_finish and not faces[cards[-1]].is_number:
             return "action_finish_forbidden"
     return None
 
@@ -215,10 +226,11 @@ def _play(state: State, seat: int, act: Action) -> Transition:
         if problem == "not_your_turn":
             text = f"it is seat {state.turn}'s turn, and {card!r} cannot jump in"
         raise IllegalAction(problem, text)
-    last = CARD_INFO[cards[-1]]
-    if last.is_wild and act.color is None:
+    last = FACES[state.side][cards[-1]]
+    colors = SIDE_COLORS[state.side]
+    if last.is_wild and act.color not in colors:
         raise InvalidAction(
-            "color_required", f"name a colour for {cards[-1]!r}: one of {list(COLORS)}"
+            "color_required", f"name a colour for {cards[-1]!r}: one of {list(colors)}"
         )
     rules = state.rules
     if (
@@ -235,11 +247,14 @@ def _play(state: State, seat: int, act: Action) -> Transition:
     if jump:
         events.append({"type": "jumpIn", "seat": seat})
         new.turn = seat
-    bluff = last.rank == "W+4" and wd4_is_bluff(state, hand)
+    bluff = last.rank in RESTRICTED and wd4_is_bluff(state, hand, cards[-1])
     play_cards(new, seat, cards, act.color, act.uno, events)
     finish_play(new, seat, cards, act.target, bluff, events)
     if jump and rules.jump_in_continues_from == "turnHolder" and new.phase == "playing":
+        # The turn holder's turn goes on as it was, a drawn card still in hand included.
         new.turn = turn_holder
+        if state.drawn in new.hands[turn_holder]:
+            new.drawn = state.drawn
     return new, events
 
 
@@ -284,7 +299,10 @@ def _after_drawing(new: State, seat: int, cards: list[str]) -> None:
 def _take_penalty(state: State, new: State, seat: int, events: list[Event]) -> None:
     """The turn holder draws the pending penalty; who plays next depends on the rules."""
     rules = state.rules
-    draw_cards(new, seat, state.pending, events, reason="penalty")
+    if state.pending_kind == "WDC":
+        draw_until_color(new, seat, events)
+    else:
+        draw_cards(new, seat, state.pending, events, reason="penalty")
     new.pending = 0
     new.pending_kind = None
     new.wd4 = None
@@ -322,14 +340,25 @@ def _draw_for_turn(new: State, events: list[Event], force: bool = False) -> list
         return take_cards(new, 1, events)
     cap = rules.draw_to_match_cap or 10**9
     cards: list[str] = []
+    held = new.hands[new.turn]
     while len(cards) < cap:
         got = take_cards(new, 1, events)
         if not got:
             break
         cards += got
-        if matches_top(new, CARD_INFO[got[0]]):
+        if _playable_when_drawn(new, held + tuple(cards), got[0]):
             break
     return cards
+
+
+def _playable_when_drawn(state: State, hand: tuple[str, ...], card: str) -> bool:
+    """Could ``card``, just drawn into ``hand``, be played now?"""
+    info = FACES[state.side][card]
+    if not matches_top(state, info):
+        return False
+    if info.rank in RESTRICTED and not state.rules.wild_draw_four_challenge:
+        return not wd4_is_bluff(state, hand, card)
+    return True
 
 
 def pass_problem(state: State, seat: int) -> str | None:
@@ -380,11 +409,18 @@ def _challenge(state: State, seat: int, act: Action) -> Transition:
     new.pending = 0
     new.pending_kind = None
     new.wd4 = None
+    until_color = state.pending_kind == "WDC"
     if bluff:
         # Guilty: the offender draws instead, and the challenger takes a normal turn.
-        draw_cards(new, offender, penalty, events, reason="challengeLost")
+        if until_color:
+            draw_until_color(new, offender, events)
+        else:
+            draw_cards(new, offender, penalty, events, reason="challengeLost")
     else:
-        draw_cards(new, seat, penalty + 2, events, reason="challengeLost")
+        if until_color:
+            draw_until_color(new, seat, events, extra=2)
+        else:
+            draw_cards(new, seat, penalty + 2, events, reason="challengeLost")
         if rules.wild_draw_four_plays_again:
             new.turn = offender
         else:
@@ -396,8 +432,9 @@ def _choose_color(state: State, seat: int, act: Action) -> Transition:
     _check_phase(state, "chooseColor", "choose a colour")
     if seat != state.turn:
         raise IllegalAction("not_your_turn", f"seat {state.turn} names the colour")
-    if act.color is None:
-        raise InvalidAction("color_required", f"name a colour: one of {list(COLORS)}")
+    colors = SIDE_COLORS[state.side]
+    if act.color not in colors:
+        raise InvalidAction("color_required", f"name a colour: one of {list(colors)}")
     new = _begin_move(state)
     new.color = act.color
     new.phase = "playing"

@@ -10,9 +10,10 @@ accepts any legal combination.
 from __future__ import annotations
 
 from engine.actions import Action
-from engine.cards import CARD_INFO, COLORS
+from engine.cards import FACES, SIDE_COLORS
 from engine.game import (
     MULTI_RANKS,
+    RESTRICTED,
     dump_color_of,
     holds_color,
     jump_in_problem,
@@ -28,14 +29,30 @@ _CHALLENGE = Action("challenge")
 _CALL = Action("callUno")
 _NEXT = Action("nextDeal")
 _DRAFT = (Action("keep"), Action("discard"))
-_CHOOSE = tuple(Action("chooseColor", color=c) for c in COLORS)
-# Plays that need no target, built once: legal_actions runs before every decision.
-_PLAYS = {
-    card: tuple(Action("play", (card,), color=c) for c in COLORS)
-    if info.is_wild
-    else (Action("play", (card,)),)
-    for card, info in CARD_INFO.items()
+_CHOOSE = {
+    side: tuple(Action("chooseColor", color=c) for c in colors)
+    for side, colors in SIDE_COLORS.items()
 }
+
+
+class _Plays(dict[str, tuple[Action, ...]]):
+    """Single-card plays per card code, built once per code: legal_actions runs before
+    every decision."""
+
+    def __init__(self, side: str) -> None:
+        super().__init__()
+        self.side = side
+
+    def __missing__(self, card: str) -> tuple[Action, ...]:
+        if FACES[self.side][card].is_wild:
+            plays = tuple(Action("play", (card,), color=c) for c in SIDE_COLORS[self.side])
+        else:
+            plays = (Action("play", (card,)),)
+        self[card] = plays
+        return plays
+
+
+_PLAYS = {side: _Plays(side) for side in SIDE_COLORS}
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
@@ -47,7 +64,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     if phase == "dealOver":
         return [_NEXT]
     if phase == "chooseColor":
-        return list(_CHOOSE) if seat == state.turn else []
+        return list(_CHOOSE[state.side]) if seat == state.turn else []
     if phase == "draft":
         return list(_DRAFT) if seat == state.turn else []
     if phase != "playing":
@@ -74,25 +91,28 @@ def _turn_actions(state: State, seat: int, hand: tuple[str, ...], actions: list[
         _follow_actions(state, seat, hand, actions)
         return
     if state.drawn is not None:
-        _add_plays(state, seat, (state.drawn,), actions)
+        if turn_play_problem(state, seat, state.drawn) is None:
+            _add_plays(state, seat, (state.drawn,), actions)
         actions.append(_PASS)
         return
     rules = state.rules
+    faces = FACES[state.side]
     if state.pending or _needs_full_check(state, hand):
         starters = [c for c in dict.fromkeys(hand) if turn_play_problem(state, seat, c) is None]
     else:
         # The common case, inlined: a colour, number/symbol or wild match is enough.
         color = state.color
-        top_rank = CARD_INFO[state.discard[-1]].rank
+        top_rank = faces[state.discard[-1]].rank
         starters = []
         for card in dict.fromkeys(hand):
-            info = CARD_INFO[card]
+            info = faces[card]
             if info.color is None or info.color == color or info.rank == top_rank:
                 starters.append(card)
     simple = not (rules.seven_swaps or rules.multi_play or rules.reverse_dumps_color)
+    plays = _PLAYS[state.side]
     for card in starters:
         if simple:
-            actions.extend(_PLAYS[card])
+            actions.extend(plays[card])
         else:
             _add_starts(state, seat, hand, card, actions)
     actions.append(_DRAW)
@@ -107,19 +127,20 @@ def _add_starts(
 ) -> None:
     """The single play of ``card`` and the group plays it may start."""
     _add_plays(state, seat, (card,), actions)
-    info = CARD_INFO[card]
+    faces = FACES[state.side]
+    info = faces[card]
     groups: list[tuple[str, ...]] = []
     if state.rules.multi_play and info.rank in MULTI_RANKS:
         rest = list(hand)
         rest.remove(card)
-        same = tuple(c for c in rest if CARD_INFO[c].rank == info.rank)
+        same = tuple(c for c in rest if faces[c].rank == info.rank)
         if same:
             groups.append((card, *same))
     dump = dump_color_of(state, (card,))
     if dump is not None and info.color == dump:
         rest = list(hand)
         rest.remove(card)
-        others = tuple(c for c in rest if CARD_INFO[c].color == dump)
+        others = tuple(c for c in rest if faces[c].color == dump)
         if others:
             groups.append((card, *others))
     for cards in groups:
@@ -143,14 +164,17 @@ def _needs_full_check(state: State, hand: tuple[str, ...]) -> bool:
     rules = state.rules
     if rules.forbid_action_finish and len(hand) == 1:
         return True
-    return not rules.wild_draw_four_challenge and "W+4" in hand
+    if rules.wild_draw_four_challenge:
+        return False
+    faces = FACES[state.side]
+    return any(faces[c].rank in RESTRICTED for c in hand)
 
 
 def _add_plays(
     state: State, seat: int, cards: tuple[str, ...], actions: list[Action], uno: bool = False
 ) -> None:
     rules = state.rules
-    last = CARD_INFO[cards[-1]]
+    last = FACES[state.side][cards[-1]]
     remaining = len(state.hands[seat]) - len(cards)
     if remaining == 1 and not uno:
         # Calling UNO with the play, or forgetting to: both are legal.
@@ -162,8 +186,9 @@ def _add_plays(
             if t != seat and not state.out[t]
         )
     elif len(cards) == 1 and not uno:
-        actions.extend(_PLAYS[cards[0]])
+        actions.extend(_PLAYS[state.side][cards[0]])
     elif last.is_wild:
-        actions.extend(Action("play", cards, color=c, uno=uno) for c in COLORS)
+        colors = SIDE_COLORS[state.side]
+        actions.extend(Action("play", cards, color=c, uno=uno) for c in colors)
     else:
         actions.append(Action("play", cards, uno=uno))

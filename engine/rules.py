@@ -284,6 +284,13 @@ OPTIONS: tuple[Option, ...] = (
         help="A Reverse may be followed by every card of its colour in your hand (all or nothing)",
     ),
     Option(
+        "flipPiles",
+        "turnOver",
+        choices=("turnOver", "flipInPlace"),
+        group="flip",
+        help="A Flip turns the piles over (bottom card on top) or flips each card in place",
+    ),
+    Option(
         "wildDrawFourPlaysAgain",
         False,
         group="duo",
@@ -338,6 +345,7 @@ class Rules:
     first_card_rules: str = "classic"
     reverse_dumps_color: bool = False
     wild_draw_four_plays_again: bool = False
+    flip_piles: str = "turnOver"
     # Fixed by the preset, not options: which game, which deck, how many players.
     game: str = "shedding"
     min_players: int = 2

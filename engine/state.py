@@ -50,6 +50,7 @@ class State:
         "dump_color",
         "drinks",
         "sips",
+        "side",
     )
 
     rules: Rules
@@ -83,6 +84,7 @@ class State:
     dump_color: str | None  # UNO Duo: the turn holder may lay every card of this colour
     drinks: tuple[int, ...] | None  # sips per seat this match (None: drinks are off)
     sips: tuple[tuple[int, int, str], ...]  # every (seat, sips, reason) this match
+    side: str  # UNO Flip: which face of every card is up, "light" or "dark"
 
     def copy(self) -> State:
         # Spelled out field by field: this runs once per action and a loop over
@@ -119,9 +121,10 @@ class State:
         new.dump_color = self.dump_color
         new.drinks = self.drinks
         new.sips = self.sips
+        new.side = self.side
         return new
 
-    assert len(__slots__) == 31  # copy() names every slot: keep the two in step
+    assert len(__slots__) == 32  # copy() names every slot: keep the two in step
 
     @property
     def match_over(self) -> bool:

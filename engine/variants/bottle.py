@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from engine.actions import Action
-from engine.cards import CARD_INFO, build_deck
+from engine.cards import CARD_INFO, build_deck, is_card
 from engine.deal import choose_dealer
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
@@ -441,7 +441,7 @@ def from_setup(
     :raises ValueError: a malformed setup.
     """
     pile = setup.get("drawPile", setup.get("deck"))
-    if not isinstance(pile, list) or not pile:
+    if not isinstance(pile, list) or not pile or not all(is_card(c) for c in pile):
         raise ValueError("setup 'drawPile' must list the cards to turn, top first")
     turn = setup.get("turn", (dealer + 1) % players)
     if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < players:
@@ -450,10 +450,35 @@ def from_setup(
     if direction not in (1, -1):
         raise ValueError("setup 'direction' must be 1 or -1")
     drinks = setup.get("drinks", [0] * players)
-    if not isinstance(drinks, list) or len(drinks) != players:
+    if (
+        not isinstance(drinks, list)
+        or len(drinks) != players
+        or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in drinks)
+    ):
         raise ValueError(f"setup 'drinks' must list {players} numbers")
     state = from_deck(rules, players, seed, dealer, pile)
     return replace(state, turn=turn, direction=direction, drinks=tuple(drinks))
+
+
+def initial_state(
+    rules: Rules, players: int, seed: str, dealer: int | None, scenario: dict[str, Any]
+) -> BottleState:
+    """The scenario runner's starting state: ``setup``, a stacked ``deck`` (the cards to turn,
+    top first) or a seeded shuffle.
+
+    :raises ValueError: a malformed ``setup`` or ``deck``.
+    """
+    if "setup" in scenario:
+        setup = scenario["setup"]
+        if not isinstance(setup, dict):
+            raise ValueError("'setup' must be an object")
+        return from_setup(rules, players, seed, dealer or 0, setup)
+    if "deck" in scenario:
+        deck = scenario["deck"]
+        if not isinstance(deck, list) or not deck or not all(is_card(c) for c in deck):
+            raise ValueError("'deck' must be a non-empty list of card codes")
+        return from_deck(rules, players, seed, dealer or 0, deck)
+    return new_match(rules, players, seed, dealer)[0]
 
 
 register(

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import CARD_INFO, build_deck
+from engine.cards import CARD_INFO, build_deck, is_card
 from engine.deal import choose_dealer
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
@@ -749,21 +749,34 @@ def from_setup(
     hands = setup.get("hands")
     if not isinstance(hands, list) or len(hands) != players:
         raise ValueError(f"setup 'hands' must list {players} hands")
+    hands = [card_list(h, "hands") for h in hands]
     melds: list[Meld] = []
-    for raw in setup.get("melds", []):
+    raw_melds = setup.get("melds", [])
+    if not isinstance(raw_melds, list):
+        raise ValueError("setup 'melds' must be a list")
+    for raw in raw_melds:
         cards, who = (raw.get("cards"), raw.get("seat", 0)) if isinstance(raw, dict) else (raw, 0)
-        if not isinstance(cards, list) or not isinstance(who, int):
-            raise ValueError("setup 'melds' must be lists of cards or {cards, seat}")
+        if isinstance(who, bool) or not isinstance(who, int) or not 0 <= who < players:
+            raise ValueError("setup meld 'seat' must be a seat")
         try:
-            melds.append(new_meld(cards, who))
+            melds.append(new_meld(card_list(cards, "melds"), who))
         except IllegalAction as err:
             raise ValueError(f"setup meld {cards}: {err.message}") from err
-    stock = setup.get("stock", setup.get("drawPile", []))
+    stock = card_list(setup.get("stock", setup.get("drawPile", [])), "stock")
+    discard = card_list(setup.get("discard", []), "discard")
     turn = setup.get("turn", (dealer + 1) % players)
     step = setup.get("step", "draw")
     if step not in ("draw", "play") or not isinstance(turn, int) or not 0 <= turn < players:
         raise ValueError("setup 'turn' must be a seat and 'step' draw or play")
     totals = setup.get("totals", [0] * players)
+    if not isinstance(totals, list) or len(totals) != players:
+        raise ValueError(f"setup 'totals' must list {players} numbers")
+    direction = setup.get("direction", 1)
+    if direction not in (1, -1):
+        raise ValueError("setup 'direction' must be 1 or -1")
+    pending = setup.get("pendingDraw", 0)
+    if isinstance(pending, bool) or not isinstance(pending, int) or pending < 0:
+        raise ValueError("setup 'pendingDraw' must be a whole number >= 0")
     state = replace(
         empty_match(rules, players, seed, dealer),
         deal=1,
@@ -771,15 +784,39 @@ def from_setup(
         step=step,
         hands=tuple(tuple(h) for h in hands),
         stock=tuple(reversed(stock)),
-        discard=tuple(reversed(setup.get("discard", []))),
+        discard=tuple(reversed(discard)),
         melds=tuple(melds),
         turn=turn,
-        direction=int(setup.get("direction", 1)),
-        pending=int(setup.get("pendingDraw", 0)),
+        direction=direction,
+        pending=pending,
         must_meld=bool(setup.get("mustMeld", False)),
         totals=tuple(totals),
     )
     return state
+
+
+def card_list(value: object, where: str) -> list[str]:
+    """``value`` as a list of card codes, else ValueError naming ``where``."""
+    if not isinstance(value, list) or not all(is_card(c) for c in value):
+        raise ValueError(f"{where!r} must be a list of card codes")
+    return value
+
+
+def initial_state(
+    rules: Rules, players: int, seed: str, dealer: int | None, scenario: dict[str, Any]
+) -> RommyState:
+    """The scenario runner's starting state: ``setup``, a stacked ``deck`` or a seeded deal.
+
+    :raises ValueError: a malformed ``setup`` or ``deck``.
+    """
+    if "setup" in scenario:
+        setup = scenario["setup"]
+        if not isinstance(setup, dict):
+            raise ValueError("'setup' must be an object")
+        return from_setup(rules, players, seed, dealer or 0, setup)
+    if "deck" in scenario:
+        return from_deck(rules, players, seed, dealer or 0, card_list(scenario["deck"], "deck"))
+    return new_match(rules, players, seed, dealer)[0]
 
 
 register(

@@ -331,12 +331,6 @@ def test_jump_in_arriving_on_your_own_turn_is_an_ordinary_play() -> None:
     assert result["state"]["turn"] == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a jump-in whose `at` is stale because the top card has since changed is "
-    "refused with not_your_turn instead of too_late (jump_in_problem checks the top card "
-    "before `at`), so a seat that lost a race is told it was never allowed",
-)
 def test_jump_in_with_stale_at_after_the_top_changed_is_too_late() -> None:
     actions = [play(0, "R5"), play(1, "R6"), play(3, "R5", at=1)]
     hands = ["R5 R1 R2", "R6 G2 G3", "Y2 Y3 Y4", "R5 B2 B3"]
@@ -344,13 +338,6 @@ def test_jump_in_with_stale_at_after_the_top_changed_is_too_late() -> None:
     assert outcomes(result) == ["ok", "ok", "too_late"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a UNO call made before playing (callUno on your turn holding two cards) is "
-    "forgotten when another seat jumps in before the play (play_card clears `declared` on "
-    "every play); under jumpInContinuesFrom=turnHolder the caller then plays the "
-    "next-to-last card and is caught although it called UNO",
-)
 def test_uno_call_before_playing_survives_a_jump_in() -> None:
     result = run_setup(
         ["R5 R1", "G1 G2 G3", "R5 B2 B3"],
@@ -364,12 +351,6 @@ def test_uno_call_before_playing_survives_a_jump_in() -> None:
     assert result["state"]["hands"][0] == ["R5"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="under jumpInContinuesFrom=turnHolder a jump-in clears the turn holder's "
-    "`drawn` card, so a turn holder who has already drawn may draw a second card in the "
-    "same turn (RULES.md: draw one, then play only that card or the turn ends)",
-)
 def test_jump_in_does_not_give_the_turn_holder_a_second_draw() -> None:
     result = run_setup(
         ["R1 R2 R3", "G1 G2 G3", "R5 B2 B3"],
@@ -460,13 +441,6 @@ def test_seven_zero_off_seven_and_zero_are_plain_numbers() -> None:
     assert result["state"]["hands"] == [cards("R7 G1"), cards("B1 B2"), cards("Y1 Y2 Y3")]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="with sevenZero, a player who plays their next-to-last card as a 0 (or 7) "
-    "without calling UNO stays the exposed seat after the hands moved: the catch is "
-    "accepted against a seat now holding several cards (RULES.md: only a player holding "
-    "one card may be caught), and the seat that really holds the single card cannot be",
-)
 def test_uno_catch_follows_the_single_card_after_a_zero_pass() -> None:
     result = run_setup(
         ["R0 G1", "B1 B2 B3", "Y1 Y2 Y3"],
@@ -541,13 +515,6 @@ def test_draw_to_match_stops_when_the_piles_run_dry() -> None:
     assert result["state"]["turn"] == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="drawToMatch stops at a Wild Draw Four that the player may not play "
-    "(wildDrawFourChallenge off, restriction noMatchingColor, player holds the colour): "
-    "_draw_for_turn tests matches_top instead of the full play check, so the turn ends "
-    "although RULES.md says to draw until a playable card comes",
-)
 def test_draw_to_match_does_not_stop_at_a_restricted_wild_draw_four() -> None:
     result = run_setup(
         ["R1 B6", "G2", "Y4"],

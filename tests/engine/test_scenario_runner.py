@@ -146,12 +146,6 @@ def test_cli_exits_2_on_a_missing_file_or_missing_argument(tmp_path: Path) -> No
     assert done.returncode == 2 and "usage" in done.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a stacked deck whose only card left after dealing is a Wild Draw Four (or a "
-    "Wild with firstCardWild=reshuffle) makes the runner loop forever in "
-    "deal._turn_first_card instead of exiting 2 (or 0): it keeps sending the card back",
-)
 @pytest.mark.parametrize(
     ("first", "rules"),
     [("W+4", {"firstCardWildDrawFour": "bury"}), ("W", {"firstCardWild": "reshuffle"})],
