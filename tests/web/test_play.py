@@ -68,3 +68,21 @@ def test_private_room_joined_by_code(new_page, server_url):
     assert join_by_code(ben, server_url, "Ben", code.lower()) == room_id
     expect(anna.locator(".seat:not(.empty)")).to_have_count(2)
     expect(ben.get_by_test_id("start")).to_have_count(0)  # only the host starts
+
+
+def test_three_players_finish_a_one_deal_match_under_house_rules(new_page, server_url, shot):
+    """Stacking, jump-in, seven-zero and draw-to-match on: the deal still ends, and with
+    one-and-done it ends the match."""
+    pages = [new_page(), new_page(), new_page()]
+    room_id, code = create_room(
+        pages[0], server_url, "Anna", preset="house", seats=3, options={"matchMode": "oneAndDone"}
+    )
+    join_by_code(pages[1], server_url, "Ben", code)
+    join_by_code(pages[2], server_url, "Cara", code)
+    start(pages[0], players=3)
+    play_until_deal_over(pages)
+    for page in pages:
+        expect(page.get_by_test_id("turn-indicator")).to_have_attribute("data-phase", "matchOver")
+        expect(page.get_by_test_id("summary")).to_contain_text("The match is over")
+        expect(page.get_by_test_id("next-deal")).to_have_count(0)
+    shot(pages[1], "04-match-over")

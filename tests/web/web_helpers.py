@@ -113,7 +113,8 @@ def wait_change(page: Page, before: int, timeout: float = 10_000) -> None:
 def take_turn(page: Page) -> str:
     """One move of a simple, always-finishing strategy; returns what it did.
 
-    Play the first playable card (a wild names red); else pass after a draw, else draw.
+    Play the first playable card (a wild names the first colour offered, a seven swaps with
+    the first seat offered); else pass after a draw, else draw.
     Called only when it is this page's turn (or it must name a colour / answer a Wild
     Draw Four); waits until the move shows on this page.
     """
@@ -122,8 +123,8 @@ def take_turn(page: Page) -> str:
     if page.get_by_test_id("challenge").count():
         page.get_by_test_id("draw").click()  # take the penalty: no bluff-hunting here
         did = "take"
-    elif page.locator(".prompt [data-testid=color-R]").count():
-        page.locator(".prompt [data-testid=color-R]").click()
+    elif page.locator(".prompt [data-testid^=color-]").count():
+        page.locator(".prompt [data-testid^=color-]").first.click()
         did = "color"
     else:
         if enabled(page, "uno"):
@@ -134,8 +135,14 @@ def take_turn(page: Page) -> str:
         if playable.count():
             card = playable.first.get_attribute("data-card") or ""
             playable.first.click()
-            if page.locator("dialog.picker").count():
-                page.locator("dialog.picker [data-testid=color-R]").click()
+            picker = page.locator("dialog.picker")
+            if picker.count():
+                if picker.locator("[data-testid^=color-]").count():
+                    picker.locator("[data-testid^=color-]").first.click()
+                elif picker.locator("[data-testid^=target-]").count():
+                    picker.locator("[data-testid^=target-]").first.click()
+                else:  # multi-play: add nothing
+                    picker.get_by_test_id("play-selected").click()
             did = f"play {card}"
         elif enabled(page, "pass"):
             page.get_by_test_id("pass").click()

@@ -45,7 +45,9 @@ export function showLobby(root, params = {}) {
   const form = { name: storage.name(), roomName: "", seats: 4, private: false, code: params.code || "" };
 
   function requireName() {
-    const name = form.name.trim();
+    // An emptied box falls back to the remembered (or a made-up) name rather than
+    // blocking: the name is only a label at the table.
+    const name = form.name.trim() || storage.name();
     if (!name) {
       toast(t("lobby.needName"), { kind: "error", code: "need_name" });
       root.querySelector("#player-name")?.focus();

@@ -244,7 +244,7 @@ export function showRoom(root, roomId, params = {}) {
   async function takeSeat(event) {
     event.preventDefault();
     const form = event.target;
-    const playerName = form.elements.name.value.trim();
+    const playerName = form.elements.name.value.trim() || storage.name();
     if (!playerName) {
       toast(t("lobby.needName"), { kind: "error", code: "need_name" });
       return;

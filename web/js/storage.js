@@ -23,10 +23,22 @@ function write(key, value) {
 }
 
 export const storage = {
-  name: () => read("name", ""),
+  /** The player's name; a guest name is made up (and kept) the first time. */
+  name: () => {
+    let name = read("name", "");
+    if (!name) {
+      name = `${guestWord()} ${Math.floor(100 + Math.random() * 900)}`;
+      write("name", name);
+    }
+    return name;
+  },
   setName: (name) => write("name", name),
   /** {seat, token, hostToken, code, name} for a room, or null. */
   seat: (roomId) => read(`room.${roomId}`, null),
   setSeat: (roomId, info) => write(`room.${roomId}`, { ...(read(`room.${roomId}`, {}) || {}), ...info }),
   forget: (roomId) => write(`room.${roomId}`, null),
 };
+
+function guestWord() {
+  return document.documentElement.lang === "da" ? "Gæst" : "Guest";
+}
