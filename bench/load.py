@@ -1,0 +1,471 @@
+"""Server load: N rooms x 4 bot clients on real sockets, against a bare reference server.
+
+In one run, for each target (the bare FastAPI WebSocket broadcast server, then our server
+with the memory store, then with the Redis store), each started as its own process with
+one worker:
+
+1. **Maximum**: ``--rooms`` rooms play as fast as they can for ``--seconds``: in each room
+   the seat whose move it is sends an action and waits until all 4 seats have the change,
+   then the next one acts. Reports accepted actions/s.
+2. **Latency at half load**: ``--latency-rooms`` rooms (4 sockets each) paced together at
+   half of that target's maximum. Reports p50/p99 from an action sent to the last seat's
+   patch received.
+
+The reference server does the least a broadcast server can: it receives a ~100-byte action
+and sends one ~300-byte message (serialised once) to each of the room's 4 sockets. Ours
+runs the whole pipeline: log, writer, engine, per-seat views and patches, store commit,
+fan-out. For the Redis store it also reports Redis memory per idle room.
+
+    python bench/load.py [--rooms 50] [--seconds 10] [--latency-rooms 200]
+                         [--redis redis://127.0.0.1:6379/0] [--targets reference,memory,redis]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import os
+import random
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parent.parent
+SEATS = 4
+_ids = itertools.count(1)
+
+
+# --- the reference server -------------------------------------------------------------
+
+
+def reference_app() -> Any:
+    """A bare FastAPI WebSocket broadcast server: the floor any room server stands on."""
+    app = FastAPI()
+    rooms: dict[str, set[WebSocket]] = {}
+    seqs: dict[str, int] = {}
+    padding = "x" * 200
+
+    @app.websocket("/ws/{room_id}")
+    async def room(websocket: WebSocket, room_id: str) -> None:
+        await websocket.accept()
+        members = rooms.setdefault(room_id, set())
+        members.add(websocket)
+        try:
+            while True:
+                message = orjson.loads(await websocket.receive_text())
+                seq = seqs[room_id] = seqs.get(room_id, 0) + 1
+                out = orjson.dumps(
+                    {"type": "patch", "seq": seq, "ref": message["id"], "pad": padding}
+                ).decode()
+                for member in list(members):
+                    await member.send_text(out)
+        except WebSocketDisconnect:
+            members.discard(websocket)
+
+    return app
+
+
+def serve_reference(port: int) -> None:
+    import uvicorn
+
+    uvicorn.run(
+        reference_app(),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_per_message_deflate=False,
+    )
+
+
+# --- clients ------------------------------------------------------------------------------
+
+
+@dataclass
+class Seat:
+    """One bot socket: keeps its view from snapshot + top-level patches."""
+
+    ws: ClientConnection
+    room: Room
+    view: dict[str, Any] = field(default_factory=dict)
+    seq: int = 0
+    task: asyncio.Task[None] | None = None
+
+    async def read(self) -> None:
+        with contextlib.suppress(Exception):
+            async for raw in self.ws:
+                message = orjson.loads(raw)
+                kind = message["type"]
+                if kind == "patch":
+                    view = self.view
+                    for op in message.get("ops", ()):
+                        path = op["path"]
+                        if path == "":
+                            view = self.view = op["value"]
+                        elif op["op"] == "remove":
+                            view.pop(path[1:], None)
+                        else:
+                            view[path[1:]] = op["value"]
+                    self.seq = message["seq"]
+                    self.room.arrived(self)
+                elif kind == "snapshot":
+                    self.view = message["view"]
+                    self.seq = message["seq"]
+                    self.room.arrived(self)
+                elif kind == "error":
+                    self.room.refused(message)
+
+
+class Room:
+    """A room's seats and the wait for "every seat has seq n"."""
+
+    def __init__(self) -> None:
+        self.seats: list[Seat] = []
+        self.want = 0
+        self.behind: set[int] = set()
+        self.done: asyncio.Future[bool] | None = None
+
+    def expect(self, seq: int) -> asyncio.Future[bool]:
+        self.want = seq
+        self.behind = {i for i, s in enumerate(self.seats) if s.seq < seq}
+        self.done = asyncio.get_running_loop().create_future()
+        if not self.behind:
+            self.done.set_result(True)
+        return self.done
+
+    def arrived(self, seat: Seat) -> None:
+        if self.done is None or self.done.done() or seat.seq < self.want:
+            return
+        self.behind.discard(self.seats.index(seat))
+        if not self.behind:
+            self.done.set_result(True)
+
+    def refused(self, message: dict[str, Any]) -> None:
+        if self.done is not None and not self.done.done():
+            self.done.set_result(False)
+
+
+def pick(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    legal = view.get("legal") or []
+    if not legal:
+        return None
+    plays = [a for a in legal if a["type"] == "play"]
+    action = dict(rng.choice(plays) if plays else legal[0])
+    if action["type"] == "chooseColor":
+        action["color"] = rng.choice("RGBY")
+    if action["type"] == "play":
+        if action["cards"][0].startswith("W") and "color" not in action:
+            action["color"] = rng.choice("RGBY")
+        if len(view["hand"]) == 2:
+            action["uno"] = True
+    return action
+
+
+@dataclass
+class Target:
+    name: str
+    base: str
+    ws_base: str
+    uno: bool
+    process: subprocess.Popen[bytes]
+    env: dict[str, str]
+
+
+async def open_uno_room(target: Target, http: httpx.AsyncClient) -> Room:
+    created = (
+        await http.post(
+            "/api/rooms", json={"name": "bench", "seats": SEATS, "rules": {"targetScore": 1000}}
+        )
+    ).json()
+    room_id, host = created["roomId"], created["hostToken"]
+    tokens = [
+        (await http.post(f"/api/rooms/{room_id}/join", json={"name": f"bot{i}"})).json()["token"]
+        for i in range(SEATS)
+    ]
+    r = await http.post(f"/api/rooms/{room_id}/start", headers={"Authorization": f"Bearer {host}"})
+    r.raise_for_status()
+    room = Room()
+    room.id, room.host = room_id, host  # type: ignore[attr-defined]
+    for token in tokens:
+        ws = await connect(f"{target.ws_base}/ws/rooms/{room_id}?token={token}", compression=None)
+        seat = Seat(ws, room)
+        room.seats.append(seat)
+        seat.task = asyncio.create_task(seat.read())
+    # Wait until every socket has seen every seat connect.
+    latest = SEATS + 1 + SEATS  # joins, the start, the connections
+    await asyncio.wait_for(room.expect(latest), 10)
+    return room
+
+
+async def open_reference_room(target: Target) -> Room:
+    room = Room()
+    room_id = secrets.token_hex(6)
+    for _ in range(SEATS):
+        ws = await connect(f"{target.ws_base}/ws/{room_id}", compression=None)
+        seat = Seat(ws, room)
+        room.seats.append(seat)
+        seat.task = asyncio.create_task(seat.read())
+    return room
+
+
+async def play(
+    target: Target,
+    room: Room,
+    http: httpx.AsyncClient,
+    until: float,
+    interval: float,
+    latencies: list[float],
+    rng: random.Random,
+) -> int:
+    """Act in turn until ``until``; one action every ``interval`` s at most (0: flat out)."""
+    actions = 0
+    next_at = time.perf_counter()
+    while True:
+        now = time.perf_counter()
+        if now >= until:
+            return actions
+        if interval and now < next_at:
+            await asyncio.sleep(next_at - now)
+        next_at += interval
+        # Ids are unique for the whole run: a reused id is (rightly) never applied again.
+        counter = next(_ids)
+        seq = room.seats[0].seq
+        if target.uno:
+            view = room.seats[0].view
+            if view["phase"] == "matchOver":
+                await http.post(
+                    f"/api/rooms/{room.id}/start",  # type: ignore[attr-defined]
+                    headers={"Authorization": f"Bearer {room.host}"},  # type: ignore[attr-defined]
+                )
+                await asyncio.wait_for(room.expect(seq + 1), 10)
+                continue
+            if view["phase"] == "dealOver":
+                actor, action = room.seats[0], {"type": "nextDeal"}
+            else:
+                actor = next(s for s in room.seats if s.view["you"] == view["turn"])
+                action = pick(actor.view, rng)
+                if action is None:
+                    await asyncio.sleep(0.001)
+                    continue
+            message = {"type": "action", "id": f"b{counter}", "action": action}
+        else:
+            actor = room.seats[counter % SEATS]
+            message = {
+                "type": "action",
+                "id": f"b{counter}",
+                "action": {"type": "play", "cards": ["R5"], "pad": "y" * 40},
+            }
+        done = room.expect(seq + 1)
+        started = time.perf_counter()
+        await actor.ws.send(orjson.dumps(message).decode())
+        try:
+            ok = await asyncio.wait_for(done, 10)
+        except TimeoutError:
+            ok = False
+        if ok:
+            actions += 1
+            latencies.append(time.perf_counter() - started)
+        else:
+            await asyncio.sleep(0.01)  # refused: let the views settle before retrying
+
+
+async def run_load(
+    target: Target, rooms: list[Room], http: httpx.AsyncClient, seconds: float, rate: float | None
+) -> tuple[float, list[float]]:
+    rng = random.Random(1)
+    latencies: list[float] = []
+    interval = len(rooms) / rate if rate else 0.0
+    start = time.perf_counter()
+    until = start + seconds
+
+    async def one(room: Room, offset: float) -> int:
+        await asyncio.sleep(offset)
+        return await play(target, room, http, until, interval, latencies, rng)
+
+    offsets = [i * interval / len(rooms) if interval else 0.0 for i in range(len(rooms))]
+    counts = await asyncio.gather(*(one(r, o) for r, o in zip(rooms, offsets, strict=True)))
+    return sum(counts) / (time.perf_counter() - start), latencies
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+# --- processes ----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def start_target(name: str, redis_url: str, tmp: str) -> Target:
+    port = free_port()
+    env = dict(os.environ)
+    if name == "reference":
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--serve-reference", str(port)]
+    else:
+        cmd = [sys.executable, "-m", "app", "--port", str(port), "--log-level", "warning"]
+        cmd += ["--database", f"sqlite+aiosqlite:///{tmp}/bench-{name}.db"]
+        if name == "redis":
+            cmd += ["--redis", redis_url]
+        # Bots act as fast as the room allows: lift the per-socket rate limit.
+        env.update(
+            UNO_RATE_PER_SECOND="100000",
+            UNO_RATE_BURST="100000",
+            UNO_REDIS_PREFIX=f"bench{secrets.token_hex(3)}",
+        )
+    process = subprocess.Popen(cmd, cwd=ROOT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    async with httpx.AsyncClient() as http:
+        for _ in range(200):
+            with contextlib.suppress(httpx.HTTPError):
+                path = "/healthz" if name != "reference" else "/openapi.json"
+                if (await http.get(base + path)).status_code == 200:
+                    break
+            await asyncio.sleep(0.05)
+        else:
+            process.kill()
+            raise RuntimeError(f"{name} server did not start")
+    return Target(name, base, f"ws://127.0.0.1:{port}", name != "reference", process, env)
+
+
+async def open_rooms(target: Target, http: httpx.AsyncClient, count: int) -> list[Room]:
+    rooms = []
+    for _ in range(count):
+        if target.uno:
+            rooms.append(await open_uno_room(target, http))
+        else:
+            rooms.append(await open_reference_room(target))
+    return rooms
+
+
+async def close_rooms(rooms: list[Room]) -> None:
+    for room in rooms:
+        for seat in room.seats:
+            await seat.ws.close()
+            if seat.task is not None:
+                seat.task.cancel()
+
+
+async def redis_memory_per_room(redis_url: str, prefix: str, rooms: list[Room]) -> dict[str, float]:
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(redis_url)
+    total = without_history = 0
+    try:
+        for room in rooms:
+            for part in ("room", "log", "lease", "hist", "deal"):
+                key = f"{prefix}:{{{room.id}}}:{part}"  # type: ignore[attr-defined]
+                size = await client.memory_usage(key) or 0
+                total += size
+                if part != "hist":
+                    without_history += size
+    finally:
+        await client.aclose()
+    return {"with_history": total / len(rooms), "idle": without_history / len(rooms)}
+
+
+async def measure(name: str, args: argparse.Namespace, tmp: str) -> dict[str, Any]:
+    target = await start_target(name, args.redis, tmp)
+    result: dict[str, Any] = {"target": name}
+    try:
+        async with httpx.AsyncClient(base_url=target.base, timeout=30) as http:
+            rooms = await open_rooms(target, http, args.rooms)
+            await run_load(target, rooms, http, 1.0, None)  # warm up
+            rate, latencies = await run_load(target, rooms, http, args.seconds, None)
+            result["max"] = rate
+            result["max_p50"] = percentile(latencies, 0.5)
+            result["max_p99"] = percentile(latencies, 0.99)
+            await close_rooms(rooms)
+            rooms = await open_rooms(target, http, args.latency_rooms)
+            half = rate / 2
+            achieved, latencies = await run_load(target, rooms, http, args.seconds, half)
+            result.update(half_target=half, half_rate=achieved)
+            result["half_p50"] = percentile(latencies, 0.5)
+            result["half_p99"] = percentile(latencies, 0.99)
+            if name == "redis":
+                result["redis_bytes"] = await redis_memory_per_room(
+                    args.redis, target.env["UNO_REDIS_PREFIX"], rooms
+                )
+            await close_rooms(rooms)
+    finally:
+        target.process.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            target.process.wait(15)
+        if target.process.poll() is None:
+            target.process.kill()
+    return result
+
+
+def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
+    ref = next((r for r in results if r["target"] == "reference"), None)
+    lines = [
+        f"{args.rooms} rooms x {SEATS} sockets flat out for the maximum; "
+        f"{args.latency_rooms} rooms x {SEATS} sockets at half of each target's maximum "
+        f"for latency; {args.seconds:g} s each; one server worker; load generator in one "
+        "process on the same machine.",
+        "",
+        "| target | max actions/s | vs reference | p50 / p99 at max (ms) | half-load actions/s | p50 / p99 at half (ms) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        ratio = f"{r['max'] / ref['max']:.0%}" if ref else "-"
+        lines.append(
+            f"| {r['target']} | {r['max']:.0f} | {ratio} | {r['max_p50']:.1f} / {r['max_p99']:.1f} "
+            f"| {r['half_rate']:.0f} | {r['half_p50']:.1f} / {r['half_p99']:.1f} |"
+        )
+    for r in results:
+        if "redis_bytes" in r:
+            b = r["redis_bytes"]
+            lines.append("")
+            lines.append(
+                f"Redis memory per room after play: {b['with_history'] / 1024:.1f} KB with the "
+                f"resume history, {b['idle'] / 1024:.1f} KB once the history has expired (idle)."
+            )
+    return "\n".join(lines)
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.targets.split(","):
+            print(f"measuring {name} ...", file=sys.stderr, flush=True)
+            results.append(await measure(name, args, tmp))
+            print(orjson.dumps(results[-1]).decode(), file=sys.stderr, flush=True)
+    print(report(results, args))
+
+
+def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--serve-reference":
+        serve_reference(int(sys.argv[2]))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=50)
+    parser.add_argument("--latency-rooms", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--redis", default=os.environ.get("UNO_REDIS_URL", "redis://127.0.0.1:6379/0")
+    )
+    parser.add_argument("--targets", default="reference,memory,redis")
+    asyncio.run(main_async(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
