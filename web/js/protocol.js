@@ -14,6 +14,9 @@ import { applyPatch } from "./patch.js";
 const BACKOFF_MS = [300, 700, 1500, 3000, 6000, 10000];
 const GAP_WAIT_MS = 1500; // how long an out-of-order patch may wait for the missing ones
 const PING_MS = 20000;
+// No message at all (the server answers every ping) for this long: the socket is dead even
+// if the browser has not noticed, as after a phone slept or a network switched.
+const SILENCE_MS = 2 * PING_MS + 5000;
 const RESEND_WINDOW_MS = 15000; // older unacknowledged actions are dropped, not re-sent
 // Close codes after which retrying cannot help: origin refused (1008), seat given up or
 // player removed (4001), bad token (4401), no spectators (4403), no such room (4404).
@@ -54,6 +57,16 @@ export class RoomConnection {
     this.retryTimer = null;
     this.pingTimer = null;
     this.wantSnapshot = false;
+    this.lastHeard = 0;
+    // Back on the network or back to the tab: do not sit out the rest of a backoff.
+    this.wake = () => {
+      if (!this.closed && this.state === "offline") {
+        clearTimeout(this.retryTimer);
+        this.connect();
+      }
+    };
+    window.addEventListener("online", this.wake);
+    document.addEventListener("visibilitychange", this.wake);
   }
 
   connect() {
@@ -70,6 +83,8 @@ export class RoomConnection {
   /** Stop for good (leaving the page or the room). */
   close() {
     this.closed = true;
+    window.removeEventListener("online", this.wake);
+    document.removeEventListener("visibilitychange", this.wake);
     clearTimeout(this.retryTimer);
     clearTimeout(this.gapTimer);
     clearInterval(this.pingTimer);
@@ -113,8 +128,21 @@ export class RoomConnection {
       if (now - entry.sentAt > RESEND_WINDOW_MS) this.pending.delete(id);
       else this.send(entry.msg);
     }
+    this.lastHeard = Date.now();
     clearInterval(this.pingTimer);
-    this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
+    this.pingTimer = setInterval(() => {
+      if (Date.now() - this.lastHeard > SILENCE_MS) this.abandon();
+      else this.send({ type: "ping" });
+    }, PING_MS);
+  }
+
+  // Give up on a silent socket at once: its own close event may take minutes to come.
+  abandon() {
+    const ws = this.ws;
+    if (!ws) return;
+    this.onClose(ws, { code: 1006, reason: "silent" });
+    this.ws = null;
+    ws.close();
   }
 
   onClose(ws, event) {
@@ -137,6 +165,7 @@ export class RoomConnection {
 
   onMessage(ws, raw) {
     if (ws !== this.ws) return;
+    this.lastHeard = Date.now();
     let msg;
     try {
       msg = JSON.parse(raw);
