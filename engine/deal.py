@@ -89,7 +89,12 @@ def new_state(rules: Rules, players: int, seed: str, dealer: int) -> State:
 
 def deck_for(rules: Rules) -> list[str]:
     """Every card the rules put in play, in a fixed order."""
-    extras = (("W+8", rules.wild_draw_eight), ("A+2", rules.everybody_draws_two))
+    extras: tuple[tuple[str, int], ...] = (
+        ("W+8", rules.wild_draw_eight),
+        ("A+2", rules.everybody_draws_two),
+    )
+    if rules.deck == "flip112":
+        extras = ()  # the extra cards have no dark face
     return build_deck(rules.deck, rules.decks, extras)
 
 

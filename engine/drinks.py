@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.cards import CARD_INFO
+from engine.cards import FACES
 from engine.events import Event
 from engine.state import State
 
 # Sips per card left in hand when a deal ends (DrukUNO "Drukregler").
-_HAND_SIPS = {"+2": 2, "W+4": 4, "W+8": 8, "A+2": 2}
+_HAND_SIPS = {"+2": 2, "W+4": 4, "W+8": 8, "A+2": 2, "+5": 5, "W+2": 2, "WDC": 4}
 
 # The seed's table of what may be drunk; a sip is the same share of any of them.
 BEVERAGES: tuple[dict[str, Any], ...] = (
@@ -49,9 +49,19 @@ def low_strength_shot_cl(abv: float) -> float:
     return round(SHOT_CL * SHOT_ABV / abv, 1)
 
 
-def hand_sips(card: str) -> int:
+def hand_sips(card: str, side: str = "light") -> int:
     """Sips one card left in hand costs at the end of a deal."""
-    return _HAND_SIPS.get(CARD_INFO[card].rank, 1)
+    return _HAND_SIPS.get(FACES[side][card].rank, 1)
+
+
+def end_of_deal_sips(state: State, winner: int, events: list[Event]) -> None:
+    """Everyone but the winner drinks for the cards left in hand."""
+    if state.drinks is None:
+        return
+    for seat in state.active_seats():
+        if seat != winner and state.hands[seat]:
+            count = sum(hand_sips(card, state.side) for card in state.hands[seat])
+            sip(state, seat, count, "hand", events)
 
 
 def sip(state: State, seat: int, count: int, reason: str, events: list[Event]) -> None:

@@ -6,6 +6,7 @@ under the three match modes (points, oneAndDone, knockout).
 
 from __future__ import annotations
 
+from engine.drinks import end_of_deal_sips
 from engine.events import Event
 from engine.scoring import best_seats, deal_scores
 from engine.state import State
@@ -17,7 +18,8 @@ def end_deal(state: State, winner: int, events: list[Event]) -> None:
     Works on a working copy. Sets ``phase`` to ``dealOver`` or ``matchOver``.
     """
     rules = state.rules
-    scores = deal_scores(state.hands, winner, rules)
+    scores = deal_scores(state.hands, winner, rules, state.side)
+    end_of_deal_sips(state, winner, events)
     for seat in range(state.players):
         if state.out[seat]:
             scores[seat] = 0

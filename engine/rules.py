@@ -420,7 +420,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
     "flip": {},
     "rommy": {},
-    "bottle": {},
+    "bottle": {"drinks": True},
 }
 
 # What a preset fixes that no option may change.

@@ -12,14 +12,16 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from engine.cards import CARD_INFO, COLORS, is_card
+from engine import api
+from engine.cards import FACES, SIDE_COLORS, is_card
 from engine.deal import new_state, start_deal
+from engine.effects import STACK_FAMILY
 from engine.errors import EngineError
 from engine.events import event_full
-from engine.game import apply
-from engine.match_start import MAX_PLAYERS, MIN_PLAYERS, new_match
+from engine.games import game_of
 from engine.rules import rules_from_json
 from engine.state import State
+from engine.variants import bottle, rommy
 
 DEFAULT_SEED = "scenario"
 
@@ -42,15 +44,17 @@ def run(scenario: Any) -> dict[str, Any]:
     results = []
     for action in actions:
         try:
-            state, events = apply(state, action.get("seat"), action)
+            state, events = api.apply(state, action.get("seat"), action)
         except EngineError as err:
             results.append({"ok": False, "error": err.to_json()})
             continue
         results.append({"ok": True, "events": [event_full(e) for e in events]})
-    return {"results": results, "state": state_summary(state)}
+    kind = game_of(state)
+    summary = kind.summary(state) if kind is not None else state_summary(state)
+    return {"results": results, "state": summary}
 
 
-def initial_state(scenario: dict[str, Any]) -> State:
+def initial_state(scenario: dict[str, Any]) -> Any:
     """The state the actions start from: a stacked deck, a set-up position, or a seed."""
     try:
         rules = rules_from_json(scenario.get("rules"))
@@ -59,14 +63,23 @@ def initial_state(scenario: dict[str, Any]) -> State:
     players = scenario.get("players")
     if isinstance(players, bool) or not isinstance(players, int):
         raise MalformedScenario("'players' must be a whole number")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise MalformedScenario(f"'players' must be 2 to 10, got {players}")
+    if not rules.min_players <= players <= rules.max_players:
+        raise MalformedScenario(
+            f"'players' must be {rules.min_players} to {rules.max_players}"
+            f" for {rules.preset}, got {players}"
+        )
     seed = str(scenario.get("seed", DEFAULT_SEED))
     dealer = scenario.get("dealer")
     if dealer is not None and (
         isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players
     ):
         raise MalformedScenario(f"'dealer' must be a seat from 0 to {players - 1}")
+    if rules.game != "shedding":
+        start = {"rommy": rommy.initial_state, "bottle": bottle.initial_state}[rules.game]
+        try:
+            return start(rules, players, seed, dealer, scenario)
+        except ValueError as err:
+            raise MalformedScenario(str(err)) from err
     if "setup" in scenario:
         return _from_setup(rules, players, seed, dealer or 0, scenario["setup"])
     if "deck" in scenario:
@@ -76,7 +89,7 @@ def initial_state(scenario: dict[str, Any]) -> State:
         state = new_state(rules, players, seed, dealer or 0)
         start_deal(state, deck)
         return state
-    return new_match(rules, players, seed, dealer)[0]
+    return api.new_match(rules, players, seed, dealer)[0]
 
 
 def _cards(value: object, where: str) -> list[str]:
@@ -105,9 +118,20 @@ def _from_setup(rules: Any, players: int, seed: str, dealer: int, setup: object)
     if not discard:
         raise MalformedScenario("setup 'discard' needs at least the top card")
     top = discard[0]
-    color = setup.get("color", CARD_INFO[top].color)
-    if color not in COLORS:
-        raise MalformedScenario(f"setup 'color' must be one of {list(COLORS)} (top card {top!r})")
+    side = setup.get("side", "light")
+    if side not in SIDE_COLORS:
+        raise MalformedScenario("setup 'side' must be 'light' or 'dark'")
+    if side == "dark" and rules.deck != "flip112":
+        raise MalformedScenario("setup 'side' dark needs the flip preset")
+    try:
+        top_info = FACES[side][top]
+    except KeyError:
+        raise MalformedScenario(f"the top card {top!r} has no {side} face") from None
+    color = setup.get("color", top_info.color)
+    if color not in SIDE_COLORS[side]:
+        raise MalformedScenario(
+            f"setup 'color' must be one of {list(SIDE_COLORS[side])} (top card {top!r})"
+        )
     direction = setup.get("direction", 1)
     if direction not in (1, -1):
         raise MalformedScenario("setup 'direction' must be 1 or -1")
@@ -123,9 +147,10 @@ def _from_setup(rules: Any, players: int, seed: str, dealer: int, setup: object)
     state.color = color
     state.direction = direction
     state.turn = _seat_field(setup, "turn", (dealer + 1) % players, players)
+    state.side = side
     state.pending = pending
     if pending:
-        state.pending_kind = CARD_INFO[top].rank
+        state.pending_kind = STACK_FAMILY.get(top_info.rank, top_info.rank)
     totals = setup.get("totals", [0] * players)
     if not isinstance(totals, list) or len(totals) != players:
         raise MalformedScenario(f"setup 'totals' must list {players} numbers")
@@ -152,6 +177,7 @@ def state_summary(state: State) -> dict[str, Any]:
         "matchOver": state.match_over,
         "drinks": list(state.drinks) if state.drinks is not None else None,
         "draftPile": len(state.draft),
+        "side": state.side,
         "discard": list(reversed(state.discard)),
         "drawPileCards": list(reversed(state.draw_pile)),
         "unoExposed": state.exposed,

@@ -8,36 +8,46 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import CARD_INFO, NUMBERS
+from engine.cards import FACES, NUMBERS
 from engine.rules import Rules
 
 # One classic108 deck is worth 1240 at default values; an entry above this is impossible.
 DECK_POINTS_CAP = 1240
 
 
-def card_value(card: str, rules: Rules) -> int:
-    """The points one card in hand is worth under ``rules``."""
-    rank = CARD_INFO[card].rank
+# UNO Flip scores the face showing when the deal ends, by its own fixed table.
+FLIP_VALUES = {"+1": 10, "+5": 20, "R": 20, "S": 20, "F": 20, "SE": 30, "W": 40}
+FLIP_VALUES.update({"W+2": 50, "WDC": 60})
+
+
+def card_value(card: str, rules: Rules, side: str = "light") -> int:
+    """The points one card in hand is worth under ``rules`` (showing ``side``)."""
+    info = FACES[side][card]
+    rank = info.rank
     if rank in NUMBERS:
         return 10 if rules.number_cards == "flatTen" else int(rank)
+    if rules.deck == "flip112":
+        return FLIP_VALUES[rank]
     if rank == "W+4":
         return rules.wild_draw_four_value
-    if CARD_INFO[card].color is None:
+    if info.color is None:
         return rules.wild_value
     return rules.action_value
 
 
-def hand_value(hand: Sequence[str], rules: Rules) -> int:
-    return sum(card_value(card, rules) for card in hand)
+def hand_value(hand: Sequence[str], rules: Rules, side: str = "light") -> int:
+    return sum(card_value(card, rules, side) for card in hand)
 
 
-def deal_scores(hands: Sequence[Sequence[str]], winner: int, rules: Rules) -> list[int]:
+def deal_scores(
+    hands: Sequence[Sequence[str]], winner: int, rules: Rules, side: str = "light"
+) -> list[int]:
     """Each seat's entry for a deal ``winner`` went out of.
 
     ``winnerCollects``: the winner scores everyone else's hands, others 0.
     ``ownHandCounts``: each seat scores its own hand, the winner 0.
     """
-    values = [hand_value(hand, rules) for hand in hands]
+    values = [hand_value(hand, rules, side) for hand in hands]
     if rules.scoring_mode == "ownHandCounts":
         values[winner] = 0
         return values

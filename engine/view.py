@@ -49,6 +49,7 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
         "followColor": state.follow > 0,
         "dumpColor": state.dump_color,
         "drinks": tally(state),
+        "side": state.side,
     }
 
 
