@@ -5,7 +5,12 @@
     {"id", "name", "code", "private", "spectators", "seats", "rules", "host" (token hash),
      "createdAt", "status": "lobby" | "playing" | "over", "listed",
      "players": [{"seat", "pid", "name", "token" (hash), "conn" (open sockets)}],
-     "matchId", "state" (engine State JSON or null), "acks": [[key, seq], ...]}
+     "matchId", "ts" (time of the last change)}
+
+The engine state is not in the document: it is rebuilt from the room's deal log (the
+current deal's start state and the actions applied since), which the store keeps beside
+the document and commits with it. So a change writes a few hundred bytes of log, not the
+whole state.
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from typing import Any
 from app.rooms.tokens import same_hash
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
-# Action ids remembered per room, so that a retry is answered with its first ack.
+# Action ids remembered per room by its writer, so that a retry is answered with its first
+# ack (after a writer takeover: the ids of the current deal's actions).
 ACKS_KEPT = 256
 
 
@@ -44,8 +50,6 @@ def new_doc(
         "status": LOBBY,
         "players": [],
         "matchId": None,
-        "state": None,
-        "acks": [],
     }
     doc["listed"] = is_listed(doc)
     return doc

@@ -51,14 +51,34 @@ def _refuse(err: RoomError) -> Step:
     return Step({"ok": False, "status": err.status, "code": err.code, "message": err.message})
 
 
+def replay(deal: list[dict[str, Any]]) -> Any:
+    """The engine state a deal log leads to (None for an empty log: no match).
+
+    The log is the current deal's start state then every action applied since; the engine
+    is deterministic (its randomness is seeded in the state), so this is the state the
+    writer held.
+    """
+    state = None
+    for entry in deal:
+        if "start" in entry:
+            state = engine.State.from_json(entry["start"])
+        elif state is not None:
+            state, _ = engine.apply(state, entry["seat"], entry["action"])
+    return state
+
+
+def _archived(entry: dict[str, Any]) -> dict[str, Any]:
+    return {k: entry[k] for k in ("seq", "ts", "seat", "action")}
+
+
 class RoomMachine:
-    """A room held by its writer: the document, the decoded engine state and the deal log."""
+    """A room held by its writer: the document, the engine state and the deal log."""
 
     def __init__(self, doc: dict[str, Any], seq: int, deal_log: list[dict[str, Any]]) -> None:
         self.doc = doc
         self.seq = seq
-        self.state: Any = None if doc["state"] is None else engine.State.from_json(doc["state"])
-        self.acks: OrderedDict[str, int] = OrderedDict((k, s) for k, s in doc["acks"])
+        self.state: Any = replay(deal_log)
+        self.acks: OrderedDict[str, int] = OrderedDict()
         self.deal_start: dict[str, Any] | None = None
         self.deal_actions: list[dict[str, Any]] = []
         for entry in deal_log:
@@ -66,12 +86,12 @@ class RoomMachine:
                 self.deal_start = entry["start"]
                 self.deal_actions = []
             else:
-                self.deal_actions.append(entry)
+                self.deal_actions.append(_archived(entry))
+                if "key" in entry:
+                    self.acks[entry["key"]] = entry["seq"]
 
     def to_doc(self) -> dict[str, Any]:
-        """The document to commit (the engine state encoded again)."""
-        self.doc["state"] = None if self.state is None else self.state.to_json()
-        self.doc["acks"] = [[k, s] for k, s in self.acks.items()]
+        """The document to commit."""
         return self.doc
 
     def handle(self, command: dict[str, Any], now_ms: int) -> Step:
@@ -104,9 +124,11 @@ class RoomMachine:
         }
         doc["players"].append(player)
         doc["players"].sort(key=lambda p: p["seat"])
-        self._back_to_lobby()
+        reset = self._back_to_lobby()
         event = {"type": "join", "seat": seat, "name": command["name"]}
-        return Step({"ok": True, "seat": seat}, changed=True, public_events=[event])
+        return Step(
+            {"ok": True, "seat": seat}, changed=True, public_events=[event], deal_reset=reset
+        )
 
     def _on_leave(self, command: dict[str, Any], now_ms: int) -> Step:
         player = self._player(command["pid"])
@@ -126,11 +148,16 @@ class RoomMachine:
         event = {"type": kind, "seat": player["seat"], "name": player["name"]}
         return Step({"ok": True}, changed=True, public_events=[event], removed=[player["pid"]])
 
-    def _back_to_lobby(self) -> None:
-        # After a match, a change of players makes the old match's view meaningless.
+    def _back_to_lobby(self) -> bool:
+        """After a match, a change of players makes the old match meaningless: drop it.
+        True if the deal log must be cleared."""
         if self.doc["status"] == OVER:
             self.doc["status"] = LOBBY
             self.state = None
+            self.deal_start = None
+            self.deal_actions = []
+            return True
+        return False
 
     def _on_connect(self, command: dict[str, Any], now_ms: int) -> Step:
         player = self._player(command["pid"])
@@ -216,7 +243,7 @@ class RoomMachine:
         step = Step({"ok": True, "ref": ref, "seq": self.seq + 1}, changed=True)
         step.events = list(events)
         entry = {"seq": self.seq + 1, "ts": now_ms, "seat": seat, "action": command["action"]}
-        if after.deal != before.deal and self.deal_start is not None:
+        if after.deal != before.deal or self.deal_start is None:
             # A new deal began (nextDeal): its log starts from the state just dealt.
             self.deal_start = after.to_json()
             self.deal_actions = []
@@ -224,7 +251,8 @@ class RoomMachine:
             step.deal_append = [{"start": self.deal_start}]
         else:
             self.deal_actions.append(entry)
-            step.deal_append = [entry]
+            # The key lets a writer that takes the room over remember the action's id.
+            step.deal_append = [{**entry, "key": key}]
         if after.phase in _DEAL_OVER and before.phase not in _DEAL_OVER:
             step.deal_end = self._deal_end(after)
         if after.phase == "matchOver":

@@ -99,7 +99,7 @@ class RoomWriter:
             record = await store.load(self.room_id)
             if record is None:
                 return
-            machine = RoomMachine(record.doc, record.seq, await store.deal_log(self.room_id))
+            machine = RoomMachine(record.doc, record.seq, record.deal)
             self._machine = machine
             self._listed = record.doc.get("listed")
             self._views = {
@@ -151,9 +151,7 @@ class RoomWriter:
             # The machine may be half-changed: reload it from the store.
             record = await self._store.load(self.room_id)
             if record is not None:
-                self._machine = RoomMachine(
-                    record.doc, record.seq, await self._store.deal_log(self.room_id)
-                )
+                self._machine = RoomMachine(record.doc, record.seq, record.deal)
         result = {"cid": command.get("cid"), **step.result}
         node = command.get("node")
         if not step.changed:
@@ -165,6 +163,7 @@ class RoomWriter:
         if step.deal_end is not None:
             await self._archive_deal(step.deal_end)
         doc = machine.to_doc()
+        doc["ts"] = ts
         listed = is_listed(doc)
         doc["listed"] = listed
         commit = Commit(

@@ -22,11 +22,14 @@ Delivery = Callable[[str | None, bytes], Awaitable[None] | None]
 
 @dataclass(slots=True)
 class RoomRecord:
-    """A room as committed: its document, the seq of its last change, the last log id."""
+    """A room as committed: its document, the seq of its last change, the last log id, and
+    the current deal's log (its start state, then every action applied since), from which
+    the engine state is rebuilt."""
 
     doc: dict[str, Any]
     seq: int
     log_id: str
+    deal: list[dict[str, Any]]
 
 
 @dataclass(slots=True)
@@ -58,13 +61,20 @@ class RoomStore(abc.ABC):
 
     @abc.abstractmethod
     async def create(
-        self, room_id: str, doc: dict[str, Any], code: str | None, listed: bool
+        self,
+        room_id: str,
+        doc: dict[str, Any],
+        code: str | None,
+        listed: bool,
+        deal: list[dict[str, Any]] | None = None,
     ) -> None:
-        """Store a new room at seq 0, with its private join code if any, listed or not."""
+        """Store a new room at seq 0, with its private join code if any, listed or not
+        (and a deal log, for a room restored mid-deal)."""
 
     @abc.abstractmethod
     async def load(self, room_id: str) -> RoomRecord | None:
-        """The room as last committed, or None."""
+        """The room as last committed (document, seq, log id and deal log read together),
+        or None."""
 
     @abc.abstractmethod
     async def room_for_code(self, code: str) -> str | None:
@@ -101,10 +111,6 @@ class RoomStore(abc.ABC):
         :raises LeaseLost: ``owner`` no longer holds the lease, or the stored seq is not
             ``commit.seq - 1``; nothing was written.
         """
-
-    @abc.abstractmethod
-    async def deal_log(self, room_id: str) -> list[dict[str, Any]]:
-        """The current deal's action log as committed."""
 
     # Fan-out
 

@@ -52,9 +52,15 @@ class MemoryStore(RoomStore):
         self._on_wake: Callable[[str], None] | None = None
 
     async def create(
-        self, room_id: str, doc: dict[str, Any], code: str | None, listed: bool
+        self,
+        room_id: str,
+        doc: dict[str, Any],
+        code: str | None,
+        listed: bool,
+        deal: list[dict[str, Any]] | None = None,
     ) -> None:
         self._rooms[room_id] = _Room(copy.deepcopy(doc))
+        self._rooms[room_id].deal = copy.deepcopy(deal or [])
         if code is not None:
             self._codes[code] = room_id
         if listed:
@@ -64,7 +70,8 @@ class MemoryStore(RoomStore):
         room = self._rooms.get(room_id)
         if room is None:
             return None
-        return RoomRecord(orjson.loads(orjson.dumps(room.doc)), room.seq, room.log_id)
+        doc, deal = orjson.loads(orjson.dumps([room.doc, room.deal]))
+        return RoomRecord(doc, room.seq, room.log_id, deal)
 
     async def room_for_code(self, code: str) -> str | None:
         return self._codes.get(code)
@@ -135,10 +142,6 @@ class MemoryStore(RoomStore):
             await self._emit(room_id, commit.change)
         for node, payload in commit.results:
             await self.deliver(node, payload)
-
-    async def deal_log(self, room_id: str) -> list[dict[str, Any]]:
-        room = self._rooms.get(room_id)
-        return [] if room is None else orjson.loads(orjson.dumps(room.deal))
 
     async def history(self, room_id: str, after_seq: int) -> list[bytes] | None:
         room = self._rooms.get(room_id)

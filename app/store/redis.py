@@ -128,9 +128,16 @@ class RedisStore(RoomStore):
     # Rooms
 
     async def create(
-        self, room_id: str, doc: dict[str, Any], code: str | None, listed: bool
+        self,
+        room_id: str,
+        doc: dict[str, Any],
+        code: str | None,
+        listed: bool,
+        deal: list[dict[str, Any]] | None = None,
     ) -> None:
         pipe = self._redis.pipeline(transaction=True)
+        if deal:
+            pipe.rpush(self._key(room_id, "deal"), *(orjson.dumps(e) for e in deal))
         pipe.hset(
             self._key(room_id, "room"), mapping={"doc": orjson.dumps(doc), "seq": 0, "log": "0-0"}
         )
@@ -141,10 +148,18 @@ class RedisStore(RoomStore):
         await pipe.execute()
 
     async def load(self, room_id: str) -> RoomRecord | None:
-        raw = await self._redis.hgetall(self._key(room_id, "room"))
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.hgetall(self._key(room_id, "room"))
+        pipe.lrange(self._key(room_id, "deal"), 0, -1)
+        raw, deal = await pipe.execute()
         if not raw:
             return None
-        return RoomRecord(orjson.loads(raw[b"doc"]), int(raw[b"seq"]), raw[b"log"].decode())
+        return RoomRecord(
+            orjson.loads(raw[b"doc"]),
+            int(raw[b"seq"]),
+            raw[b"log"].decode(),
+            [orjson.loads(e) for e in deal],
+        )
 
     async def room_for_code(self, code: str) -> str | None:
         room_id = await self._redis.hget(f"{self.prefix}:codes", code)
@@ -209,11 +224,6 @@ class RedisStore(RoomStore):
                 await self._redis.zrem(f"{self.prefix}:lobby", room_id)
         if ok != 1:
             raise LeaseLost(room_id)
-
-    async def deal_log(self, room_id: str) -> list[dict[str, Any]]:
-        return [
-            orjson.loads(x) for x in await self._redis.lrange(self._key(room_id, "deal"), 0, -1)
-        ]
 
     # Fan-out
 

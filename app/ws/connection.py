@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 from starlette.websockets import WebSocket, WebSocketState
 
-import engine
+from app.rooms.machine import replay
 from app.rooms.service import RoomService
 from app.rooms.views import SPECTATOR, build_view
 from app.rooms.writer import now_ms
@@ -127,8 +127,7 @@ class Connection:
         self._ready = False
         record = await self.service.load(self.room_id)
         doc = record.doc
-        state = None if doc["state"] is None else engine.State.from_json(doc["state"])
-        view = build_view(doc, state, self.audience, record.seq)
+        view = build_view(doc, replay(record.deal), self.audience, record.seq)
         ts = doc.get("ts") or now_ms()
         self.send({"type": "snapshot", "seq": record.seq, "ts": ts, "view": view})
         self.seq = record.seq

@@ -259,7 +259,7 @@ async def seeded_room(
     ]
     doc["status"] = PLAYING
     doc["matchId"] = tokens.new_id()
-    doc["state"] = state.to_json()
     doc["listed"] = False
-    await server.app.state.store.create(room_id, doc, doc["code"], False)
+    deal = [{"start": state.to_json()}]
+    await server.app.state.store.create(room_id, doc, doc["code"], False, deal)
     return room_id, seat_tokens

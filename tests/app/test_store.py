@@ -85,7 +85,7 @@ async def test_commit_writes_state_seq_and_log_position_together(store: RoomStor
     record = await store.load("r1")
     assert record is not None
     assert (record.seq, record.log_id, record.doc["n"]) == (1, entry, 1)
-    assert await store.deal_log("r1") == [{"start": 1}, {"a": 2}]
+    assert record.deal == [{"start": 1}, {"a": 2}]
     assert await store.read_log("r1", entry, 10) == []
 
 
