@@ -5,7 +5,7 @@ each decision being "ask for the turn holder's legal actions, pick one at random
 it". Prints games/s and decisions/s for both and the ratio. RLCard is an optional bench
 dependency (`pip install -e .[bench]`); without it only our figures are printed.
 
-    python bench/engine.py [--seconds 5] [--players 4]
+    python bench/engine.py [--seconds 2] [--rounds 5] [--players 4]
 """
 
 from __future__ import annotations
@@ -65,16 +65,19 @@ def run_rlcard(seconds: float, players: int) -> tuple[int, int, float] | None:
     return games, decisions, time.perf_counter() - start
 
 
-def report(name: str, result: tuple[int, int, float]) -> float:
-    games, decisions, elapsed = result
-    rate = decisions / elapsed
-    print(f"{name:<28} {games / elapsed:>10.0f} games/s {rate:>12.0f} decisions/s")
+def report(name: str, results: list[tuple[int, int, float]]) -> float:
+    """Print the median round's figures and return its decisions/s."""
+    rates = sorted(d / e for _, d, e in results)
+    games = sorted(g / e for g, _, e in results)
+    rate = rates[len(rates) // 2]
+    print(f"{name:<28} {games[len(games) // 2]:>10.0f} games/s {rate:>12.0f} decisions/s")
     return rate
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seconds", type=float, default=2.0, help="per engine per round")
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args(argv)
     runs: dict[str, Callable[[], tuple[int, int, float] | None]] = {
@@ -82,16 +85,27 @@ def main(argv: list[str] | None = None) -> None:
         "rlcard UnoGame": lambda: run_rlcard(args.seconds, args.players),
         "ours (match to 500)": lambda: run_ours(args.seconds, args.players, "classic"),
     }
-    rates: dict[str, float] = {}
-    for name, run in runs.items():
-        result = run()
-        if result is None:
+    # Rounds alternate the engines so that a change in machine load hits both alike; the
+    # ratio is taken per round and its median reported.
+    results: dict[str, list[tuple[int, int, float]]] = {name: [] for name in runs}
+    for _ in range(args.rounds):
+        for name, run in runs.items():
+            result = run()
+            if result is not None:
+                results[name].append(result)
+    for name, result in results.items():
+        if result:
+            report(name, result)
+    for name in runs:
+        if not results[name]:
             print(f"{name:<28} not installed (pip install -e .[bench])")
-            continue
-        rates[name] = report(name, result)
-    if "rlcard UnoGame" in rates:
-        ratio = rates["ours (one deal, classic)"] / rates["rlcard UnoGame"]
-        print(f"ratio ours / rlcard: {ratio:.2f}x decisions/s")
+    ours, theirs = results["ours (one deal, classic)"], results["rlcard UnoGame"]
+    if theirs:
+        ratios = sorted((a[1] / a[2]) / (b[1] / b[2]) for a, b in zip(ours, theirs, strict=True))
+        print(
+            f"ratio ours / rlcard: {ratios[len(ratios) // 2]:.2f}x decisions/s (median of"
+            f" {len(ratios)} rounds; {ratios[0]:.2f}-{ratios[-1]:.2f})"
+        )
 
 
 if __name__ == "__main__":

@@ -96,24 +96,29 @@ def _turn_actions(state: State, seat: int, hand: tuple[str, ...], actions: list[
         actions.append(_PASS)
         return
     rules = state.rules
-    faces = FACES[state.side]
+    side = state.side
     if state.pending or _needs_full_check(state, hand):
         starters = [c for c in dict.fromkeys(hand) if turn_play_problem(state, seat, c) is None]
-    else:
-        # The common case, inlined: a colour, number/symbol or wild match is enough.
+    elif rules.plain_plays:
+        # The common case, inlined: a colour, number/symbol or wild match is enough, and
+        # each playable card is one ready-made play (a wild: one per colour).
+        faces = FACES[side]
+        plays = _PLAYS[side]
         color = state.color
         top_rank = faces[state.discard[-1]].rank
-        starters = []
         for card in dict.fromkeys(hand):
             info = faces[card]
             if info.color is None or info.color == color or info.rank == top_rank:
-                starters.append(card)
-    simple = not (rules.seven_swaps or rules.multi_play or rules.reverse_dumps_color)
-    plays = _PLAYS[state.side]
-    for card in starters:
-        if simple:
+                actions.extend(plays[card])
+        starters = []
+    else:
+        starters = [c for c in dict.fromkeys(hand) if turn_play_problem(state, seat, c) is None]
+    if rules.plain_plays:
+        plays = _PLAYS[side]
+        for card in starters:
             actions.extend(plays[card])
-        else:
+    else:
+        for card in starters:
             _add_starts(state, seat, hand, card, actions)
     actions.append(_DRAW)
     if state.wd4 is not None and state.pending and rules.wild_draw_four_challenge:

@@ -10,7 +10,7 @@ outside its range.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from engine.errors import InvalidRules
@@ -358,24 +358,30 @@ class Rules:
             out[option.name] = getattr(self, _snake(option.name))
         return out
 
-    @property
-    def lowest_wins(self) -> bool:
-        return self.scoring_mode == "ownHandCounts"
+    # Derived once at construction: read on every action.
+    lowest_wins: bool = field(init=False, repr=False, compare=False)
+    zero_passes: bool = field(init=False, repr=False, compare=False)
+    seven_swaps: bool = field(init=False, repr=False, compare=False)
+    plain_plays: bool = field(init=False, repr=False, compare=False)  # one card, no target
 
-    @property
-    def zero_passes(self) -> bool:
-        return self.seven_zero or self.zero_pass
-
-    @property
-    def seven_swaps(self) -> bool:
-        return self.seven_zero or self.seven_swap
+    def __post_init__(self) -> None:
+        derived = {
+            "lowest_wins": self.scoring_mode == "ownHandCounts",
+            "zero_passes": self.seven_zero or self.zero_pass,
+            "seven_swaps": self.seven_zero or self.seven_swap,
+        }
+        derived["plain_plays"] = not (
+            derived["seven_swaps"] or self.multi_play or self.reverse_dumps_color
+        )
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
 
 
 def _snake(name: str) -> str:
     return "".join("_" + c.lower() if c.isupper() else c for c in name)
 
 
-_FIELD_NAMES = {f.name for f in fields(Rules)}
+_FIELD_NAMES = {f.name for f in fields(Rules) if f.init}
 assert all(_snake(o.name) in _FIELD_NAMES for o in OPTIONS)
 
 _DRUK: dict[str, Any] = {

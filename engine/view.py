@@ -60,7 +60,7 @@ def wire_legal(state: State, seat: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for action in legal_actions(state, seat):
         if action.type == "play":
-            action = action._replace(color=None, target=None)
+            action = action._replace(color=None, target=None, uno=False)
         key = tuple(action)
         if key not in seen:
             seen.add(key)
