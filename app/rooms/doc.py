@@ -61,21 +61,24 @@ def is_listed(doc: dict[str, Any]) -> bool:
 
 
 def player_by_token(doc: dict[str, Any], token: str) -> dict[str, Any] | None:
-    for player in doc["players"]:
+    players: list[dict[str, Any]] = doc["players"]
+    for player in players:
         if same_hash(token, player["token"]):
             return player
     return None
 
 
 def player_by_pid(doc: dict[str, Any], pid: str) -> dict[str, Any] | None:
-    for player in doc["players"]:
+    players: list[dict[str, Any]] = doc["players"]
+    for player in players:
         if player["pid"] == pid:
             return player
     return None
 
 
 def player_by_seat(doc: dict[str, Any], seat: int) -> dict[str, Any] | None:
-    for player in doc["players"]:
+    players: list[dict[str, Any]] = doc["players"]
+    for player in players:
         if player["seat"] == seat:
             return player
     return None

@@ -90,7 +90,9 @@ class RedisStore(RoomStore):
         self.prefix = prefix
         self.history_size = history_size
         self._history_ttl_ms = history_ttl_seconds * 1000
-        self._redis = client
+        # Any: redis-py's annotations cannot tell that replies are bytes
+        # (decode_responses=False).
+        self._redis: Any = client
         self._acquire = client.register_script(_ACQUIRE)
         self._release = client.register_script(_RELEASE)
         self._commit = client.register_script(_COMMIT)
@@ -181,7 +183,7 @@ class RedisStore(RoomStore):
         pipe.xadd(self._key(room_id, "log"), {"c": orjson.dumps(command)})
         pipe.publish(self._key(room_id, "wake"), room_id)
         entry_id, _ = await pipe.execute()
-        return entry_id.decode()
+        return str(entry_id.decode())
 
     async def read_log(self, room_id: str, after: str, count: int) -> list[tuple[str, Any]]:
         entries = await self._redis.xrange(self._key(room_id, "log"), f"({after}", "+", count=count)
@@ -333,5 +335,5 @@ class RedisStore(RoomStore):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener
         if self._pubsub is not None:
-            await self._pubsub.aclose()
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
         await self._redis.aclose()
