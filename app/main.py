@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from app.api import history, rooms, scoresheets
+from app.api import history, reference, rooms, scoresheets
 from app.db import Database
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
@@ -117,6 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONBody({"status": "ok", "node": request.app.state.rooms.node})
 
     app.include_router(rooms.router)
+    app.include_router(reference.router)
     app.include_router(history.router)
     app.include_router(scoresheets.router)
     app.include_router(endpoint.router)

@@ -1,0 +1,38 @@
+"""Reference data for clients: every rule option with its range and help, the presets,
+and the DrukUNO beverage table with the low-strength conversion."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query
+
+from engine import PRESETS, describe_options
+from engine.drinks import BEVERAGES, SHOT_ABV, SHOT_CL, low_strength_shot_cl
+
+router = APIRouter(prefix="/api", tags=["reference"])
+
+
+@router.get("/rules")
+async def rule_options() -> dict[str, Any]:
+    """Every rule option (name, kind, default, range or choices, group, one-line help) and
+    what each preset sets."""
+    return {"options": describe_options(), "presets": PRESETS}
+
+
+@router.get("/drinks")
+async def beverages() -> dict[str, Any]:
+    """The beverage table a sip is measured against, and the low-strength rule."""
+    return {
+        "beverages": list(BEVERAGES),
+        "shot": {"volumeCl": SHOT_CL, "abv": SHOT_ABV},
+        "lowStrength": "volume = 2 cl x 37 / ABV (e.g. 21 % -> 3.5 cl)",
+    }
+
+
+@router.get("/drinks/low-strength")
+async def low_strength(
+    abv: float = Query(gt=0, le=100, description="alcohol by volume, in percent"),
+) -> dict[str, float]:
+    """How much of a weaker spirit makes one shot."""
+    return {"abv": abv, "volumeCl": low_strength_shot_cl(abv)}
