@@ -61,7 +61,7 @@ def replay(deal: list[dict[str, Any]]) -> Any:
     state = None
     for entry in deal:
         if "start" in entry:
-            state = engine.State.from_json(entry["start"])
+            state = engine.state_from_json(entry["start"])
         elif state is not None:
             state, _ = engine.apply(state, entry["seat"], entry["action"])
     return state
