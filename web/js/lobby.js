@@ -192,102 +192,118 @@ export function showLobby(root, params = {}) {
     return input;
   }
 
+  function nameSection() {
+    return h("section", { class: "panel lobby-name", "aria-labelledby": "name-h" }, [
+      h("h1", { id: "name-h", class: "visually-hidden" }, [t("app.title")]),
+      h("label", { for: "player-name" }, [t("lobby.name")]),
+      bind(
+        h("input", {
+          id: "player-name",
+          "data-testid": "player-name",
+          autocomplete: "nickname",
+          maxlength: 24,
+          placeholder: t("lobby.namePlaceholder"),
+          value: form.name,
+        }),
+        "name",
+      ),
+    ]);
+  }
+
+  function roomsSection() {
+    return h("section", { class: "panel", "aria-labelledby": "rooms-h" }, [
+      h("div", { class: "panel-head" }, [
+        h("h2", { id: "rooms-h" }, [t("lobby.openRooms")]),
+        h("button", { type: "button", onClick: refresh }, [t("lobby.refresh")]),
+      ]),
+      h("ul", { id: "room-list", class: "room-list", "data-testid": "room-list" }),
+    ]);
+  }
+
+  function codeSection() {
+    return h("section", { class: "panel", "aria-labelledby": "code-h" }, [
+      h("h2", { id: "code-h" }, [t("lobby.joinByCode")]),
+      h("form", { class: "inline-form", onSubmit: joinByCode }, [
+        h("label", { for: "join-code" }, [t("lobby.code")]),
+        bind(
+          h("input", {
+            id: "join-code",
+            "data-testid": "room-code",
+            autocomplete: "off",
+            autocapitalize: "characters",
+            "aria-describedby": "join-code-help",
+            value: form.code,
+          }),
+          "code",
+        ),
+        h("button", { type: "submit", class: "primary", "data-testid": "join" }, [t("lobby.join")]),
+        h("p", { class: "hint", id: "join-code-help" }, [t("lobby.codeHelp")]),
+      ]),
+    ]);
+  }
+
+  function createSection() {
+    return h("section", { class: "panel", "aria-labelledby": "create-h" }, [
+      h("h2", { id: "create-h" }, [t("lobby.create")]),
+      h("form", { class: "create-form", onSubmit: create }, [
+        h("div", { class: "field" }, [
+          h("label", { for: "room-name" }, [t("lobby.roomName")]),
+          bind(
+            h("input", {
+              id: "room-name",
+              "data-testid": "room-name",
+              maxlength: 40,
+              value: form.roomName,
+              placeholder: t("lobby.roomNameDefault", { name: form.name || "Anna" }),
+            }),
+            "roomName",
+          ),
+        ]),
+        h("div", { class: "field" }, [
+          h("label", { for: "room-seats" }, [t("lobby.seatsLabel")]),
+          bind(
+            h("input", {
+              id: "room-seats",
+              "data-testid": "seats",
+              type: "number",
+              min: 2,
+              max: 10,
+              inputmode: "numeric",
+              value: form.seats,
+              "aria-describedby": "room-seats-help",
+            }),
+            "seats",
+            Number,
+          ),
+          h("p", { class: "hint", id: "room-seats-help" }, [t("lobby.seatsHelp")]),
+        ]),
+        h("div", { class: "field check" }, [
+          bind(
+            h("input", {
+              id: "room-private",
+              type: "checkbox",
+              "data-testid": "private",
+              checked: form.private,
+            }),
+            "private",
+          ),
+          h("label", { for: "room-private" }, [t("lobby.private")]),
+        ]),
+        editor ? editor.element : h("p", { class: "muted" }, ["…"]),
+        h("button", { type: "submit", class: "primary big", "data-testid": "create-room" }, [
+          t("lobby.createButton"),
+        ]),
+      ]),
+    ]);
+  }
+
   function render() {
     const presetBefore = editor ? editor.value() : null;
     editor = catalogue ? rulesEditor(catalogue, presetBefore?.preset || "classic") : null;
     mount(root, [
-      h("section", { class: "panel lobby-name", "aria-labelledby": "name-h" }, [
-        h("h1", { id: "name-h", class: "visually-hidden" }, [t("app.title")]),
-        h("label", { for: "player-name" }, [t("lobby.name")]),
-        bind(
-          h("input", {
-            id: "player-name",
-            "data-testid": "player-name",
-            autocomplete: "nickname",
-            maxlength: 24,
-            placeholder: t("lobby.namePlaceholder"),
-            value: form.name,
-          }),
-          "name",
-        ),
-      ]),
-      h("section", { class: "panel", "aria-labelledby": "rooms-h" }, [
-        h("div", { class: "panel-head" }, [
-          h("h2", { id: "rooms-h" }, [t("lobby.openRooms")]),
-          h("button", { type: "button", onClick: refresh }, [t("lobby.refresh")]),
-        ]),
-        h("ul", { id: "room-list", class: "room-list", "data-testid": "room-list" }),
-      ]),
-      h("section", { class: "panel", "aria-labelledby": "code-h" }, [
-        h("h2", { id: "code-h" }, [t("lobby.joinByCode")]),
-        h("form", { class: "inline-form", onSubmit: joinByCode }, [
-          h("label", { for: "join-code" }, [t("lobby.code")]),
-          bind(
-            h("input", {
-              id: "join-code",
-              "data-testid": "room-code",
-              autocomplete: "off",
-              autocapitalize: "characters",
-              "aria-describedby": "join-code-help",
-              value: form.code,
-            }),
-            "code",
-          ),
-          h("button", { type: "submit", class: "primary", "data-testid": "join" }, [t("lobby.join")]),
-          h("p", { class: "hint", id: "join-code-help" }, [t("lobby.codeHelp")]),
-        ]),
-      ]),
-      h("section", { class: "panel", "aria-labelledby": "create-h" }, [
-        h("h2", { id: "create-h" }, [t("lobby.create")]),
-        h("form", { class: "create-form", onSubmit: create }, [
-          h("div", { class: "field" }, [
-            h("label", { for: "room-name" }, [t("lobby.roomName")]),
-            bind(
-              h("input", {
-                id: "room-name",
-                "data-testid": "room-name",
-                maxlength: 40,
-                value: form.roomName,
-                placeholder: t("lobby.roomNameDefault", { name: form.name || "Anna" }),
-              }),
-              "roomName",
-            ),
-          ]),
-          h("div", { class: "field" }, [
-            h("label", { for: "room-seats" }, [t("lobby.seatsLabel")]),
-            bind(
-              h("input", {
-                id: "room-seats",
-                "data-testid": "seats",
-                type: "number",
-                min: 2,
-                max: 10,
-                inputmode: "numeric",
-                value: form.seats,
-                "aria-describedby": "room-seats-help",
-              }),
-              "seats",
-              Number,
-            ),
-            h("p", { class: "hint", id: "room-seats-help" }, [t("lobby.seatsHelp")]),
-          ]),
-          h("div", { class: "field check" }, [
-            bind(
-              h("input", {
-                id: "room-private",
-                type: "checkbox",
-                "data-testid": "private",
-                checked: form.private,
-              }),
-              "private",
-            ),
-            h("label", { for: "room-private" }, [t("lobby.private")]),
-          ]),
-          editor ? editor.element : h("p", { class: "muted" }, ["…"]),
-          h("button", { type: "submit", class: "primary big", "data-testid": "create-room" }, [
-            t("lobby.createButton"),
-          ]),
-        ]),
+      h("div", { class: "lobby" }, [
+        h("div", { class: "lobby-side" }, [nameSection(), roomsSection(), codeSection()]),
+        createSection(),
       ]),
     ]);
     renderRooms();

@@ -421,5 +421,7 @@ export const PRESETS = {
   },
   "flip": {},
   "rommy": {},
-  "bottle": {}
+  "bottle": {
+    "drinks": true
+  }
 };
