@@ -197,6 +197,19 @@ def test_drinks_are_opt_in_for_every_shedding_preset() -> None:
         assert rules_from_json({"preset": preset}).drinks is False
 
 
+def test_sips_as_points_keeps_the_same_tally_for_the_client_to_show_as_points() -> None:
+    """RULES.md: the room "offers a points instead of sips switch"; the engine counts the
+    same tally either way and only carries the switch in the rules for the client."""
+    actions = [play(0, "RS"), draw(2)]
+    hands = ["RS R1 R2", "B1 B2", "Y1"]
+    plain = run_setup(hands, "R8", draw="G1 G2", rules=DRINKS, actions=actions)
+    points = run_setup(
+        hands, "R8", draw="G1 G2", rules={**DRINKS, "sipsAsPoints": True}, actions=actions
+    )
+    assert points["state"]["drinks"] == plain["state"]["drinks"] == [0, 1, 1]
+    assert rules_from_json({**DRINKS, "sipsAsPoints": True}).to_json()["sipsAsPoints"] is True
+
+
 def test_drinks_beverage_table_and_low_strength_conversion() -> None:
     """RULES.md: beer 33 cl 4.6 %, draught 50 cl, cider, wine 12 cl 12 %, spirits 2 cl 37 %;
     2 cl x 37 / ABV, e.g. 21 % -> 3.5 cl."""

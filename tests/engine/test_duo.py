@@ -267,6 +267,18 @@ def test_duo_a_first_reverse_dump_is_all_or_nothing() -> None:
     assert outcomes(result)[14:] == ["dump_all_or_nothing"]
 
 
+@pytest.mark.xfail(
+    reason="game.dump_color_of returns the first card's dumpColor (G) even when player 2"
+    " starts with a Reverse of another colour: a yellow Reverse then every yellow card is"
+    " refused with one_card_only, though a Reverse always lets its player dump its colour",
+    strict=True,
+)
+def test_duo_after_a_first_reverse_player_two_may_dump_the_colour_of_their_own_reverse() -> None:
+    result = _first("GR", [dump(1, "YR Y3 Y4")], p2="YR Y3 Y4 B1 B2 B3 B4")
+    assert outcomes(result)[14:] == ["ok"]
+    assert result["state"]["hands"][1] == cards("B1 B2 B3 B4")
+
+
 def test_duo_a_first_reverse_shows_dump_color_in_the_view() -> None:
     state = initial_state(
         {

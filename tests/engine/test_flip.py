@@ -322,6 +322,26 @@ def test_flip_wild_draw_colour_with_the_challenge_on_waits_for_the_victim() -> N
     assert state["turn"] == 2
 
 
+def test_flip_wild_draw_colour_bluff_with_the_challenge_on_the_offender_draws_to_the_colour() -> (
+    None
+):
+    """Guilty (held a card of the colour in force): the offender draws until the named
+    colour comes instead, and the challenger takes a normal turn (engine's reading)."""
+    result = flip_run(
+        ["W+2|WDC B1|P2", "B5|T3", "Y5|O1"],
+        "G3|P4",
+        side="dark",
+        draw_pile="R1|T1 R3|O3 R4|V4",
+        actions=[play(0, "W+2|WDC", "O"), challenge(1)],
+    )
+    assert outcomes(result) == ["ok", "ok"]
+    assert events_of(result, 1)[0]["guilty"] is True
+    state = result["state"]
+    assert state["hands"][0] == cards("B1|P2 R1|T1 R3|O3")
+    assert state["hands"][1] == cards("B5|T3")
+    assert state["turn"] == 1
+
+
 def test_flip_wild_draw_colour_with_the_challenge_off_refused_holding_the_colour() -> None:
     result = flip_run(
         ["W+2|WDC B1|P2", "B5|T3", "Y5|O1"],
