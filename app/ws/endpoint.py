@@ -58,16 +58,20 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
             return
         pid = player["pid"]
     elif not record.doc["spectators"]:
-        await _refuse(websocket, "no_spectators", "this room has no spectators", 4403)
+        await _refuse(
+            websocket, "no_spectators", "this room has no spectators", CLOSE_NO_SPECTATORS
+        )
         return
     await websocket.accept()
     conn = Connection(websocket, service, room_id, pid)
     sender = asyncio.create_task(conn.run_sender())
-    await service.listen(room_id, conn)
     waiting: set[asyncio.Task[None]] = set()
+    connected = False
     try:
+        await service.listen(room_id, conn)
         if pid is not None:
             await service.submit(room_id, {"k": "connect", "pid": pid})
+            connected = True
         await conn.snapshot()
         await _receive(websocket, settings, service, conn, waiting)
     except RoomError as err:
@@ -78,7 +82,8 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
         conn.close(1011)
     finally:
         await service.unlisten(room_id, conn)
-        if pid is not None:
+        if connected and pid is not None:
+            # Only a committed connection is undone (another device may hold the seat).
             # Shielded: the handler may be cancelled at shutdown, the seat must still go
             # offline in the room's view.
             with contextlib.suppress(Exception):
