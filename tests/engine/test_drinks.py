@@ -77,6 +77,18 @@ def test_drinks_a_missed_uno_penalty_is_drunk_per_card() -> None:
     assert sips(result, 1) == [(0, 2, "draw")]
 
 
+def test_drinks_everybody_draws_two_costs_every_other_player_two_sips() -> None:
+    result = run_setup(
+        ["A+2 R1", "B1", "Y1"],
+        "R8",
+        draw="G1 G2 G3 G4",
+        rules={**DRINKS, "everybodyDrawsTwo": 1},
+        actions=[play(0, "A+2", "G")],
+    )
+    assert sips(result, 0) == [(1, 2, "draw"), (2, 2, "draw")]
+    assert result["state"]["drinks"] == [0, 2, 2]
+
+
 def test_drinks_one_sip_for_being_skipped() -> None:
     result = run_setup(["RS R1", "B1", "Y1"], "R8", rules=DRINKS, actions=[play(0, "RS")])
     assert sips(result, 0) == [(1, 1, "skipped")]

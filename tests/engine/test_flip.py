@@ -322,9 +322,7 @@ def test_flip_wild_draw_colour_with_the_challenge_on_waits_for_the_victim() -> N
     assert state["turn"] == 2
 
 
-def test_flip_wild_draw_colour_bluff_with_the_challenge_on_the_offender_draws_to_the_colour() -> (
-    None
-):
+def test_flip_wild_draw_colour_bluff_caught_the_offender_draws_to_the_colour() -> None:
     """Guilty (held a card of the colour in force): the offender draws until the named
     colour comes instead, and the challenger takes a normal turn (engine's reading)."""
     result = flip_run(
