@@ -133,3 +133,15 @@ async def test_subscribers_get_changes_and_nodes_their_results(store: RoomStore)
     assert await store.listed(10) == []
     await store.unsubscribe("r1")
     await store.unwatch_log("r1")
+
+
+async def test_a_missing_redis_fails_the_suite_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    import live
+
+    monkeypatch.setattr(live, "REDIS_URL", "redis://127.0.0.1:1/0")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="unreachable"):
+        await live.require_redis()
+    monkeypatch.setenv("CI", "")
+    with pytest.raises(pytest.skip.Exception):
+        await live.require_redis()
