@@ -67,8 +67,9 @@ def finish_play(
     faces = FACES[new.side]
     rank = faces[cards[-1]].rank
     rules = new.rules
-    # A Duo dump acts as its last card alone; a multi-play of one rank acts once per card.
-    count = len(cards) if faces[cards[0]].rank == rank else 1
+    # A multi-play of one rank acts once per card; a Duo dump acts as its last card alone.
+    one_rank = rules.multi_play and all(faces[c].rank == rank for c in cards)
+    count = len(cards) if one_rank else 1
     if not new.hands[seat]:
         if rules.swap_on_last_card and _swaps(new, rank, target):
             _swap_effect(new, seat, rank, target, events)

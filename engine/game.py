@@ -157,10 +157,12 @@ def dump_color_of(state: State, cards: tuple[str, ...]) -> str | None:
     """UNO Duo: the colour a Reverse (or a first-card Reverse) lets this play dump."""
     if not state.rules.reverse_dumps_color:
         return None
+    first = FACES[state.side][cards[0]]
+    if first.rank == "R":
+        return first.color
     if state.dump_color is not None and not state.pending and state.drawn is None:
         return state.dump_color
-    first = FACES[state.side][cards[0]]
-    return first.color if first.rank == "R" else None
+    return None
 
 
 def multi_problem(state: State, seat: int, cards: tuple[str, ...], uno: bool) -> str | None:
@@ -290,7 +292,8 @@ def _draw(state: State, seat: int, act: Action) -> Transition:
 
 def _after_drawing(new: State, seat: int, cards: list[str]) -> None:
     """A playable last card drawn may be played at once (or kept); else the turn ends."""
-    if cards and turn_play_problem(new, seat, cards[-1]) is None:
+    playable_now = new.rules.drawn_card_playable or new.rules.draw_to_match
+    if cards and playable_now and turn_play_problem(new, seat, cards[-1]) is None:
         new.drawn = cards[-1]
     else:
         new.turn = next_seat(new, seat, 1)
@@ -312,10 +315,19 @@ def _take_penalty(state: State, new: State, seat: int, events: list[Event]) -> N
     elif wild_four and rules.draw_four_follow_color:
         new.follow = FOLLOW_START
     elif rules.penalty_draw_to_match:
-        cards = _draw_for_turn(new, events, force=True)
-        give_cards(new, seat, cards)
-        record_draw(new, seat, cards, "draw", events)
-        _after_drawing(new, seat, cards)
+        # Helsinki: a forced draw also goes on until a playable card comes, unless the
+        # penalty itself brought one; that card may be played at once.
+        held = new.hands[seat]
+        brought = [
+            c for c in held[len(held) - state.pending :] if _playable_when_drawn(new, held, c)
+        ]
+        if brought:
+            new.drawn = brought[-1]
+        else:
+            cards = _draw_for_turn(new, events, force=True)
+            give_cards(new, seat, cards)
+            record_draw(new, seat, cards, "draw", events)
+            _after_drawing(new, seat, cards)
     else:
         new.turn = next_seat(new, seat, 1)
 
@@ -365,7 +377,9 @@ def pass_problem(state: State, seat: int) -> str | None:
     if state.follow:
         if holds_color(state, seat):
             return "must_follow_color"
-        return None if state.follow < FOLLOW_START else "cannot_pass"
+        # Lacking the colour: draw up to three (while there is anything to draw), then pass.
+        nothing_left = not state.draw_pile and len(state.discard) <= 1
+        return None if state.follow == 1 or nothing_left else "cannot_pass"
     return None if state.drawn is not None else "cannot_pass"
 
 

@@ -260,6 +260,12 @@ OPTIONS: tuple[Option, ...] = (
         group="druk",
         help="After a draw penalty keep drawing until a playable card comes, and you may play it",
     ),
+    Option(
+        "drawnCardPlayable",
+        True,
+        group="druk",
+        help="A playable card you draw may be played at once (DrukUNO: drawing ends the turn)",
+    ),
     Option("drinks", False, group="drinks", help="Keep a tally of sips (DrukUNO drinking rules)"),
     Option("sipsAsPoints", False, group="drinks", help="Count the tally as points instead of sips"),
     # UNO Duo
@@ -339,6 +345,7 @@ class Rules:
     seven_swap: bool = False
     swap_on_last_card: bool = False
     penalty_draw_to_match: bool = False
+    drawn_card_playable: bool = True
     drinks: bool = False
     sips_as_points: bool = False
     deal_method: str = "deal"
@@ -386,6 +393,7 @@ assert all(_snake(o.name) in _FIELD_NAMES for o in OPTIONS)
 
 _DRUK: dict[str, Any] = {
     "multiPlay": True,
+    "drawnCardPlayable": False,
     "stacking": True,
     "drawFourFollowColor": True,
     "firstCardPlayedByDealer": True,
@@ -394,6 +402,7 @@ _DRUK: dict[str, Any] = {
 }
 _HELSINKI: dict[str, Any] = {
     **_DRUK,
+    "drawnCardPlayable": True,
     "drawToMatch": True,
     "drawToMatchCap": 0,
     "penaltyDrawToMatch": True,

@@ -41,12 +41,16 @@ class JoinRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Name
     code: str | None = None
+    ageConfirmed: bool = Field(
+        default=False, description="of legal drinking age (required where drinks are on)"
+    )
 
 
 class JoinByCode(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Name
     code: str
+    ageConfirmed: bool = False
 
 
 class Joined(BaseModel):
@@ -167,10 +171,18 @@ async def get_room(room_id: str, rooms: Rooms) -> dict[str, Any]:
     return summary(record.doc, record.seq)
 
 
-async def _join(request: Request, rooms: Rooms, room_id: str, name: str) -> Joined:
+async def _join(
+    request: Request, rooms: Rooms, room_id: str, name: str, age: bool = False
+) -> Joined:
     token, pid = tokens.new_token(), tokens.new_id()
     await request.app.state.db.record_player(pid, name)
-    command = {"k": "join", "pid": pid, "name": name, "token": tokens.hash_token(token)}
+    command = {
+        "k": "join",
+        "pid": pid,
+        "name": name,
+        "token": tokens.hash_token(token),
+        "age": age,
+    }
     result = await rooms.submit(room_id, command)
     return Joined(roomId=room_id, seat=result["seat"], token=token, playerId=pid)
 
@@ -181,7 +193,7 @@ async def join_by_code(body: JoinByCode, request: Request, rooms: Rooms) -> Join
     room_id = await rooms.store.room_for_code(body.code.strip().upper())
     if room_id is None:
         raise RoomError(404, "bad_code", "no room has this code")
-    return await _join(request, rooms, room_id, body.name)
+    return await _join(request, rooms, room_id, body.name, body.ageConfirmed)
 
 
 @router.post("/{room_id}/join", status_code=201, response_model=Joined, responses=ERRORS)
@@ -191,7 +203,7 @@ async def join_room(room_id: str, body: JoinRoom, request: Request, rooms: Rooms
     if record.doc["private"]:
         if body.code is None or body.code.strip().upper() != record.doc["code"]:
             raise RoomError(403, "bad_code", "this room is private; its code is needed")
-    return await _join(request, rooms, room_id, body.name)
+    return await _join(request, rooms, room_id, body.name, body.ageConfirmed)
 
 
 @router.post("/{room_id}/start", response_model=Started, responses=ERRORS)

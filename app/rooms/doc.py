@@ -5,7 +5,7 @@
     {"id", "name", "code", "private", "spectators", "seats", "rules", "host" (token hash),
      "createdAt", "status": "lobby" | "playing" | "over", "listed",
      "players": [{"seat", "pid", "name", "token" (hash), "conn" (open sockets)}],
-     "matchId", "ts" (time of the last change)}
+     "matchId", "watchers" (spectator sockets), "ts" (time of the last change)}
 
 The engine state is not in the document: it is rebuilt from the room's deal log (the
 current deal's start state and the actions applied since), which the store keeps beside
@@ -50,6 +50,7 @@ def new_doc(
         "status": LOBBY,
         "players": [],
         "matchId": None,
+        "watchers": 0,
     }
     doc["listed"] = is_listed(doc)
     return doc

@@ -18,6 +18,10 @@ from app.rooms.doc import ACKS_KEPT, LOBBY, OVER, PLAYING, player_by_pid, player
 from app.rooms.errors import RoomError
 
 _DEAL_OVER = ("dealOver", "matchOver")
+_AGE_MESSAGE = (
+    "this room keeps a drinking tally: every player confirms being of legal drinking age"
+    " (join with ageConfirmed: true)"
+)
 
 
 @dataclass(slots=True)
@@ -114,6 +118,8 @@ class RoomMachine:
         free = [s for s in range(doc["seats"]) if s not in taken]
         if not free:
             raise RoomError(409, "room_full", f"all {doc['seats']} seats are taken")
+        if doc["rules"].get("drinks") and not command.get("age"):
+            raise RoomError(403, "age_confirmation_required", _AGE_MESSAGE)
         seat = free[0]
         player = {
             "seat": seat,
@@ -121,6 +127,7 @@ class RoomMachine:
             "name": command["name"],
             "token": command["token"],
             "conn": 0,
+            "age": bool(command.get("age")),
         }
         doc["players"].append(player)
         doc["players"].sort(key=lambda p: p["seat"])
@@ -171,6 +178,14 @@ class RoomMachine:
         event = {"type": "disconnect", "seat": player["seat"]}
         return Step({"ok": True}, changed=True, public_events=[event])
 
+    def _on_watch(self, command: dict[str, Any], now_ms: int) -> Step:
+        self.doc["watchers"] = self.doc.get("watchers", 0) + 1
+        return Step({"ok": True}, changed=True, public_events=[{"type": "watch"}])
+
+    def _on_unwatch(self, command: dict[str, Any], now_ms: int) -> Step:
+        self.doc["watchers"] = max(0, self.doc.get("watchers", 0) - 1)
+        return Step({"ok": True}, changed=True, public_events=[{"type": "unwatch"}])
+
     def _player(self, pid: str) -> dict[str, Any]:
         player = player_by_pid(self.doc, pid)
         if player is None:
@@ -201,11 +216,18 @@ class RoomMachine:
         players = doc["players"]
         if len(players) < 2:
             raise RoomError(409, "not_enough_players", "a match needs at least 2 players")
+        if doc["rules"].get("drinks") and not all(p.get("age") for p in players):
+            # The host may have turned drinks on after some players joined.
+            raise RoomError(409, "age_confirmation_required", _AGE_MESSAGE)
+        rules = engine.rules_from_json(doc["rules"])
+        try:
+            state, events = engine.new_match(rules, len(players), secrets.token_hex(16))
+        except engine.EngineError as err:
+            raise RoomError(409, err.code, err.message) from err
         # Seats are renumbered 0..n-1 in seat order: the engine knows no empty seats.
         for index, player in enumerate(players):
             player["seat"] = index
-        rules = engine.rules_from_json(doc["rules"])
-        self.state, events = engine.new_match(rules, len(players), secrets.token_hex(16))
+        self.state = state
         doc["status"] = PLAYING
         doc["matchId"] = secrets.token_hex(8)
         self.deal_start = self.state.to_json()
@@ -265,7 +287,8 @@ class RoomMachine:
             deal_number=state.deal,
             start_state=self.deal_start or {},
             actions=list(self.deal_actions),
-            scores=None if state.deal_scores is None else list(state.deal_scores),
+            # Bottle UNO keeps a sip tally and no deal scores.
+            scores=None if getattr(state, "deal_scores", None) is None else list(state.deal_scores),
             totals=list(state.totals),
             winner=state.winner,
             match_over=state.match_over,

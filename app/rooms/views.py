@@ -23,11 +23,19 @@ def room_info(doc: dict[str, Any]) -> dict[str, Any]:
         "private": doc["private"],
         "spectators": doc["spectators"],
         "matchId": doc["matchId"],  # for the history REST once a deal is archived
+        "watchers": doc.get("watchers", 0),  # spectator sockets open
     }
 
 
 def audiences(doc: dict[str, Any]) -> list[str]:
-    return [p["pid"] for p in doc["players"]] + [SPECTATOR]
+    """Who gets a patch of a change: every seated player (connected or not, so that a
+    reconnecting seat can ``resume`` from history), and spectators only while some watch:
+    a view nobody receives costs an engine view for nothing. A spectator socket opening
+    when none watched gets its snapshot, then patches again."""
+    out = [p["pid"] for p in doc["players"]]
+    if doc.get("watchers", 0) > 0:
+        out.append(SPECTATOR)
+    return out
 
 
 def build_view(doc: dict[str, Any], state: Any, audience: str, seq: int) -> dict[str, Any]:

@@ -69,9 +69,11 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
     connected = False
     try:
         await service.listen(room_id, conn)
-        if pid is not None:
-            await service.submit(room_id, {"k": "connect", "pid": pid})
-            connected = True
+        # A seat's connection, or a spectator's, is a change of the room; the snapshot
+        # below already includes it.
+        opening = {"k": "connect", "pid": pid} if pid is not None else {"k": "watch"}
+        await service.submit(room_id, opening)
+        connected = True
         await conn.snapshot()
         await _receive(websocket, settings, service, conn, waiting)
     except RoomError as err:
@@ -82,12 +84,13 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
         conn.close(1011)
     finally:
         await service.unlisten(room_id, conn)
-        if connected and pid is not None:
+        if connected:
             # Only a committed connection is undone (another device may hold the seat).
             # Shielded: the handler may be cancelled at shutdown, the seat must still go
             # offline in the room's view.
+            closing = {"k": "disconnect", "pid": pid} if pid is not None else {"k": "unwatch"}
             with contextlib.suppress(Exception):
-                await asyncio.shield(_disconnect(service, room_id, pid))
+                await asyncio.shield(_disconnect(service, room_id, closing))
         conn.close()
         for task in waiting:
             task.cancel()
@@ -95,9 +98,9 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
             await asyncio.wait_for(sender, timeout=1)
 
 
-async def _disconnect(service: RoomService, room_id: str, pid: str) -> None:
+async def _disconnect(service: RoomService, room_id: str, command: dict[str, Any]) -> None:
     with contextlib.suppress(RoomError):
-        await service.submit(room_id, {"k": "disconnect", "pid": pid})
+        await service.submit(room_id, command)
 
 
 async def _receive(

@@ -267,12 +267,6 @@ def test_duo_a_first_reverse_dump_is_all_or_nothing() -> None:
     assert outcomes(result)[14:] == ["dump_all_or_nothing"]
 
 
-@pytest.mark.xfail(
-    reason="game.dump_color_of returns the first card's dumpColor (G) even when player 2"
-    " starts with a Reverse of another colour: a yellow Reverse then every yellow card is"
-    " refused with one_card_only, though a Reverse always lets its player dump its colour",
-    strict=True,
-)
 def test_duo_after_a_first_reverse_player_two_may_dump_the_colour_of_their_own_reverse() -> None:
     result = _first("GR", [dump(1, "YR Y3 Y4")], p2="YR Y3 Y4 B1 B2 B3 B4")
     assert outcomes(result)[14:] == ["ok"]
@@ -380,12 +374,6 @@ def test_duo_reverse_dump_a_final_skip_skips_the_opponent() -> None:
     assert result["state"]["turn"] == 0
 
 
-@pytest.mark.xfail(
-    reason="effects.finish_play counts every card of the dump when its first and last cards"
-    " share a rank: a Duo dump ending in a Reverse acts once per Reverse in it instead of"
-    " once (GR GR: two skips, the turn passes to the opponent; GR G3 GR: three skip events)",
-    strict=True,
-)
 @pytest.mark.parametrize("spec", ["GR GR", "GR G3 GR"])
 def test_duo_reverse_dump_a_final_reverse_acts_once_on_the_opponent(spec: str) -> None:
     """RULES.md section 6: "a final action card acts on the opponent" - once, as a lone

@@ -107,13 +107,6 @@ def test_helsinki_penalty_draw_then_draws_on_to_a_playable_card_and_may_play_it(
     assert state["turn"] == 2
 
 
-@pytest.mark.xfail(
-    reason="game._take_penalty draws on with _draw_for_turn(force=True) even when a card of"
-    " the penalty itself is playable: the victim of a Draw Two who draws G5 Y1 must draw"
-    " on to the next playable card (G6), and may play only that one; seed: 'keep drawing"
-    " until you get a card you can lay'",
-    strict=True,
-)
 def test_helsinki_penalty_draw_stops_when_the_penalty_brought_a_playable_card() -> None:
     result = helsinki(
         ["G+2 R1", "R2", "Y5", "B5"],
