@@ -648,6 +648,10 @@ const OPTION_TEXT = {
     en: ["Draw to match after a penalty", "After a draw penalty keep drawing until a playable card comes, and you may play it"],
     da: ["Træk til du kan efter straf", "Efter strafkort trækker du videre til et kort kan lægges, og du må lægge det"],
   },
+  drawnCardPlayable: {
+    en: ["Play a drawn card", "A playable card you draw may be played at once (DrukUNO: drawing ends the turn)"],
+    da: ["Læg et trukket kort", "Et kort du trækker, må lægges med det samme, hvis det passer (DrukUNO: et træk slutter turen)"],
+  },
   drinks: {
     en: ["Drinking tally", "Keep a tally of sips (DrukUNO drinking rules)"],
     da: ["Tæl slurke", "Før regnskab med slurkene (DrukUNOs drikkeregler)"],

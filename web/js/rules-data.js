@@ -291,6 +291,13 @@ export const OPTIONS = [
     "help": "After a draw penalty keep drawing until a playable card comes, and you may play it"
   },
   {
+    "name": "drawnCardPlayable",
+    "kind": "bool",
+    "default": true,
+    "group": "druk",
+    "help": "A playable card you draw may be played at once (DrukUNO: drawing ends the turn)"
+  },
+  {
     "name": "drinks",
     "kind": "bool",
     "default": false,
@@ -370,6 +377,7 @@ export const PRESETS = {
   },
   "druk": {
     "multiPlay": true,
+    "drawnCardPlayable": false,
     "stacking": true,
     "drawFourFollowColor": true,
     "firstCardPlayedByDealer": true,
@@ -378,6 +386,7 @@ export const PRESETS = {
   },
   "helsinki": {
     "multiPlay": true,
+    "drawnCardPlayable": true,
     "stacking": true,
     "drawFourFollowColor": true,
     "firstCardPlayedByDealer": true,
@@ -392,6 +401,7 @@ export const PRESETS = {
   },
   "warszawa": {
     "multiPlay": true,
+    "drawnCardPlayable": true,
     "stacking": true,
     "drawFourFollowColor": true,
     "firstCardPlayedByDealer": true,
