@@ -50,7 +50,7 @@ option_values = {
     "reverseDumpsColor": st.booleans(),
     "wildDrawFourPlaysAgain": st.booleans(),
 }
-SHEDDING_PRESETS = ["classic", "house", "druk", "helsinki", "warszawa", "duo", "knockout"]
+SHEDDING_PRESETS = ["classic", "house", "druk", "helsinki", "warszawa", "duo", "flip", "knockout"]
 assert set(option_values) <= {o.name for o in OPTIONS}
 
 
