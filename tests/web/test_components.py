@@ -465,3 +465,21 @@ def test_flip_cards_show_the_side_in_play(page):
     )
     for color in "PTOV":
         expect(page.locator("dialog.picker").get_by_test_id(f"color-{color}")).to_be_visible()
+
+
+def test_drinking_tally_and_guide(page, shot):
+    view = base_view(
+        rules={"preset": "druk", "drinks": True, "sipsAsPoints": False},
+        drinks=[{"total": 3, "byReason": {"draw": 3}}, {"total": 0, "byReason": {}}, {"total": 5}],
+        followColor=True,
+    )
+    render(page, view)
+    expect(page.locator('[data-testid=sips][data-seat="2"]')).to_have_text("5 sips")
+    expect(page.locator('[data-testid=sips][data-seat="0"]')).to_have_text("3 sips")
+    expect(page.get_by_test_id("follow-color")).to_contain_text("Play red")
+    guide = page.get_by_test_id("drinks-guide")
+    guide.locator("summary").click()
+    expect(guide.get_by_test_id("abv-volume")).to_have_text("3.5 cl")  # RULES.md: 21 % -> 3.5 cl
+    guide.get_by_test_id("abv").fill("37")
+    expect(guide.get_by_test_id("abv-volume")).to_have_text("2 cl")
+    shot(page, "13-component-drinks")

@@ -88,6 +88,66 @@ export function companionsOf(hand, code) {
   });
 }
 
+/** A seat's drinking tally (`view.drinks`: per seat {total, byReason}), if drinks are on. */
+function sipsBadge(view, seat) {
+  if (!Array.isArray(view.drinks)) return null;
+  const entry = view.drinks[seat];
+  const n = typeof entry === "number" ? entry : (entry?.total ?? 0);
+  const key = view.rules?.sipsAsPoints ? "table.sipPoints" : "table.sips";
+  return h("span", { class: "sips", "data-testid": "sips", "data-seat": seat }, [t(key, { n })]);
+}
+
+// RULES.md section 4: what one sip-sized drink is, and how strong drinks convert.
+// The seed gives no size or strength for cider and no strength for draught beer.
+const BEVERAGES = [
+  ["beer", 33, 4.6],
+  ["draught", 50, null],
+  ["cider", null, null],
+  ["wine", 12, 12],
+  ["spirits", 2, 37],
+];
+
+function drinksGuide() {
+  const abv = h("input", {
+    id: "abv",
+    type: "number",
+    min: 1,
+    max: 96,
+    step: 0.5,
+    value: 21,
+    inputmode: "decimal",
+    "data-testid": "abv",
+  });
+  const result = h("output", { for: "abv", "data-testid": "abv-volume" });
+  const update = () => {
+    const value = Number(abv.value);
+    // 2 cl of 37 % spirits holds the same alcohol as (2 x 37 / ABV) cl of the drink.
+    result.textContent = value > 0 ? t("drinks.volume", { cl: (Math.round((2 * 37 * 10) / value) / 10).toString() }) : "";
+  };
+  abv.addEventListener("input", update);
+  update();
+  return h("details", { class: "drinks-guide panel", "data-testid": "drinks-guide" }, [
+    h("summary", {}, [t("drinks.guide")]),
+    h("table", { class: "scoreboard" }, [
+      h("thead", {}, [
+        h("tr", {}, [
+          h("th", { scope: "col" }, [t("drinks.drink")]),
+          h("th", { scope: "col", class: "num" }, ["cl"]),
+          h("th", { scope: "col", class: "num" }, ["%"]),
+        ]),
+      ]),
+      h(
+        "tbody",
+        {},
+        BEVERAGES.map(([name, cl, pct]) =>
+          h("tr", {}, [h("th", { scope: "row" }, [t(`drinks.${name}`)]), h("td", { class: "num" }, [cl ?? "–"]), h("td", { class: "num" }, [pct ?? "–"])]),
+        ),
+      ),
+    ]),
+    h("p", {}, [h("label", { for: "abv" }, [t("drinks.convert")]), " ", abv, " % → ", result]),
+  ]);
+}
+
 function countText(n) {
   return n === 1 ? t("table.card1") : t("table.cards", { n });
 }
@@ -133,9 +193,7 @@ function playerChip(view, p, ctx, info) {
       h("div", { class: "player-meta" }, [
         h("span", { "data-testid": "card-count" }, [countText(p.cards ?? 0)]),
         h("span", { class: "muted" }, [t("table.score", { n: p.score ?? view.totals?.[p.seat] ?? 0 })]),
-        Array.isArray(view.drinks)
-          ? h("span", { class: "sips", "data-testid": "sips" }, [t("table.sips", { n: view.drinks[p.seat] ?? 0 })])
-          : null,
+        sipsBadge(view, p.seat),
       ]),
       catchable
         ? h(
@@ -323,6 +381,12 @@ function prompts(view, ctx, info) {
         ),
       ),
     );
+  }
+  if (view.followColor && info.myTurn && view.color) {
+    out.push(h("p", { class: "prompt", "data-testid": "follow-color" }, [t("table.followColor", { color: colorName(view.color) })]));
+  }
+  if (view.dumpColor && info.myTurn) {
+    out.push(h("p", { class: "prompt", "data-testid": "dump-color" }, [t("table.dumpColor", { color: colorName(view.dumpColor) })]));
   }
   if (view.drawn && info.myTurn) {
     out.push(h("p", { class: "prompt" }, [t("table.drawnPlayable", { card: cardName(view.drawn) })]));
@@ -573,12 +637,13 @@ export function renderTable(view, ctx) {
             h("span", { class: "muted" }, [
               t("table.score", { n: view.players?.[view.you]?.score ?? view.totals?.[view.you] ?? 0 }),
             ]),
+            sipsBadge(view, view.you),
             controls(view, ctx, info),
           ]),
           hand(view, ctx, info),
         ])
       : h("p", { class: "muted spectating", "data-testid": "spectating" }, [t("table.spectating")]),
-    eventLog(ctx.log, ctx),
+    h("div", { class: "side" }, [eventLog(ctx.log, ctx), view.rules?.drinks ? drinksGuide() : null]),
   ]);
 }
 
