@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
@@ -163,3 +164,13 @@ def test_keyboard_only_player_reaches_the_hand(new_page, server_url):
     assert page.evaluate("document.activeElement.dataset.card") == cards[1]
     label = first.get_attribute("aria-label") or ""
     assert label and label[0].isupper()
+
+
+def test_opponents_show_who_is_connected(new_page, server_url):
+    _, (anna, ben) = table(new_page, server_url)
+    ben_seat = ben.locator(".table").get_attribute("data-you")
+    chip = anna.locator(f'[data-testid=player][data-seat="{ben_seat}"]')
+    expect(chip.locator(".dot")).to_have_attribute("aria-label", "online")
+    ben.context.close()
+    expect(chip.locator(".dot")).to_have_attribute("aria-label", "offline")
+    expect(chip).to_have_class(re.compile(r"\boffline\b"))
