@@ -147,9 +147,14 @@ def test_danish_lobby(new_page, server_url, shot):
     page.get_by_test_id("rules-editor").locator("summary").click()
     expect(page.locator('.rule[data-option="stacking"] label')).to_have_text("Stabling")
     assert page.evaluate("document.documentElement.lang") == "da"
+    page.locator("#rule-unoPenalty").fill("5")
+    page.locator("#rule-unoPenalty").dispatch_event("change")
     shot(page, "35-lobby-da")
+    # Switching language keeps what was typed into the rules editor.
     page.get_by_test_id("language").select_option("en")
     expect(page.get_by_test_id("create-room")).to_have_text("Create room")
+    expect(page.locator('.rule[data-option="stacking"] label')).to_have_text("Stacking")
+    expect(page.locator("#rule-unoPenalty")).to_have_value("5")
 
 
 def test_keyboard_only_player_reaches_the_hand(new_page, server_url):

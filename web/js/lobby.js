@@ -298,8 +298,10 @@ export function showLobby(root, params = {}) {
   }
 
   function render() {
-    const presetBefore = editor ? editor.value() : null;
-    editor = catalogue ? rulesEditor(catalogue, presetBefore?.preset || "classic") : null;
+    const before = editor ? editor.value() : { preset: "classic" };
+    const wasOpen = Boolean(root.querySelector(".rules-editor")?.open);
+    editor = catalogue ? rulesEditor(catalogue, before) : null;
+    if (editor && wasOpen) editor.element.querySelector(".rules-editor").open = true;
     mount(root, [
       h("div", { class: "lobby" }, [
         h("div", { class: "lobby-side" }, [nameSection(), roomsSection(), codeSection()]),

@@ -36,10 +36,12 @@ function formatValue(option, value) {
 }
 
 /**
- * Build the editor. Returns {element, value()}, where value() is the wire form:
+ * Build the editor, starting from `initial` (the wire form below). Returns
+ * {element, value(), valid()}, where value() is the wire form:
  * `{preset, ...options that differ from the preset}`.
  */
-export function rulesEditor(cat, initialPreset = "classic") {
+export function rulesEditor(cat, initial = { preset: "classic" }) {
+  const initialPreset = initial.preset || "classic";
   let preset = Object.hasOwn(cat.presets, initialPreset) ? initialPreset : "classic";
   const inputs = new Map(); // name -> input element
   const rows = new Map(); // name -> row element (for the "changed" mark)
@@ -161,6 +163,11 @@ export function rulesEditor(cat, initialPreset = "classic") {
     ]),
   ]);
   applyPreset(preset);
+  // Changes made before a redraw (a language switch) survive it.
+  for (const option of cat.options) {
+    if (Object.hasOwn(initial, option.name)) write(option, initial[option.name]);
+  }
+  markChanges();
 
   return {
     element,

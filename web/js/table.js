@@ -107,6 +107,9 @@ const BEVERAGES = [
   ["spirits", 2, 37],
 ];
 
+// The table is redrawn on every change; the guide keeps its state across redraws.
+const guide = { open: false, abv: 21 };
+
 function drinksGuide() {
   const abv = h("input", {
     id: "abv",
@@ -114,19 +117,21 @@ function drinksGuide() {
     min: 1,
     max: 96,
     step: 0.5,
-    value: 21,
+    value: guide.abv,
     inputmode: "decimal",
     "data-testid": "abv",
   });
   const result = h("output", { for: "abv", "data-testid": "abv-volume" });
   const update = () => {
     const value = Number(abv.value);
+    guide.abv = abv.value;
     // 2 cl of 37 % spirits holds the same alcohol as (2 x 37 / ABV) cl of the drink.
-    result.textContent = value > 0 ? t("drinks.volume", { cl: (Math.round((2 * 37 * 10) / value) / 10).toString() }) : "";
+    const cl = Math.round((2 * 37 * 10) / value) / 10;
+    result.textContent = value > 0 ? t("drinks.volume", { cl: String(cl) }) : "";
   };
   abv.addEventListener("input", update);
   update();
-  return h("details", { class: "drinks-guide panel", "data-testid": "drinks-guide" }, [
+  const details = h("details", { class: "drinks-guide panel", "data-testid": "drinks-guide", open: guide.open }, [
     h("summary", {}, [t("drinks.guide")]),
     h("table", { class: "scoreboard" }, [
       h("thead", {}, [
@@ -140,12 +145,20 @@ function drinksGuide() {
         "tbody",
         {},
         BEVERAGES.map(([name, cl, pct]) =>
-          h("tr", {}, [h("th", { scope: "row" }, [t(`drinks.${name}`)]), h("td", { class: "num" }, [cl ?? "–"]), h("td", { class: "num" }, [pct ?? "–"])]),
+          h("tr", {}, [
+            h("th", { scope: "row" }, [t(`drinks.${name}`)]),
+            h("td", { class: "num" }, [cl ?? "–"]),
+            h("td", { class: "num" }, [pct ?? "–"]),
+          ]),
         ),
       ),
     ]),
     h("p", {}, [h("label", { for: "abv" }, [t("drinks.convert")]), " ", abv, " % → ", result]),
   ]);
+  details.addEventListener("toggle", () => {
+    guide.open = details.open;
+  });
+  return details;
 }
 
 function countText(n) {
