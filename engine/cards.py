@@ -7,7 +7,7 @@ What a code means is looked up once in :data:`CARD_INFO`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 COLORS: tuple[str, ...] = ("R", "G", "B", "Y")
 NUMBERS: tuple[str, ...] = tuple(str(n) for n in range(10))
@@ -22,14 +22,13 @@ class CardInfo:
     code: str
     color: str | None
     rank: str
+    # Derived once: read on every legality check.
+    is_wild: bool = field(init=False, repr=False, compare=False)
+    is_number: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def is_wild(self) -> bool:
-        return self.color is None
-
-    @property
-    def is_number(self) -> bool:
-        return self.rank in NUMBERS
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_wild", self.color is None)
+        object.__setattr__(self, "is_number", self.rank in NUMBERS)
 
 
 def _build_info() -> dict[str, CardInfo]:

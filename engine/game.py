@@ -114,7 +114,8 @@ def holds_color(state: State, seat: int) -> bool:
 
 def turn_play_problem(state: State, seat: int, card: str) -> str | None:
     """Why the turn holder may not start a play with ``card`` now (an error code), or None."""
-    info = FACES[state.side][card]
+    faces = FACES[state.side]
+    info = faces[card]
     rules = state.rules
     if state.follow:
         return None if info.color == state.color else "must_follow_color"
@@ -122,8 +123,12 @@ def turn_play_problem(state: State, seat: int, card: str) -> str | None:
         return "only_drawn_card"
     if state.pending:
         return None if can_stack(state, info) else "penalty_pending"
-    if not matches_top(state, info):
-        return "card_not_playable"
+    color = info.color
+    if color is not None and color != state.color:
+        if faces[state.discard[-1]].rank != info.rank:
+            return "card_not_playable"
+    if rules.plain_checks:
+        return None
     if info.rank in RESTRICTED and not rules.wild_draw_four_challenge:
         if wd4_is_bluff(state, state.hands[seat], card):
             return "wild_draw_four_restricted"

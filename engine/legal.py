@@ -97,7 +97,7 @@ def _turn_actions(state: State, seat: int, hand: tuple[str, ...], actions: list[
         return
     rules = state.rules
     side = state.side
-    if state.pending or _needs_full_check(state, hand):
+    if state.pending or (not rules.plain_checks and _needs_full_check(state, hand)):
         starters = [c for c in dict.fromkeys(hand) if turn_play_problem(state, seat, c) is None]
     elif rules.plain_plays:
         # The common case, inlined: a colour, number/symbol or wild match is enough, and

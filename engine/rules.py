@@ -370,6 +370,7 @@ class Rules:
     zero_passes: bool = field(init=False, repr=False, compare=False)
     seven_swaps: bool = field(init=False, repr=False, compare=False)
     plain_plays: bool = field(init=False, repr=False, compare=False)  # one card, no target
+    plain_checks: bool = field(init=False, repr=False, compare=False)  # matching is enough
 
     def __post_init__(self) -> None:
         derived = {
@@ -380,6 +381,7 @@ class Rules:
         derived["plain_plays"] = not (
             derived["seven_swaps"] or self.multi_play or self.reverse_dumps_color
         )
+        derived["plain_checks"] = self.wild_draw_four_challenge and not self.forbid_action_finish
         for name, value in derived.items():
             object.__setattr__(self, name, value)
 

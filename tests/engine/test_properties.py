@@ -194,7 +194,7 @@ def test_deal_scores_equal_the_card_values_left_in_hands(game: tuple) -> None:
     assert state.hands[winner] == ()
     rules = state.rules
     values = [
-        0 if state.out[s] and s not in over_seats(events) else hand_value(h, rules)
+        0 if state.out[s] and s not in over_seats(events) else hand_value(h, rules, state.side)
         for s, h in enumerate(state.hands)
     ]
     scores = list(state.deal_scores or ())
