@@ -18,6 +18,7 @@ fan-out. For the Redis store it also reports Redis memory per idle room.
 
     python bench/load.py [--rooms 50] [--seconds 10] [--latency-rooms 200]
                          [--redis redis://127.0.0.1:6379/0] [--targets reference,memory,redis]
+                         [--database postgresql+asyncpg://...]
 """
 
 from __future__ import annotations
@@ -315,14 +316,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def start_target(name: str, redis_url: str, tmp: str) -> Target:
+async def start_target(name: str, redis_url: str, tmp: str, database: str | None = None) -> Target:
     port = free_port()
     env = dict(os.environ)
     if name == "reference":
         cmd = [sys.executable, str(Path(__file__).resolve()), "--serve-reference", str(port)]
     else:
         cmd = [sys.executable, "-m", "app", "--port", str(port), "--log-level", "warning"]
-        cmd += ["--database", f"sqlite+aiosqlite:///{tmp}/bench-{name}.db"]
+        cmd += ["--database", database or f"sqlite+aiosqlite:///{tmp}/bench-{name}.db"]
         if name == "redis":
             cmd += ["--redis", redis_url]
         # Bots act as fast as the room allows: lift the per-socket rate limit.
@@ -383,7 +384,7 @@ async def redis_memory_per_room(redis_url: str, prefix: str, rooms: list[Room]) 
 
 
 async def measure(name: str, args: argparse.Namespace, tmp: str) -> dict[str, Any]:
-    target = await start_target(name, args.redis, tmp)
+    target = await start_target(name, args.redis, tmp, args.database)
     result: dict[str, Any] = {"target": name}
     try:
         async with httpx.AsyncClient(base_url=target.base, timeout=30) as http:
@@ -422,7 +423,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
         f"for latency; {args.seconds:g} s each; one server worker; load generator in one "
         "process on the same machine.",
         "",
-        "| target | max actions/s | vs reference | p50 / p99 at max (ms) | half-load actions/s | p50 / p99 at half (ms) |",
+        "| target | max actions/s | vs reference | p50 / p99 at max (ms) "
+        "| half-load actions/s | p50 / p99 at half (ms) |",
         "|---|---|---|---|---|---|",
     ]
     for r in results:
@@ -464,6 +466,11 @@ def main() -> None:
         "--redis", default=os.environ.get("UNO_REDIS_URL", "redis://127.0.0.1:6379/0")
     )
     parser.add_argument("--targets", default="reference,memory,redis")
+    parser.add_argument(
+        "--database",
+        default=None,
+        help="SQL archive for our server (default: a fresh SQLite file per target)",
+    )
     asyncio.run(main_async(parser.parse_args()))
 
 
