@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.cards import FACES
+from engine.cards import FACES, NUMBERS
 from engine.drinks import sip
 from engine.events import Event
 from engine.match import end_deal
@@ -23,6 +23,7 @@ from engine.turns import active_count, draw_cards, give_cards, next_seat, record
 STACK_FAMILY = {"+2": "+2", "W+4": "W+4", "W+8": "W+4", "+1": "+1", "+5": "+5", "W+2": "W+2"}
 PENALTY = {"+2": 2, "W+4": 4, "W+8": 8, "+1": 1, "+5": 5, "W+2": 2, "WDC": 1}
 CHALLENGEABLE = frozenset({"W+4", "W+2", "WDC"})
+_PLAIN_RANKS = frozenset(NUMBERS + ("W", "WC"))
 
 
 def play_cards(
@@ -70,6 +71,9 @@ def finish_play(
     # A multi-play of one rank acts once per card; a Duo dump acts as its last card alone.
     one_rank = rules.multi_play and all(faces[c].rank == rank for c in cards)
     count = len(cards) if one_rank else 1
+    if new.hands[seat] and rank in _PLAIN_RANKS and not rules.swaps_hands:
+        new.turn = next_seat(new, seat, 1)  # the common case: a number card, no 7-0 rule
+        return
     if not new.hands[seat]:
         if rules.swap_on_last_card and _swaps(new, rank, target):
             _swap_effect(new, seat, rank, target, events)

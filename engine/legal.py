@@ -55,19 +55,36 @@ class _Plays(dict[str, tuple[Action, ...]]):
 _PLAYS = {side: _Plays(side) for side in SIDE_COLORS}
 
 
+class _Quick(dict[str, tuple[str | None, str, tuple[Action, ...]]]):
+    """Card code -> (colour, rank, its plays) on one side: the plain listing's one lookup."""
+
+    def __init__(self, side: str) -> None:
+        super().__init__()
+        self.side = side
+
+    def __missing__(self, card: str) -> tuple[str | None, str, tuple[Action, ...]]:
+        info = FACES[self.side][card]
+        entry = (info.color, info.rank, _PLAYS[self.side][card])
+        self[card] = entry
+        return entry
+
+
+_QUICK = {side: _Quick(side) for side in SIDE_COLORS}
+
+
 def legal_actions(state: State, seat: int) -> list[Action]:
     """Every action ``seat`` may take now; wild plays once per colour, seven swaps once per
     target seat."""
     if not 0 <= seat < state.players or state.out[seat]:
         return []
     phase = state.phase
-    if phase == "dealOver":
-        return [_NEXT]
-    if phase == "chooseColor":
-        return list(_CHOOSE[state.side]) if seat == state.turn else []
-    if phase == "draft":
-        return list(_DRAFT) if seat == state.turn else []
     if phase != "playing":
+        if phase == "dealOver":
+            return [_NEXT]
+        if phase == "chooseColor":
+            return list(_CHOOSE[state.side]) if seat == state.turn else []
+        if phase == "draft":
+            return list(_DRAFT) if seat == state.turn else []
         return []
     actions: list[Action] = []
     hand = state.hands[seat]
@@ -102,21 +119,20 @@ def _turn_actions(state: State, seat: int, hand: tuple[str, ...], actions: list[
     elif rules.plain_plays:
         # The common case, inlined: a colour, number/symbol or wild match is enough, and
         # each playable card is one ready-made play (a wild: one per colour).
-        faces = FACES[side]
-        plays = _PLAYS[side]
+        quick = _QUICK[side]
         color = state.color
-        top_rank = faces[state.discard[-1]].rank
+        top_rank = quick[state.discard[-1]][1]
         for card in dict.fromkeys(hand):
-            info = faces[card]
-            if info.color is None or info.color == color or info.rank == top_rank:
-                actions.extend(plays[card])
+            card_color, rank, plays = quick[card]
+            if card_color is None or card_color == color or rank == top_rank:
+                actions.extend(plays)
         starters = []
     else:
         starters = [c for c in dict.fromkeys(hand) if turn_play_problem(state, seat, c) is None]
     if rules.plain_plays:
-        plays = _PLAYS[side]
+        side_plays = _PLAYS[side]
         for card in starters:
-            actions.extend(plays[card])
+            actions.extend(side_plays[card])
     else:
         for card in starters:
             _add_starts(state, seat, hand, card, actions)

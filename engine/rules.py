@@ -371,6 +371,7 @@ class Rules:
     seven_swaps: bool = field(init=False, repr=False, compare=False)
     plain_plays: bool = field(init=False, repr=False, compare=False)  # one card, no target
     plain_checks: bool = field(init=False, repr=False, compare=False)  # matching is enough
+    swaps_hands: bool = field(init=False, repr=False, compare=False)  # a 7 or 0 moves hands
 
     def __post_init__(self) -> None:
         derived = {
@@ -382,6 +383,7 @@ class Rules:
             derived["seven_swaps"] or self.multi_play or self.reverse_dumps_color
         )
         derived["plain_checks"] = self.wild_draw_four_challenge and not self.forbid_action_finish
+        derived["swaps_hands"] = derived["seven_swaps"] or derived["zero_passes"]
         for name, value in derived.items():
             object.__setattr__(self, name, value)
 
