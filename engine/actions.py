@@ -127,3 +127,13 @@ def _uno_field(value: object) -> bool:
     if isinstance(value, bool):
         return value
     raise InvalidAction("bad_uno", f"'uno' must be true or false, got {value!r}")
+
+
+def check_seat(seat: object, players: int) -> int:
+    """``seat`` as a seat number at a table of ``players``.
+
+    :raises InvalidAction: not a whole number from 0 to players - 1.
+    """
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise InvalidAction("bad_seat", f"no seat {seat!r} at a table of {players}")
+    return seat

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.actions import Action, parse_action
+from engine.actions import Action, check_seat, parse_action
 from engine.cards import FACES, NUMBERS, SIDE_COLORS, CardInfo
 from engine.deal import start_deal
 from engine.draft import draft_step
@@ -41,8 +41,7 @@ def apply(state: State, seat: int, action: Mapping[str, Any] | Action) -> Transi
 
 
 def _check_seat(state: State, seat: object) -> None:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
-        raise InvalidAction("bad_seat", f"no seat {seat!r} at a table of {state.players}")
+    seat = check_seat(seat, state.players)
     if state.out[seat]:
         raise IllegalAction("knocked_out", f"seat {seat} has been knocked out of the match")
 

@@ -37,12 +37,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from engine.actions import Action
+from engine.actions import Action, check_seat
 from engine.cards import CARD_INFO, build_deck, is_card
-from engine.deal import choose_dealer
-from engine.errors import IllegalAction, InvalidAction
+from engine.errors import IllegalAction
 from engine.events import Event
 from engine.games import GameKind, register
+from engine.match_start import seat_the_table
 from engine.rules import Rules, rules_from_json
 
 Transition = tuple["BottleState", list[Event]]
@@ -222,13 +222,7 @@ def _start_round(state: BottleState, pile_top_first: Sequence[str] | None = None
 
 def new_match(rules: Rules, players: int, seed: str, dealer: int | None = None) -> Transition:
     """A Bottle UNO game with the deck shuffled; the dealer's left turns first."""
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
-        raise InvalidAction("bad_players", f"Bottle UNO takes 2 to 10 players, got {players!r}")
-    events: list[Event] = []
-    if dealer is None:
-        dealer, events = choose_dealer(players, seed)
-    elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-        raise InvalidAction("bad_dealer", f"no seat {dealer!r} at a table of {players}")
+    players, dealer, events = seat_the_table("Bottle UNO", players, seed, dealer)
     state, more = _start_round(empty_game(rules, players, seed, dealer))
     return state, events + more
 
@@ -237,9 +231,7 @@ def new_match(rules: Rules, players: int, seed: str, dealer: int | None = None) 
 
 
 def _check_seat(state: BottleState, seat: object) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
-        raise InvalidAction("bad_seat", f"no seat {seat!r} at a table of {state.players}")
-    return seat
+    return check_seat(seat, state.players)
 
 
 def _turn_card(state: BottleState, seat: int, act: Action) -> Transition:

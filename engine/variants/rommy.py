@@ -24,12 +24,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import Action, check_seat
 from engine.cards import CARD_INFO, build_deck, is_card
-from engine.deal import choose_dealer
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.games import GameKind, register
+from engine.match_start import seat_the_table
 from engine.rules import Rules, rules_from_json
 from engine.variants.rommy_melds import (
     Meld,
@@ -244,13 +244,7 @@ def start_deal(state: RommyState, deck_top_first: Sequence[str] | None = None) -
 
 def new_match(rules: Rules, players: int, seed: str, dealer: int | None = None) -> Transition:
     """A Rommy match with its first deal dealt."""
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 10:
-        raise InvalidAction("bad_players", f"UNO Rommy takes 2 to 10 players, got {players!r}")
-    events: list[Event] = []
-    if dealer is None:
-        dealer, events = choose_dealer(players, seed)
-    elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-        raise InvalidAction("bad_dealer", f"no seat {dealer!r} at a table of {players}")
+    players, dealer, events = seat_the_table("UNO Rommy", players, seed, dealer)
     state, more = start_deal(empty_match(rules, players, seed, dealer))
     return state, events + more
 
@@ -259,9 +253,7 @@ def new_match(rules: Rules, players: int, seed: str, dealer: int | None = None) 
 
 
 def _check_seat(state: RommyState, seat: object) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
-        raise InvalidAction("bad_seat", f"no seat {seat!r} at a table of {state.players}")
-    return seat
+    return check_seat(seat, state.players)
 
 
 def _check_turn(state: RommyState, seat: int, step: str, what: str) -> None:
