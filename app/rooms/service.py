@@ -91,7 +91,8 @@ class RoomService:
         command = {**command, "cid": cid, "node": self.node}
         self._pending[cid] = asyncio.get_running_loop().create_future()
         try:
-            await self.store.append(room_id, command)
+            # A writer running here is woken directly; others through the store.
+            await self.store.append(room_id, command, wake=room_id not in self._writers)
             await self._ensure_writer(room_id)
         except BaseException:
             self._pending.pop(cid, None)
@@ -144,6 +145,7 @@ class RoomService:
                 owner=self.node,
                 lease_ttl_ms=self._ttl_ms,
                 idle_seconds=self._idle,
+                local_result=self._resolve,
             )
             self._writers[room_id] = writer
             task = asyncio.create_task(self._run_writer(writer), name=f"writer-{room_id}")
@@ -174,12 +176,14 @@ class RoomService:
         if writer is not None:
             writer.wake()
 
+    def _resolve(self, result: dict[str, Any]) -> None:
+        future = self._pending.get(result.get("cid", ""))
+        if future is not None and not future.done():
+            future.set_result(result)
+
     def _on_message(self, room_id: str | None, payload: bytes) -> None:
         if room_id is None:
-            result = orjson.loads(payload)
-            future = self._pending.get(result.get("cid"))
-            if future is not None and not future.done():
-                future.set_result(result)
+            self._resolve(orjson.loads(payload))
             return
         listeners = self._listeners.get(room_id)
         if not listeners:

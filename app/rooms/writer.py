@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import orjson
@@ -70,6 +71,7 @@ class RoomWriter:
         owner: str,
         lease_ttl_ms: int,
         idle_seconds: float,
+        local_result: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         self.room_id = room_id
         self._store = store
@@ -77,6 +79,8 @@ class RoomWriter:
         self._owner = owner
         self._ttl_ms = lease_ttl_ms
         self._idle = idle_seconds
+        # Results for commands sent from this node skip the round trip through the store.
+        self._local_result = local_result
         self._wake = asyncio.Event()
         self._stopping = False
         self._machine: RoomMachine | None = None
@@ -154,8 +158,11 @@ class RoomWriter:
                 self._machine = RoomMachine(record.doc, record.seq, record.deal)
         result = {"cid": command.get("cid"), **step.result}
         node = command.get("node")
+        local = node == self._owner and self._local_result is not None
         if not step.changed:
-            if node:
+            if local:
+                self._local_result(result)  # type: ignore[misc]
+            elif node:
                 await self._store.deliver(node, orjson.dumps(result))
             return
         seq = machine.seq + 1
@@ -173,12 +180,14 @@ class RoomWriter:
             change=change,
             deal_reset=step.deal_reset,
             deal_append=step.deal_append,
-            results=[(node, orjson.dumps(result))] if node else [],
+            results=[(node, orjson.dumps(result))] if node and not local else [],
             listed=None if listed == self._listed else listed,
         )
         await self._store.commit(self.room_id, self._owner, commit)
         machine.seq = seq
         self._listed = listed
+        if local:
+            self._local_result(result)  # type: ignore[misc]  # after the commit, as above
 
     def _change(self, machine: RoomMachine, step: Step, seq: int, ts: int) -> bytes:
         """The published change: for each audience, its ``patch`` message, serialised once."""

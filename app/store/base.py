@@ -87,8 +87,9 @@ class RoomStore(abc.ABC):
     # The command log
 
     @abc.abstractmethod
-    async def append(self, room_id: str, command: dict[str, Any]) -> str:
-        """Add a command to the room's log and wake its writer; returns the entry's id."""
+    async def append(self, room_id: str, command: dict[str, Any], wake: bool = True) -> str:
+        """Add a command to the room's log; returns the entry's id. ``wake``: also wake the
+        room's writer on whichever node holds it (not needed when it runs here)."""
 
     @abc.abstractmethod
     async def read_log(self, room_id: str, after: str, count: int) -> list[tuple[str, Any]]:

@@ -80,12 +80,12 @@ class MemoryStore(RoomStore):
         ids = list(self._listed)[:limit]
         return [orjson.loads(orjson.dumps(self._rooms[i].doc)) for i in ids]
 
-    async def append(self, room_id: str, command: dict[str, Any]) -> str:
+    async def append(self, room_id: str, command: dict[str, Any], wake: bool = True) -> str:
         room = self._rooms[room_id]
         room.next_id += 1
         entry_id = _log_id(room.next_id)
         room.log.append((entry_id, orjson.loads(orjson.dumps(command))))
-        if room_id in self._watched and self._on_wake is not None:
+        if wake and room_id in self._watched and self._on_wake is not None:
             self._on_wake(room_id)
         return entry_id
 

@@ -107,7 +107,12 @@ class RedisStore(RoomStore):
     @classmethod
     async def connect(cls, url: str, **options: Any) -> RedisStore:
         """A store on the Redis at ``url``; fails now if Redis does not answer."""
-        client = aioredis.Redis.from_url(url, decode_responses=False)
+        # A blocking pool: under load, commands wait for one of a bounded set of
+        # connections instead of failing with "Too many connections".
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=options.pop("max_connections", 64), timeout=20
+        )
+        client = aioredis.Redis.from_pool(pool)  # closes the pool with the client
         try:
             await client.ping()
         except BaseException:
@@ -178,7 +183,12 @@ class RedisStore(RoomStore):
 
     # The command log
 
-    async def append(self, room_id: str, command: dict[str, Any]) -> str:
+    async def append(self, room_id: str, command: dict[str, Any], wake: bool = True) -> str:
+        if not wake:
+            entry_id = await self._redis.xadd(
+                self._key(room_id, "log"), {"c": orjson.dumps(command)}
+            )
+            return str(entry_id.decode())
         pipe = self._redis.pipeline(transaction=False)
         pipe.xadd(self._key(room_id, "log"), {"c": orjson.dumps(command)})
         pipe.publish(self._key(room_id, "wake"), room_id)
