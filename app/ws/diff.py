@@ -11,23 +11,32 @@ from __future__ import annotations
 
 from typing import Any
 
+_POINTERS: dict[str, str] = {}
+_MISSING = object()
+
 
 def _pointer(key: str) -> str:
-    return "/" + key.replace("~", "~0").replace("/", "~1")
+    # Views have a fixed, small set of keys: escape each once.
+    pointer = _POINTERS.get(key)
+    if pointer is None:
+        pointer = _POINTERS[key] = "/" + key.replace("~", "~0").replace("/", "~1")
+    return pointer
 
 
 def diff(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
     """Operations that turn ``old`` into ``new`` (both JSON objects)."""
     ops: list[dict[str, Any]] = []
-    for key in old:
-        if key not in new:
-            ops.append({"op": "remove", "path": _pointer(key)})
+    if len(old) != len(new) or old.keys() != new.keys():
+        for key in old:
+            if key not in new:
+                ops.append({"op": "remove", "path": _pointer(key)})
     for key, value in new.items():
-        if key not in old:
+        before = old.get(key, _MISSING)
+        if before is value:
+            continue
+        if before is _MISSING:
             ops.append({"op": "add", "path": _pointer(key), "value": value})
-        else:
-            before = old[key]
-            # `==` alone would call 1 == True equal; JSON tells them apart.
-            if before != value or type(before) is not type(value):
-                ops.append({"op": "replace", "path": _pointer(key), "value": value})
+        # `==` alone would call 1 == True equal; JSON tells them apart.
+        elif before != value or type(before) is not type(value):
+            ops.append({"op": "replace", "path": _pointer(key), "value": value})
     return ops
