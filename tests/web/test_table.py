@@ -72,7 +72,7 @@ def test_phone_sized_table(new_page, server_url, shot):
     boxes = phone.get_by_test_id("card").evaluate_all(
         "els => els.map(e => e.getBoundingClientRect()).map(r => [r.left, r.right, r.width])"
     )
-    assert len(boxes) == 7
+    assert len(boxes) == len(hand(phone)) >= 7
     assert all(left >= 0 and right <= 390 and width >= 44 for left, right, width in boxes)
     shot(phone, "31-phone-table")
     shot(phone, "32-phone-screen", full_page=False)
@@ -85,7 +85,8 @@ def test_spectator_watches_without_hands(new_page, server_url, shot):
     expect(watcher.get_by_test_id("spectating")).to_be_visible()
     expect(watcher.get_by_test_id("hand")).to_have_count(0)
     expect(watcher.get_by_test_id("player")).to_have_count(2)
-    expect(watcher.get_by_test_id("player").first).to_contain_text("7 cards")
+    # Seven each (nine for a first player hit by a Draw Two turned up first).
+    expect(watcher.get_by_test_id("player").first).to_contain_text(re.compile(r"^.*[79] cards"))
     top = pages[0].get_by_test_id("top-card").get_attribute("data-card")
     expect(watcher.get_by_test_id("top-card")).to_have_attribute("data-card", top)
     shot(watcher, "33-spectator")
