@@ -29,6 +29,13 @@ class CreateRoom(BaseModel):
     seats: int = Field(default=4, ge=2, le=10)
     private: bool = False
     spectators: bool = Field(default=True, description="whether token-less sockets may watch")
+    nextDealDelay: int = Field(
+        default=0,
+        ge=0,
+        le=600,
+        description="seconds after a deal ends until the room deals the next (0: a player"
+        " sends nextDeal)",
+    )
 
 
 class RoomCreated(BaseModel):
@@ -72,6 +79,7 @@ class Settings(BaseModel):
     seats: int | None = Field(default=None, ge=2, le=10)
     private: bool | None = None
     spectators: bool | None = None
+    nextDealDelay: int | None = Field(default=None, ge=0, le=600)
 
 
 class Started(BaseModel):
@@ -94,6 +102,7 @@ class RoomSummary(BaseModel):
     rules: dict[str, Any]
     players: list[PlayerSummary]
     createdAt: int
+    nextDealDelay: int = 0
     seq: int | None = None
 
 
@@ -152,6 +161,7 @@ async def create_room(body: CreateRoom, request: Request, rooms: Rooms) -> RoomC
         rules=rules,
         host_hash=tokens.hash_token(host_token),
         now_ms=rooms.now_ms(),
+        next_deal_delay=body.nextDealDelay,
     )
     await request.app.state.db.record_room(room_id, body.name, rules, body.seats, body.private)
     await rooms.store.create(room_id, doc, code, doc["listed"])

@@ -5,7 +5,8 @@
     {"id", "name", "code", "private", "spectators", "seats", "rules", "host" (token hash),
      "createdAt", "status": "lobby" | "playing" | "over", "listed",
      "players": [{"seat", "pid", "name", "token" (hash), "conn" (open sockets)}],
-     "matchId", "watchers" (spectator sockets), "ts" (time of the last change)}
+     "matchId", "watchers" (spectator sockets), "nextDealDelay" (s, 0: off),
+     "ts" (time of the last change)}
 
 The engine state is not in the document: it is rebuilt from the room's deal log (the
 current deal's start state and the actions applied since), which the store keeps beside
@@ -36,6 +37,7 @@ def new_doc(
     rules: dict[str, Any],
     host_hash: str,
     now_ms: int,
+    next_deal_delay: int = 0,
 ) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "id": room_id,
@@ -51,6 +53,8 @@ def new_doc(
         "players": [],
         "matchId": None,
         "watchers": 0,
+        # Seconds after a deal ends until the room deals the next one itself (0: never).
+        "nextDealDelay": next_deal_delay,
     }
     doc["listed"] = is_listed(doc)
     return doc
@@ -100,6 +104,7 @@ def summary(doc: dict[str, Any], seq: int | None = None) -> dict[str, Any]:
             for p in doc["players"]
         ],
         "createdAt": doc["createdAt"],
+        "nextDealDelay": doc.get("nextDealDelay", 0),
     }
     if seq is not None:
         out["seq"] = seq

@@ -94,6 +94,15 @@ class RoomMachine:
                 if "key" in entry:
                     self.acks[entry["key"]] = entry["seq"]
 
+    def next_deal_timer(self, now_ms: int) -> tuple[float, dict[str, Any]] | None:
+        """(delay in s, command) if the room should deal on by itself after a deal ended."""
+        delay = self.doc.get("nextDealDelay", 0)
+        state = self.state
+        if not delay or state is None or state.phase != "dealOver":
+            return None
+        since = max(0, now_ms - self.doc.get("ts", now_ms)) / 1000
+        return max(0.0, delay - since), {"k": "timer", "deal": state.deal}
+
     def to_doc(self) -> dict[str, Any]:
         """The document to commit."""
         return self.doc
@@ -252,19 +261,39 @@ class RoomMachine:
             return Step({"ok": True, "ref": ref, "seq": self.acks[key], "duplicate": True})
         if self.doc["status"] != PLAYING or self.state is None:
             raise RoomError(409, "not_playing", "no match is in progress in this room")
-        seat = player["seat"]
-        before = self.state
-        try:
-            after, events = engine.apply(before, seat, command["action"])
-        except engine.EngineError as err:
-            raise RoomError(409, err.code, err.message) from None
-        self.state = after
+        step = self._apply(player["seat"], command["action"], key, now_ms)
+        step.result = {"ok": True, "ref": ref, "seq": self.seq + 1}
         self.acks[key] = self.seq + 1
         while len(self.acks) > ACKS_KEPT:
             self.acks.popitem(last=False)
-        step = Step({"ok": True, "ref": ref, "seq": self.seq + 1}, changed=True)
+        return step
+
+    def _on_timer(self, command: dict[str, Any], now_ms: int) -> Step:
+        """The room deals the next deal itself, ``nextDealDelay`` s after one ended; a timer
+        that a player's nextDeal (or anything else) overtook in the log does nothing."""
+        state = self.state
+        if (
+            self.doc["status"] != PLAYING
+            or state is None
+            or state.phase != "dealOver"
+            or state.deal != command.get("deal")
+        ):
+            return Step({"ok": True, "stale": True})
+        seat = state.active_seats()[0]  # any seated player may deal on; the room acts
+        step = self._apply(seat, {"type": "nextDeal"}, None, now_ms)
+        step.public_events.append({"type": "timer", "action": "nextDeal"})
+        return step
+
+    def _apply(self, seat: int, action: dict[str, Any], key: str | None, now_ms: int) -> Step:
+        before = self.state
+        try:
+            after, events = engine.apply(before, seat, action)
+        except engine.EngineError as err:
+            raise RoomError(409, err.code, err.message) from None
+        self.state = after
+        step = Step({"ok": True, "seq": self.seq + 1}, changed=True)
         step.events = list(events)
-        entry = {"seq": self.seq + 1, "ts": now_ms, "seat": seat, "action": command["action"]}
+        entry = {"seq": self.seq + 1, "ts": now_ms, "seat": seat, "action": action}
         if after.deal != before.deal or self.deal_start is None:
             # A new deal began (nextDeal): its log starts from the state just dealt.
             self.deal_start = after.to_json()
@@ -274,7 +303,7 @@ class RoomMachine:
         else:
             self.deal_actions.append(entry)
             # The key lets a writer that takes the room over remember the action's id.
-            step.deal_append = [{**entry, "key": key}]
+            step.deal_append = [{**entry, "key": key} if key else entry]
         if after.phase in _DEAL_OVER and before.phase not in _DEAL_OVER:
             step.deal_end = self._deal_end(after)
         if after.phase == "matchOver":

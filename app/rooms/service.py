@@ -48,6 +48,7 @@ class RoomService:
         self._timeout = command_timeout_seconds
         self._writers: dict[str, RoomWriter] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._timers: set[asyncio.Task[None]] = set()
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._listeners: dict[str, set[Listener]] = {}
         self._subscribing: dict[str, asyncio.Lock] = {}
@@ -59,6 +60,9 @@ class RoomService:
     async def close(self) -> None:
         """Let every writer finish what is in its log, then stop."""
         self._closing = True
+        # A timer lost here is set again by whichever writer next loads the room.
+        for timer in list(self._timers):
+            timer.cancel()
         for writer in list(self._writers.values()):
             writer.stop()
         if self._tasks:
@@ -146,6 +150,7 @@ class RoomService:
                 lease_ttl_ms=self._ttl_ms,
                 idle_seconds=self._idle,
                 local_result=self._resolve,
+                schedule=self.schedule,
             )
             self._writers[room_id] = writer
             task = asyncio.create_task(self._run_writer(writer), name=f"writer-{room_id}")
@@ -175,6 +180,19 @@ class RoomService:
         writer = self._writers.get(room_id)
         if writer is not None:
             writer.wake()
+
+    def schedule(self, room_id: str, delay: float, command: dict[str, Any]) -> None:
+        """Send ``command`` to the room's log after ``delay`` s (a room's own timer). It goes
+        through the log like any command, so a player's action before it wins."""
+
+        async def fire() -> None:
+            await asyncio.sleep(delay)
+            with contextlib.suppress(RoomError):
+                await self.submit(room_id, command)
+
+        task = asyncio.create_task(fire(), name=f"timer-{room_id}")
+        self._timers.add(task)
+        task.add_done_callback(self._timers.discard)
 
     def _resolve(self, result: dict[str, Any]) -> None:
         future = self._pending.get(result.get("cid", ""))

@@ -72,6 +72,7 @@ class RoomWriter:
         lease_ttl_ms: int,
         idle_seconds: float,
         local_result: Callable[[dict[str, Any]], None] | None = None,
+        schedule: Callable[[str, float, dict[str, Any]], None] | None = None,
     ) -> None:
         self.room_id = room_id
         self._store = store
@@ -81,6 +82,9 @@ class RoomWriter:
         self._idle = idle_seconds
         # Results for commands sent from this node skip the round trip through the store.
         self._local_result = local_result
+        # Sends a command to the room's log after a delay (the room's own timers).
+        self._schedule = schedule
+        self._timer_for: int | None = None  # the deal whose next-deal timer is set
         self._wake = asyncio.Event()
         self._stopping = False
         self._machine: RoomMachine | None = None
@@ -110,6 +114,7 @@ class RoomWriter:
                 aud: build_view(machine.doc, machine.state, aud, machine.seq)
                 for aud in audiences(machine.doc)
             }
+            self._arm_timer(machine)  # a room taken over between deals
             await self._loop(record.log_id)
         except LeaseLost:
             log.warning("room %s: lease lost; another node carries on", self.room_id)
@@ -188,6 +193,16 @@ class RoomWriter:
         self._listed = listed
         if local:
             self._local_result(result)  # type: ignore[misc]  # after the commit, as above
+        self._arm_timer(machine)
+
+    def _arm_timer(self, machine: RoomMachine) -> None:
+        timer = machine.next_deal_timer(now_ms())
+        if timer is None or self._schedule is None:
+            return
+        delay, command = timer
+        if command["deal"] != self._timer_for:
+            self._timer_for = command["deal"]
+            self._schedule(self.room_id, delay, command)
 
     def _change(self, machine: RoomMachine, step: Step, seq: int, ts: int) -> bytes:
         """The published change: for each audience, its ``patch`` message, serialised once."""

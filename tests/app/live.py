@@ -230,7 +230,7 @@ async def running_server(
 
 
 async def seeded_room(
-    server: Server, players: int, rules: dict[str, Any], setup: dict[str, Any]
+    server: Server, players: int, rules: dict[str, Any], setup: dict[str, Any], **room: Any
 ) -> tuple[str, list[str]]:
     """A room whose match is already at the position ``setup`` (the scenario runner's form),
     written straight into the server's store, as a room would be after a restart; returns
@@ -260,6 +260,7 @@ async def seeded_room(
     doc["status"] = PLAYING
     doc["matchId"] = tokens.new_id()
     doc["listed"] = False
+    doc.update(room)
     deal = [{"start": state.to_json()}]
     await server.app.state.store.create(room_id, doc, doc["code"], False, deal)
     return room_id, seat_tokens

@@ -183,3 +183,15 @@ async def test_openapi_describes_every_room_route(server: Server) -> None:
 async def test_healthz_answers_200_once_rooms_are_accepted(server: Server) -> None:
     r = await server.http.get("/healthz")
     assert r.status_code == 200 and r.json()["status"] == "ok"
+
+
+async def test_the_next_deal_delay_is_a_room_setting(server: Server) -> None:
+    room = await server.create(nextDealDelay=20)
+    info = (await server.http.get(f"/api/rooms/{room['roomId']}")).json()
+    assert info["nextDealDelay"] == 20
+    r = await server.http.patch(
+        f"/api/rooms/{room['roomId']}", json={"nextDealDelay": 0}, headers=_host(room)
+    )
+    assert r.status_code == 200 and r.json()["nextDealDelay"] == 0
+    r = await server.http.post("/api/rooms", json={"name": "x", "nextDealDelay": 9999})
+    assert r.status_code == 422

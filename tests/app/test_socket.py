@@ -252,3 +252,25 @@ async def test_a_kicked_player_is_disconnected(server: Server) -> None:
     assert r.status_code == 204
     await asyncio.wait_for(client._reader, timeout=5)
     assert client.ws.close_code == 4001
+
+
+async def test_a_room_with_a_next_deal_delay_deals_on_by_itself(server: Server) -> None:
+    setup = {
+        "hands": [["R1"], ["G2", "B4", "Y5"], ["B3", "Y7", "G9"]],
+        "discard": ["R5"],
+        "color": "R",
+        "drawPile": ["Y1", "Y2", "Y3", "Y4", "Y6", "Y8"],
+        "turn": 0,
+    }
+    room_id, tokens = await seeded_room(server, 3, {"targetScore": 1000}, setup, nextDealDelay=1)
+    client = await server.connect(room_id, tokens[1])
+    player = await server.connect(room_id, tokens[0])
+    ref = await player.act({"type": "play", "cards": ["R1"]})
+    ended = (await player.outcome(ref))["seq"]
+    await client.wait_seq(ended)
+    assert client.view["phase"] == "dealOver"
+    await client.wait_seq(ended + 1, timeout=5)
+    assert client.view["deal"] == 2
+    assert {"type": "timer", "action": "nextDeal"} in client.events
+    await client.close()
+    await player.close()
