@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from engine.draft import offer
@@ -50,7 +51,16 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
         "dumpColor": state.dump_color,
         "drinks": tally(state),
         "side": state.side,
+        # The shuffle is committed to from the start and the seed shown once the match is
+        # over, so anyone can replay every deal and check that none was stacked.
+        "seedCommitment": seed_commitment(state.seed),
+        "seed": state.seed if state.match_over else None,
     }
+
+
+def seed_commitment(seed: str) -> str:
+    """SHA-256 of the match seed, hex: published while the seed itself stays hidden."""
+    return hashlib.sha256(seed.encode()).hexdigest()
 
 
 def wire_legal(state: State, seat: int) -> list[dict[str, Any]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import json
 import random
 from typing import Any
@@ -167,3 +169,16 @@ def test_random_playouts_never_show_hidden_cards(options: dict[str, Any]) -> Non
                     assert "private" not in seen
                     if event["type"] == "draw":
                         assert "cards" not in event_for(event, viewer)
+
+
+def test_views_commit_to_the_seed_and_reveal_it_only_when_the_match_is_over() -> None:
+    state, _ = new_match(rules_from_json({"preset": "oneAndDone"}), 2, "s3cr3t", dealer=0)
+    digest = hashlib.sha256(b"s3cr3t").hexdigest()
+    assert view_for(state, 0)["seedCommitment"] == digest
+    assert view_for(state, 0)["seed"] is None
+    for _ in range(10_000):
+        if state.match_over:
+            break
+        state, _ = apply(state, state.turn, legal_actions(state, state.turn)[0])
+    assert view_for(state, 1)["seed"] == "s3cr3t"
+    assert view_for(state, 1)["seedCommitment"] == digest
