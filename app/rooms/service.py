@@ -114,9 +114,9 @@ class RoomService:
         try:
             while True:
                 try:
-                    result = await asyncio.wait_for(
-                        asyncio.shield(future), timeout=self._ttl_ms / 2000
-                    )
+                    # asyncio.timeout, not wait_for: no extra task per command.
+                    async with asyncio.timeout(self._ttl_ms / 2000):
+                        result = await asyncio.shield(future)
                     break
                 except TimeoutError:
                     if loop.time() > deadline:
