@@ -69,6 +69,14 @@ def test_private_room_joined_by_code(new_page, server_url):
     assert join_by_code(ben, server_url, "Ben", code.lower()) == room_id
     expect(anna.locator(".seat:not(.empty)")).to_have_count(2)
     expect(ben.get_by_test_id("start")).to_have_count(0)  # only the host starts
+    # The link the waiting room shows carries the code: opening it and joining is enough.
+    link = anna.locator(".share-link").get_attribute("href")
+    assert link and f"code={code}" in link
+    cara = new_page()
+    cara.goto(link)
+    cara.get_by_test_id("join").click()
+    expect(anna.locator(".seat:not(.empty)")).to_have_count(3)
+    expect(cara.locator(".seat", has_text="(you)")).to_have_count(1)
 
 
 def test_three_players_finish_a_one_deal_match_under_house_rules(new_page, server_url, shot):

@@ -102,7 +102,7 @@ def test_host_removes_a_player_before_the_start(new_page, server_url):
     # Ben is told, and may sit down again from the room page.
     expect(ben.get_by_test_id("toast").first).to_contain_text("removed")
     expect(ben.get_by_test_id("take-seat")).to_be_visible()
-    ben.get_by_test_id("take-seat-button").click()
+    ben.get_by_test_id("join").click()
     expect(anna.locator(".seat:not(.empty)")).to_have_count(2)
 
 

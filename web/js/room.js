@@ -314,7 +314,7 @@ export function showRoom(root, roomId, params = {}) {
                   h("input", { id: "seat-code", name: "code", autocomplete: "off" }),
                 ]
               : null,
-            h("button", { type: "submit", class: "primary", "data-testid": "take-seat-button" }, [
+            h("button", { type: "submit", class: "primary", "data-testid": "join" }, [
               t("room.takeSeat"),
             ]),
           ])
