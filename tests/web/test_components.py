@@ -483,3 +483,27 @@ def test_drinking_tally_and_guide(page, shot):
     guide.get_by_test_id("abv").fill("37")
     expect(guide.get_by_test_id("abv-volume")).to_have_text("2 cl")
     shot(page, "13-component-drinks")
+
+
+def test_duo_dump_plays_every_card_of_the_colour(page):
+    view = base_view(
+        hand=["Y3", "G7", "Y9"],
+        rules={"preset": "duo", "reverseDumpsColor": True},
+        dumpColor="Y",
+        legal=[{"type": "play", "cards": ["Y3"]}, {"type": "play", "cards": ["Y9"]}],
+    )
+    render(page, view)
+    expect(page.get_by_test_id("dump-color")).to_contain_text("yellow")
+    card(page, "Y9").click()
+    assert sent(page)[0]["plan"]["action"] == {"type": "play", "cards": ["Y9", "Y3"]}
+    # Dumping the whole hand goes out, which needs UNO called with the play.
+    render(
+        page,
+        base_view(
+            hand=["Y3", "Y9"],
+            dumpColor="Y",
+            legal=[{"type": "play", "cards": ["Y3"]}],
+        ),
+    )
+    card(page, "Y3").click()
+    assert sent(page)[0]["plan"]["action"] == {"type": "play", "cards": ["Y3", "Y9"], "uno": True}

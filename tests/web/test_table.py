@@ -180,3 +180,35 @@ def test_opponents_show_who_is_connected(new_page, server_url):
     ben.context.close()
     expect(chip.locator(".dot")).to_have_attribute("aria-label", "offline")
     expect(chip).to_have_class(re.compile(r"\boffline\b"))
+
+
+def test_drinking_room_asks_every_player_for_their_age(new_page, server_url, shot):
+    anna, ben, cara = new_page(), new_page(), new_page()
+    anna.goto(f"{server_url}/#/")
+    anna.get_by_test_id("player-name").fill("Anna")
+    anna.get_by_test_id("seats").fill("3")
+    anna.get_by_test_id("rules-editor").locator("summary").click()
+    anna.locator("#rule-drinks").check()
+    anna.get_by_test_id("create-room").click()
+    anna.get_by_test_id("adult-yes").click()
+    anna.wait_for_url(re.compile(r"#/room/"))
+    code = anna.get_by_test_id("room-code").inner_text()
+
+    # The server refuses a join without the confirmation; the client asks and retries.
+    ben.goto(f"{server_url}/#/")
+    ben.get_by_test_id("room-code").fill(code)
+    ben.get_by_test_id("join").click()
+    ben.get_by_test_id("adult-yes").click()
+    ben.wait_for_url(re.compile(r"#/room/"))
+    # Declining leaves the player in the lobby, seatless and without an error.
+    cara.goto(f"{server_url}/#/")
+    cara.get_by_test_id("room-code").fill(code)
+    cara.get_by_test_id("join").click()
+    cara.get_by_test_id("adult-no").click()
+    expect(cara.get_by_test_id("create-room")).to_be_visible()
+    expect(cara.get_by_test_id("toast")).to_have_count(0)
+
+    start(anna, players=2)
+    expect(anna.get_by_test_id("sips")).to_have_count(2)
+    expect(anna.get_by_test_id("drinks-guide")).to_be_visible()
+    shot(anna, "36-drinks-table")

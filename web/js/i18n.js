@@ -140,6 +140,7 @@ const STRINGS = {
     "table.keepCard": "Keep",
     "table.discardCard": "Discard",
     "table.playSelected": "Play",
+    "table.unoWithPlay": "Call UNO with this play",
     "table.addCards": "Play more cards with {card}?",
     "action.turnCard": "Turn a card",
 
@@ -270,6 +271,11 @@ const STRINGS = {
     "error.too_large": "That message was too large.",
     "error.shutting_down": "The server is restarting; try again in a moment.",
     "error.network": "The server cannot be reached.",
+    "error.age_confirmation_required": "This room keeps a drinking tally: every player must confirm being of legal drinking age.",
+    "error.uno_before_last_card": "Call UNO with a play that leaves you one card or none.",
+    "error.bad_combination": "Those cards cannot be played together.",
+    "error.dump_all_or_nothing": "Play every card of that colour at once, or none.",
+    "error.seats_taken": "Those seats are taken.",
     "error.unknown": "The server refused: {message}",
   },
   da: {
@@ -407,6 +413,7 @@ const STRINGS = {
     "table.keepCard": "Behold",
     "table.discardCard": "Kassér",
     "table.playSelected": "Læg",
+    "table.unoWithPlay": "Sig UNO med dette træk",
     "table.addCards": "Læg flere kort sammen med {card}?",
     "action.turnCard": "Vend et kort",
 
@@ -537,6 +544,11 @@ const STRINGS = {
     "error.too_large": "Beskeden var for stor.",
     "error.shutting_down": "Serveren genstarter; prøv igen om lidt.",
     "error.network": "Serveren kan ikke nås.",
+    "error.age_confirmation_required": "Ved dette bord føres regnskab med slurke: alle spillere skal bekræfte at være over den lovlige alder.",
+    "error.uno_before_last_card": "Sig UNO med et træk, der efterlader dig med ét kort eller ingen.",
+    "error.bad_combination": "De kort kan ikke lægges sammen.",
+    "error.dump_all_or_nothing": "Læg alle kort i den farve på én gang, eller ingen.",
+    "error.seats_taken": "De pladser er optaget.",
     "error.unknown": "Serveren afviste: {message}",
   },
 };

@@ -14,16 +14,37 @@ function roomIdOf(room) {
   return room.roomId ?? room.id;
 }
 
+/** The user declined a confirmation: stop quietly. */
+class Cancelled extends Error {}
+
+/**
+ * Send a join request; a room with the drinking tally refuses it until the player
+ * confirms their age, so ask and send it again.
+ */
+async function withAgeCheck(request, ageConfirmed = false) {
+  try {
+    return await request(ageConfirmed);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== "age_confirmation_required" || ageConfirmed) throw err;
+    if (!(await confirmAdult())) throw new Cancelled();
+    return request(true);
+  }
+}
+
 /** Take a seat in `roomId` and remember its token; returns the join answer. */
-export async function joinRoom(roomId, name, code) {
-  const body = { name };
-  if (code) body.code = code;
-  const answer = await api.joinRoom(roomId, body);
+export async function joinRoom(roomId, name, code, { ageConfirmed = false } = {}) {
+  const answer = await withAgeCheck((age) => {
+    const body = { name };
+    if (code) body.code = code;
+    if (age) body.ageConfirmed = true;
+    return api.joinRoom(roomId, body);
+  }, ageConfirmed);
   storage.setSeat(roomId, { seat: answer.seat, token: answer.token, name, code: code || null });
   return answer;
 }
 
-function showError(err) {
+export function showError(err) {
+  if (err instanceof Cancelled) return;
   const code = err instanceof ApiError ? err.code : "network";
   toast(errorText(code, err.message), { kind: "error", code });
 }
@@ -85,7 +106,9 @@ export function showLobby(root, params = {}) {
     if (!name) return;
     if (roomId) return join(roomId, code);
     try {
-      const answer = await api.joinByCode({ name, code: code.toUpperCase() });
+      const answer = await withAgeCheck((age) =>
+        api.joinByCode({ name, code: code.toUpperCase(), ...(age ? { ageConfirmed: true } : {}) }),
+      );
       storage.setSeat(answer.roomId, {
         seat: answer.seat,
         token: answer.token,
@@ -127,9 +150,9 @@ export function showLobby(root, params = {}) {
     };
     try {
       const room = await api.createRoom(body);
-      storage.setSeat(room.roomId, { hostToken: room.hostToken, code: room.code ?? null, adult: Boolean(drinks) });
+      storage.setSeat(room.roomId, { hostToken: room.hostToken, code: room.code ?? null });
       // The host plays too: take the first seat straight away.
-      await joinRoom(room.roomId, name, room.code ?? null);
+      await joinRoom(room.roomId, name, room.code ?? null, { ageConfirmed: Boolean(drinks) });
       location.hash = `#/room/${encodeURIComponent(room.roomId)}`;
     } catch (err) {
       showError(err);

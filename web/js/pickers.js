@@ -68,11 +68,13 @@ export function pickTarget(players, name, done) {
 
 /**
  * Under multiPlay: which other cards go with `code` in the same play (in the order
- * ticked); `done(list)` with the extra cards, possibly none.
+ * ticked), and whether to call UNO with it; `done(list, uno)` with the extra cards,
+ * possibly none.
  */
 export function pickCompanions(code, companions, done) {
   let el = null;
   const chosen = [];
+  const uno = h("input", { type: "checkbox", id: "uno-with-play", "data-testid": "uno-with-play" });
   const boxes = companions.map((c, i) => {
     const id = `companion-${i}`;
     const box = h("input", { type: "checkbox", id, "data-testid": "companion", "data-card": c });
@@ -93,12 +95,16 @@ export function pickCompanions(code, companions, done) {
       "data-testid": "play-selected",
       onClick: () => {
         el.close();
-        done(chosen.map((i) => companions[i]));
+        done(
+          chosen.map((i) => companions[i]),
+          uno.checked,
+        );
       },
     },
     [t("table.playSelected")],
   );
-  el = dialog(t("table.addCards", { card: cardName(code) }), h("div", { class: "companions" }, [...boxes, play]));
+  const unoRow = h("div", { class: "companion" }, [uno, h("label", { for: "uno-with-play" }, [t("table.unoWithPlay")])]);
+  el = dialog(t("table.addCards", { card: cardName(code) }), h("div", { class: "companions" }, [...boxes, unoRow, play]));
   return el;
 }
 

@@ -4,10 +4,10 @@
 import { api, ApiError } from "./api.js";
 import { h, mount, preservingFocus } from "./dom.js";
 import { errorText, language, presetLabel, t } from "./i18n.js";
-import { joinRoom } from "./lobby.js";
+import { joinRoom, showError } from "./lobby.js";
 import { RoomConnection } from "./protocol.js";
 import { storage } from "./storage.js";
-import { closePickers, confirmAdult, pickColor, pickCompanions, pickTarget } from "./pickers.js";
+import { closePickers, pickColor, pickCompanions, pickTarget } from "./pickers.js";
 import { describeEvent, GAME_PHASES, planPlay, renderTable } from "./table.js";
 import { announce, toast } from "./toast.js";
 
@@ -59,7 +59,6 @@ export function showRoom(root, roomId, params = {}) {
         const wasMine = isMyTurn(state.view);
         state.view = view;
         render();
-        checkAge(view);
         const said = state.pendingAnnouncement || [];
         if (!wasMine && isMyTurn(view)) said.push(t("table.yourTurn"));
         if (said.length) announce(said.join(". "));
@@ -92,23 +91,6 @@ export function showRoom(root, roomId, params = {}) {
       },
     });
     connection.connect();
-  }
-
-  // A room with the drinking tally asks each seated player to confirm their age once.
-  let askingAge = false;
-  async function checkAge(view) {
-    if (!view?.rules?.drinks || view.you === null || view.you === undefined) return;
-    if (state.creds.adult || askingAge) return;
-    askingAge = true;
-    const adult = await confirmAdult();
-    askingAge = false;
-    if (adult) {
-      storage.setSeat(roomId, { adult: true });
-      state.creds = storage.seat(roomId) || {};
-    } else {
-      await leave();
-      location.hash = "#/";
-    }
   }
 
   async function leave() {
@@ -147,9 +129,12 @@ export function showRoom(root, roomId, params = {}) {
     if (plan.needs === "color") {
       pickColor(code, (color) => send({ ...plan.action, color }));
     } else if (plan.needs === "companions") {
-      pickCompanions(code, plan.companions, (extra) =>
-        send({ ...plan.action, cards: [code, ...extra] }),
-      );
+      pickCompanions(code, plan.companions, (extra, uno) => {
+        const cards = [code, ...extra];
+        // A play that leaves one card, or none, needs UNO called with it.
+        const out = cards.length > 1 && cards.length === (state.view.hand || []).length;
+        send({ ...plan.action, cards, ...(uno || out ? { uno: true } : {}) });
+      });
     } else if (plan.needs === "target") {
       const view = state.view;
       const others = (view.players || []).filter((p) => p.seat !== view.you && !p.out);
@@ -257,7 +242,7 @@ export function showRoom(root, roomId, params = {}) {
       connect(); // again, now with the seat's token
       loadInfo();
     } catch (err) {
-      toast(errorText(err.code, err.message), { kind: "error", code: err.code });
+      showError(err);
     }
   }
 

@@ -66,6 +66,16 @@ export function planPlay(view, code) {
   if (playable && card.wild) return { action, needs: "color" };
   const swap = (rules.sevenZero || rules.sevenSwap) && card.rank === "7" && (view.hand || []).length > 1;
   if (playable && swap) return { action, needs: "target" };
+  const hand = view.hand || [];
+  if (playable && view.dumpColor && view.turn === view.you && card.color === view.dumpColor) {
+    // UNO Duo's dump after a Reverse is all or nothing: every card of that colour at once.
+    const rest = [...hand];
+    rest.splice(rest.indexOf(code), 1);
+    action.cards = [code, ...rest.filter((c) => parseCard(c).color === view.dumpColor)];
+    // Going out with several cards needs UNO called with the play (RULES.md section 4).
+    if (action.cards.length > 1 && action.cards.length === hand.length) action.uno = true;
+    return { action, needs: null };
+  }
   if (playable && rules.multiPlay && view.turn === view.you) {
     const companions = companionsOf(view.hand || [], code);
     if (companions.length) return { action, needs: "companions", companions };
