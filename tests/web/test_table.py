@@ -106,6 +106,21 @@ def test_host_removes_a_player_before_the_start(new_page, server_url):
     expect(anna.locator(".seat:not(.empty)")).to_have_count(2)
 
 
+def test_host_changes_the_rules_before_the_start(new_page, server_url):
+    anna, ben = new_page(), new_page()
+    room_id, code = create_room(anna, server_url, "Anna", seats=3)
+    anna.get_by_test_id("settings").locator(".rules-editor summary").click()
+    anna.locator("#rule-targetScore").fill("300")
+    # A player joining redraws the waiting room; the half-made change must survive it.
+    join_by_code(ben, server_url, "Ben", code)
+    expect(anna.locator(".seat:not(.empty)")).to_have_count(2)
+    expect(anna.locator("#rule-targetScore")).to_have_value("300")
+    anna.get_by_test_id("save-rules").click()
+    expect(anna.get_by_test_id("toast")).to_have_attribute("data-code", "saved")
+    assert get_json(f"{server_url}/api/rooms/{room_id}")["rules"]["targetScore"] == 300
+    expect(ben.get_by_test_id("settings")).to_have_count(0)  # only the host
+
+
 def test_rules_editor_offers_every_option_and_creates_with_changes(new_page, server_url, shot):
     from engine.rules import describe_options
 

@@ -54,6 +54,9 @@ export const api = {
       body: { seat },
       token: hostToken,
     }),
+  /** Host only, before a match: change name, rules, seats, privacy or spectators. */
+  changeSettings: (roomId, changes, hostToken) =>
+    request("PATCH", `/api/rooms/${encodeURIComponent(roomId)}`, { body: changes, token: hostToken }),
   leave: (roomId, token) =>
     request("POST", `/api/rooms/${encodeURIComponent(roomId)}/leave`, { token }),
   /** Join the room that has this code (private or public); answers with its roomId. */

@@ -8,6 +8,8 @@ import { joinRoom, showError } from "./lobby.js";
 import { RoomConnection } from "./protocol.js";
 import { storage } from "./storage.js";
 import { closePickers, pickColor, pickCompanions, pickTarget } from "./pickers.js";
+import { OPTIONS as LOCAL_OPTIONS, PRESETS as LOCAL_PRESETS } from "./rules-data.js";
+import { rulesEditor } from "./rules.js";
 import { describeEvent, GAME_PHASES, planPlay, renderTable } from "./table.js";
 import { announce, toast } from "./toast.js";
 
@@ -218,6 +220,39 @@ export function showRoom(root, roomId, params = {}) {
     }
   }
 
+  // The host's rules editor is built once and kept across redraws (players joining redraw
+  // the waiting room), so half-made changes survive until saved.
+  let settings = null;
+
+  function settingsPanel() {
+    const rules = state.view?.rules || state.info?.rules;
+    if (!rules) return null;
+    if (!settings) {
+      const editor = rulesEditor(
+        { options: LOCAL_OPTIONS, presets: LOCAL_PRESETS },
+        { ...rules },
+      );
+      const save = async () => {
+        if (!editor.valid()) return;
+        try {
+          await api.changeSettings(roomId, { rules: editor.value() }, state.creds.hostToken);
+          toast(t("room.saved"), { code: "saved" });
+          loadInfo();
+        } catch (err) {
+          toast(errorText(err.code, err.message), { kind: "error", code: err.code });
+        }
+      };
+      settings = h("section", { class: "settings", "data-testid": "settings", "aria-labelledby": "settings-h" }, [
+        h("h2", { id: "settings-h" }, [t("room.changeRules")]),
+        editor.element,
+        h("button", { type: "button", class: "primary", "data-testid": "save-rules", onClick: save }, [
+          t("room.saveRules"),
+        ]),
+      ]);
+    }
+    return settings;
+  }
+
   async function start() {
     try {
       await api.startRoom(roomId, state.creds.hostToken);
@@ -267,6 +302,7 @@ export function showRoom(root, roomId, params = {}) {
       rules?.preset ? h("p", { class: "muted" }, [t("room.rules", { preset: presetLabel(rules.preset) })]) : null,
       h("h2", {}, [t("room.seats")]),
       h("ol", { class: "seats", "data-testid": "seats-list" }, rows),
+      isHost ? settingsPanel() : null,
       isHost
         ? h(
             "button",
@@ -377,6 +413,9 @@ export function showRoom(root, roomId, params = {}) {
       connection?.close();
       closePickers();
     },
-    rerender: () => render({ force: true }),
+    rerender: () => {
+      settings = null; // rebuilt in the new language
+      render({ force: true });
+    },
   };
 }
