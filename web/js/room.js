@@ -245,7 +245,7 @@ export function showRoom(root, roomId, params = {}) {
       settings = h("section", { class: "settings", "data-testid": "settings", "aria-labelledby": "settings-h" }, [
         h("h2", { id: "settings-h" }, [t("room.changeRules")]),
         editor.element,
-        h("button", { type: "button", class: "primary", "data-testid": "save-rules", onClick: save }, [
+        h("button", { type: "button", "data-testid": "save-rules", onClick: save }, [
           t("room.saveRules"),
         ]),
       ]);
@@ -302,7 +302,6 @@ export function showRoom(root, roomId, params = {}) {
       rules?.preset ? h("p", { class: "muted" }, [t("room.rules", { preset: presetLabel(rules.preset) })]) : null,
       h("h2", {}, [t("room.seats")]),
       h("ol", { class: "seats", "data-testid": "seats-list" }, rows),
-      isHost ? settingsPanel() : null,
       isHost
         ? h(
             "button",
@@ -311,6 +310,7 @@ export function showRoom(root, roomId, params = {}) {
           )
         : null,
       isHost && taken < 2 ? h("p", { class: "hint" }, [t("room.needPlayers")]) : null,
+      isHost ? settingsPanel() : null,
       seated && !isHost ? h("p", { class: "muted", role: "status" }, [t("room.waitingHost")]) : null,
       seated
         ? h("button", { type: "button", class: "link", "data-testid": "leave", onClick: leave }, [t("room.leave")])
