@@ -187,6 +187,7 @@ class RoomWriter:
             deal_append=step.deal_append,
             results=[(node, orjson.dumps(result))] if node and not local else [],
             listed=None if listed == self._listed else listed,
+            lease_ttl_ms=self._ttl_ms,
         )
         await self._store.commit(self.room_id, self._owner, commit)
         machine.seq = seq

@@ -46,6 +46,7 @@ class Commit:
     # Command results to deliver: (node id, payload).
     results: list[tuple[str, bytes]] = field(default_factory=list)
     listed: bool | None = None  # whether the room belongs in the public lobby now
+    lease_ttl_ms: int = 0  # extend the writer's lease by this much (0: leave it)
 
 
 class LeaseLost(Exception):

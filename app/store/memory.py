@@ -123,6 +123,8 @@ class MemoryStore(RoomStore):
             raise LeaseLost(room_id)
         if room.seq != commit.seq - 1:
             raise LeaseLost(room_id)
+        if commit.lease_ttl_ms:
+            room.lease = (owner, time.monotonic() + commit.lease_ttl_ms / 1000)
         room.doc = orjson.loads(orjson.dumps(commit.doc))
         room.seq = commit.seq
         room.log_id = commit.log_id

@@ -55,12 +55,14 @@ return 1
 
 # KEYS: room, lease, hist, log, deal.
 # ARGV: owner, seq, doc, log id, change, history size, history ttl ms, changes channel,
-#       deal reset (0/1), number of deal entries, the deal entries, then (channel, payload)
-#       pairs of results. Everything is written before anything is published.
+#       deal reset (0/1), number of deal entries, lease ttl ms (0: keep), the deal entries,
+#       then (channel, payload) pairs of results. Everything is written before anything is
+#       published. A commit also extends the lease: a busy writer never loses its room.
 _COMMIT = """
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 local seq = tonumber(ARGV[2])
 if tonumber(redis.call('HGET', KEYS[1], 'seq')) ~= seq - 1 then return -1 end
+if ARGV[11] ~= '0' then redis.call('PEXPIRE', KEYS[2], ARGV[11]) end
 redis.call('HSET', KEYS[1], 'doc', ARGV[3], 'seq', ARGV[2], 'log', ARGV[4])
 redis.call('XTRIM', KEYS[4], 'MINID', ARGV[4])
 redis.call('RPUSH', KEYS[3], ARGV[5])
@@ -68,9 +70,9 @@ redis.call('LTRIM', KEYS[3], -tonumber(ARGV[6]), -1)
 redis.call('PEXPIRE', KEYS[3], ARGV[7])
 if ARGV[9] == '1' then redis.call('DEL', KEYS[5]) end
 local n = tonumber(ARGV[10])
-for i = 1, n do redis.call('RPUSH', KEYS[5], ARGV[10 + i]) end
+for i = 1, n do redis.call('RPUSH', KEYS[5], ARGV[11 + i]) end
 redis.call('PUBLISH', ARGV[8], ARGV[5])
-for i = 11 + n, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
+for i = 12 + n, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
 return 1
 """
 
@@ -219,6 +221,7 @@ class RedisStore(RoomStore):
             self._key(room_id, "changes"),
             "1" if commit.deal_reset else "0",
             len(commit.deal_append),
+            commit.lease_ttl_ms,
         ]
         args.extend(orjson.dumps(entry) for entry in commit.deal_append)
         for node, payload in commit.results:

@@ -145,3 +145,12 @@ async def test_a_missing_redis_fails_the_suite_in_ci(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("CI", "")
     with pytest.raises(pytest.skip.Exception):
         await live.require_redis()
+
+
+async def test_a_commit_extends_the_writers_lease(store: RoomStore) -> None:
+    await store.create("r1", _doc(), None, listed=False)
+    entry = await store.append("r1", {"n": 1})
+    assert await store.acquire("r1", "w1", 200)
+    await _commit(store, 1, entry, lease_ttl_ms=5000)
+    await asyncio.sleep(0.3)
+    assert not await store.acquire("r1", "w2", 200)
