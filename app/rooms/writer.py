@@ -141,9 +141,12 @@ class RoomWriter:
                 if not await self._store.acquire(self.room_id, self._owner, self._ttl_ms):
                     raise LeaseLost(self.room_id)
                 renewed = now
-            if not entries:
+            # Read again only when woken (or a full batch suggests more): every append
+            # wakes the writer after it lands in the log, so an empty read is saved.
+            if len(entries) < _BATCH and not self._wake.is_set():
                 try:
-                    await asyncio.wait_for(self._wake.wait(), timeout=renew_every)
+                    async with asyncio.timeout(renew_every):
+                        await self._wake.wait()
                 except TimeoutError:
                     pass
 
