@@ -10,7 +10,8 @@ import { storage } from "./storage.js";
 import { closePickers, pickColor, pickCompanions, pickTarget } from "./pickers.js";
 import { OPTIONS as LOCAL_OPTIONS, PRESETS as LOCAL_PRESETS } from "./rules-data.js";
 import { rulesEditor } from "./rules.js";
-import { describeEvent, GAME_PHASES, planPlay, renderTable } from "./table.js";
+import { describeEvent } from "./events.js";
+import { GAME_PHASES, planPlay, renderTable } from "./table.js";
 import { announce, toast } from "./toast.js";
 
 const INFO_REFRESH_MS = 3000;

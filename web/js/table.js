@@ -11,15 +11,16 @@ import {
   cardBack,
   cardFace,
   cardName,
-  cardsName,
   colorName,
-  isWild,
   parseCard,
   setSide,
   wildColors,
 } from "./cards.js";
 import { h } from "./dom.js";
+import { drinksGuide, sipsBadge } from "./drinks.js";
+import { eventLog } from "./events.js";
 import { has, humanize, t } from "./i18n.js";
+import { summary } from "./summary.js";
 
 export const GAME_PHASES = new Set(["draft", "chooseColor", "playing", "dealOver", "matchOver"]);
 // Action types with their own controls; any other legal action gets a plain button.
@@ -96,79 +97,6 @@ export function companionsOf(hand, code) {
     const card = parseCard(c);
     return !card.wild && card.rank === first.rank;
   });
-}
-
-/** A seat's drinking tally (`view.drinks`: per seat {total, byReason}), if drinks are on. */
-function sipsBadge(view, seat) {
-  if (!Array.isArray(view.drinks)) return null;
-  const entry = view.drinks[seat];
-  const n = typeof entry === "number" ? entry : (entry?.total ?? 0);
-  const key = view.rules?.sipsAsPoints ? "table.sipPoints" : "table.sips";
-  return h("span", { class: "sips", "data-testid": "sips", "data-seat": seat }, [t(key, { n })]);
-}
-
-// RULES.md section 4: what one sip-sized drink is, and how strong drinks convert.
-// The seed gives no size or strength for cider and no strength for draught beer.
-const BEVERAGES = [
-  ["beer", 33, 4.6],
-  ["draught", 50, null],
-  ["cider", null, null],
-  ["wine", 12, 12],
-  ["spirits", 2, 37],
-];
-
-// The table is redrawn on every change; the guide keeps its state across redraws.
-const guide = { open: false, abv: 21 };
-
-function drinksGuide() {
-  const abv = h("input", {
-    id: "abv",
-    type: "number",
-    min: 1,
-    max: 96,
-    step: 0.5,
-    value: guide.abv,
-    inputmode: "decimal",
-    "data-testid": "abv",
-  });
-  const result = h("output", { for: "abv", "data-testid": "abv-volume" });
-  const update = () => {
-    const value = Number(abv.value);
-    guide.abv = abv.value;
-    // 2 cl of 37 % spirits holds the same alcohol as (2 x 37 / ABV) cl of the drink.
-    const cl = Math.round((2 * 37 * 10) / value) / 10;
-    result.textContent = value > 0 ? t("drinks.volume", { cl: String(cl) }) : "";
-  };
-  abv.addEventListener("input", update);
-  update();
-  const details = h("details", { class: "drinks-guide panel", "data-testid": "drinks-guide", open: guide.open }, [
-    h("summary", {}, [t("drinks.guide")]),
-    h("table", { class: "scoreboard" }, [
-      h("thead", {}, [
-        h("tr", {}, [
-          h("th", { scope: "col" }, [t("drinks.drink")]),
-          h("th", { scope: "col", class: "num" }, ["cl"]),
-          h("th", { scope: "col", class: "num" }, ["%"]),
-        ]),
-      ]),
-      h(
-        "tbody",
-        {},
-        BEVERAGES.map(([name, cl, pct]) =>
-          h("tr", {}, [
-            h("th", { scope: "row" }, [t(`drinks.${name}`)]),
-            h("td", { class: "num" }, [cl ?? "–"]),
-            h("td", { class: "num" }, [pct ?? "–"]),
-          ]),
-        ),
-      ),
-    ]),
-    h("p", {}, [h("label", { for: "abv" }, [t("drinks.convert")]), " ", abv, " % → ", result]),
-  ]);
-  details.addEventListener("toggle", () => {
-    guide.open = details.open;
-  });
-  return details;
 }
 
 function countText(n) {
@@ -478,166 +406,6 @@ function hand(view, ctx, info) {
       ),
     ],
   );
-}
-
-/** The deal's end: each seat's remaining cards, points and totals, and the next step. */
-export function summary(view, ctx) {
-  const over = view.phase === "matchOver";
-  const players = view.players || [];
-  const reveal = view.reveal || [];
-  const scores = view.dealScores || [];
-  const totals = view.totals || players.map((p) => p.score ?? 0);
-  const info = legalInfo(view);
-  const winner = view.winner;
-  let headline = "";
-  if (over) headline = winner !== null && winner !== undefined ? t("summary.winner", { name: ctx.name(winner) }) : "";
-  else if (winner !== null && winner !== undefined) headline = t("summary.wentOut", { name: ctx.name(winner) });
-  return h("section", { class: "summary panel", "aria-labelledby": "summary-h", "data-testid": "summary" }, [
-    h("h2", { id: "summary-h", tabindex: "-1" }, [
-      over ? t("summary.matchOver") : t("summary.dealOver", { n: view.deal ?? 1 }),
-    ]),
-    headline ? h("p", { class: "headline" }, [headline]) : null,
-    h("div", { class: "table-scroll" }, [
-      h("table", { class: "scoreboard", "data-testid": "scoreboard" }, [
-        h("caption", { class: "visually-hidden" }, [t("summary.scoreboard")]),
-        h("thead", {}, [
-          h("tr", {}, [
-            h("th", { scope: "col" }, [t("summary.player")]),
-            h("th", { scope: "col" }, [t("summary.cardsLeft")]),
-            h("th", { scope: "col", class: "num" }, [t("summary.points")]),
-            h("th", { scope: "col", class: "num" }, [t("summary.total")]),
-          ]),
-        ]),
-        h(
-          "tbody",
-          {},
-          players.map((p) => {
-            const left = reveal[p.seat] || [];
-            return h("tr", { "data-seat": p.seat, class: p.seat === winner ? "winner" : "" }, [
-              h("th", { scope: "row" }, [ctx.name(p.seat)]),
-              h("td", { "aria-label": left.length ? cardsName(left) : t("summary.none") }, [
-                h(
-                  "span",
-                  { class: "mini-cards", "aria-hidden": "true" },
-                  left.length ? left.map((c) => cardFace(c, { size: "small" })) : [t("summary.none")],
-                ),
-              ]),
-              h("td", { class: "num", "data-testid": "deal-score" }, [String(scores[p.seat] ?? 0)]),
-              h("td", { class: "num", "data-testid": "total" }, [String(totals[p.seat] ?? 0)]),
-            ]);
-          }),
-        ),
-      ]),
-    ]),
-    info.has("nextDeal")
-      ? h(
-          "button",
-          {
-            type: "button",
-            class: "primary big",
-            "data-testid": "next-deal",
-            "data-focus-key": "next-deal",
-            onClick: () => ctx.send({ type: "nextDeal" }),
-          },
-          [t("summary.nextDeal")],
-        )
-      : null,
-    over ? h("a", { class: "button", href: "#/" }, [t("summary.backToLobby")]) : null,
-  ]);
-}
-
-/** One line for the event log, in the current language. */
-export function describeEvent(e, ctx) {
-  const name = e.seat !== undefined && e.seat !== null ? ctx.name(e.seat) : "";
-  const target = e.target !== undefined && e.target !== null ? ctx.name(e.target) : "";
-  switch (e.type) {
-    case "play": {
-      const cards = cardsName(e.cards || (e.card ? [e.card] : []));
-      const wild = (e.cards || []).some(isWild);
-      return wild && e.color
-        ? t("event.playColor", { name, cards, color: colorName(e.color) })
-        : t("event.play", { name, cards });
-    }
-    case "jumpIn":
-      return t("event.jumpIn", { name, cards: e.cards ? cardsName(e.cards) : "" }).trim();
-    case "draw":
-      if (e.cards && e.seat === ctx.you) return t("event.drawYou", { cards: cardsName(e.cards) });
-      if (e.reason && e.reason !== "draw") return t("event.penalty", { name, n: e.count ?? "?" });
-      return t("event.draw", { name, n: e.count ?? 1 });
-    case "pass":
-      return t("event.pass", { name });
-    case "skip":
-      return t("event.skip", { name });
-    case "reverse":
-      return t("event.reverse");
-    case "callUno":
-      return t("event.callUno", { name });
-    case "catchUno":
-      return t("event.catchUno", { name, target });
-    case "challenge":
-      if (e.guilty === true) return t("event.challengeGuilty", { name, target });
-      if (e.guilty === false) return t("event.challengeInnocent", { name, target });
-      return t("event.challenge", { name });
-    case "chooseColor":
-      return t("event.chooseColor", { name, color: colorName(e.color) });
-    case "swapHands":
-      return t("event.swap", { name, target });
-    case "passHands":
-    case "shuffleHands":
-      return t("event.rotate");
-    case "reshuffle":
-      return t("event.reshuffle");
-    case "deal":
-      return t("event.deal", { n: e.deal ?? "" });
-    case "firstCard":
-      return t("event.firstCard", { cards: e.card ? cardName(e.card) : "" });
-    case "dealOver":
-      return t("event.dealOver", { name: ctx.name(e.winner) });
-    case "matchOver":
-      return t("event.matchOver");
-    case "dealerDraw":
-      return t("event.dealerDraw");
-    case "knockedOut":
-      return t("event.knockedOut", { names: (e.seats || []).map((s) => ctx.name(s)).join(", ") });
-    case "firstCardReshuffled":
-    case "firstCardBuried":
-      return t("event.firstCardBack", { cards: e.card ? cardName(e.card) : "" });
-    case "settings":
-      return t("event.settings");
-    case "join":
-    case "joined":
-    case "seat":
-      return t("event.join", { name: e.name || name });
-    case "leave":
-    case "left":
-      return t("event.leave", { name: e.name || name });
-    case "kick":
-    case "kicked":
-      return t("event.kick", { name: e.name || name });
-    case "connect":
-    case "connected":
-      return t("event.connect", { name });
-    case "disconnect":
-    case "disconnected":
-      return t("event.disconnect", { name });
-    case "start":
-    case "started":
-      return t("event.start");
-    default:
-      return humanize(e.type || "?");
-  }
-}
-
-function eventLog(log, ctx) {
-  const shown = log.slice(-40).reverse();
-  return h("section", { class: "log panel", "aria-labelledby": "log-h" }, [
-    h("h2", { id: "log-h" }, [t("table.log")]),
-    h(
-      "ol",
-      { class: "log-list", "data-testid": "log", reversed: true },
-      shown.map((e) => h("li", { "data-type": e.type }, [describeEvent(e, ctx)])),
-    ),
-  ]);
 }
 
 /** The whole table for `view`; `ctx` = {name(seat), send(action), playCard(code), log, you}. */

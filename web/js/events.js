@@ -1,0 +1,99 @@
+// The event log: what happened, one line per event, in the current language.
+
+import { cardName, cardsName, colorName, isWild } from "./cards.js";
+import { h } from "./dom.js";
+import { humanize, t } from "./i18n.js";
+
+/** One line for the event log, in the current language. */
+export function describeEvent(e, ctx) {
+  const name = e.seat !== undefined && e.seat !== null ? ctx.name(e.seat) : "";
+  const target = e.target !== undefined && e.target !== null ? ctx.name(e.target) : "";
+  switch (e.type) {
+    case "play": {
+      const cards = cardsName(e.cards || (e.card ? [e.card] : []));
+      const wild = (e.cards || []).some(isWild);
+      return wild && e.color
+        ? t("event.playColor", { name, cards, color: colorName(e.color) })
+        : t("event.play", { name, cards });
+    }
+    case "jumpIn":
+      return t("event.jumpIn", { name, cards: e.cards ? cardsName(e.cards) : "" }).trim();
+    case "draw":
+      if (e.cards && e.seat === ctx.you) return t("event.drawYou", { cards: cardsName(e.cards) });
+      if (e.reason && e.reason !== "draw") return t("event.penalty", { name, n: e.count ?? "?" });
+      return t("event.draw", { name, n: e.count ?? 1 });
+    case "pass":
+      return t("event.pass", { name });
+    case "skip":
+      return t("event.skip", { name });
+    case "reverse":
+      return t("event.reverse");
+    case "callUno":
+      return t("event.callUno", { name });
+    case "catchUno":
+      return t("event.catchUno", { name, target });
+    case "challenge":
+      if (e.guilty === true) return t("event.challengeGuilty", { name, target });
+      if (e.guilty === false) return t("event.challengeInnocent", { name, target });
+      return t("event.challenge", { name });
+    case "chooseColor":
+      return t("event.chooseColor", { name, color: colorName(e.color) });
+    case "swapHands":
+      return t("event.swap", { name, target });
+    case "passHands":
+    case "shuffleHands":
+      return t("event.rotate");
+    case "reshuffle":
+      return t("event.reshuffle");
+    case "deal":
+      return t("event.deal", { n: e.deal ?? "" });
+    case "firstCard":
+      return t("event.firstCard", { cards: e.card ? cardName(e.card) : "" });
+    case "dealOver":
+      return t("event.dealOver", { name: ctx.name(e.winner) });
+    case "matchOver":
+      return t("event.matchOver");
+    case "dealerDraw":
+      return t("event.dealerDraw");
+    case "knockedOut":
+      return t("event.knockedOut", { names: (e.seats || []).map((s) => ctx.name(s)).join(", ") });
+    case "firstCardReshuffled":
+    case "firstCardBuried":
+      return t("event.firstCardBack", { cards: e.card ? cardName(e.card) : "" });
+    case "settings":
+      return t("event.settings");
+    case "join":
+    case "joined":
+    case "seat":
+      return t("event.join", { name: e.name || name });
+    case "leave":
+    case "left":
+      return t("event.leave", { name: e.name || name });
+    case "kick":
+    case "kicked":
+      return t("event.kick", { name: e.name || name });
+    case "connect":
+    case "connected":
+      return t("event.connect", { name });
+    case "disconnect":
+    case "disconnected":
+      return t("event.disconnect", { name });
+    case "start":
+    case "started":
+      return t("event.start");
+    default:
+      return humanize(e.type || "?");
+  }
+}
+
+export function eventLog(log, ctx) {
+  const shown = log.slice(-40).reverse();
+  return h("section", { class: "log panel", "aria-labelledby": "log-h" }, [
+    h("h2", { id: "log-h" }, [t("table.log")]),
+    h(
+      "ol",
+      { class: "log-list", "data-testid": "log", reversed: true },
+      shown.map((e) => h("li", { "data-type": e.type }, [describeEvent(e, ctx)])),
+    ),
+  ]);
+}

@@ -1,0 +1,71 @@
+// The end of a deal (and of the match): every seat's remaining cards and points.
+
+import { cardFace, cardsName } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The deal's end: each seat's remaining cards, points and totals, and the next step. */
+export function summary(view, ctx) {
+  const over = view.phase === "matchOver";
+  const players = view.players || [];
+  const reveal = view.reveal || [];
+  const scores = view.dealScores || [];
+  const totals = view.totals || players.map((p) => p.score ?? 0);
+  const canGoOn = (view.legal || []).some((a) => a.type === "nextDeal");
+  const winner = view.winner;
+  let headline = "";
+  if (over) headline = winner !== null && winner !== undefined ? t("summary.winner", { name: ctx.name(winner) }) : "";
+  else if (winner !== null && winner !== undefined) headline = t("summary.wentOut", { name: ctx.name(winner) });
+  return h("section", { class: "summary panel", "aria-labelledby": "summary-h", "data-testid": "summary" }, [
+    h("h2", { id: "summary-h", tabindex: "-1" }, [
+      over ? t("summary.matchOver") : t("summary.dealOver", { n: view.deal ?? 1 }),
+    ]),
+    headline ? h("p", { class: "headline" }, [headline]) : null,
+    h("div", { class: "table-scroll" }, [
+      h("table", { class: "scoreboard", "data-testid": "scoreboard" }, [
+        h("caption", { class: "visually-hidden" }, [t("summary.scoreboard")]),
+        h("thead", {}, [
+          h("tr", {}, [
+            h("th", { scope: "col" }, [t("summary.player")]),
+            h("th", { scope: "col" }, [t("summary.cardsLeft")]),
+            h("th", { scope: "col", class: "num" }, [t("summary.points")]),
+            h("th", { scope: "col", class: "num" }, [t("summary.total")]),
+          ]),
+        ]),
+        h(
+          "tbody",
+          {},
+          players.map((p) => {
+            const left = reveal[p.seat] || [];
+            return h("tr", { "data-seat": p.seat, class: p.seat === winner ? "winner" : "" }, [
+              h("th", { scope: "row" }, [ctx.name(p.seat)]),
+              h("td", { "aria-label": left.length ? cardsName(left) : t("summary.none") }, [
+                h(
+                  "span",
+                  { class: "mini-cards", "aria-hidden": "true" },
+                  left.length ? left.map((c) => cardFace(c, { size: "small" })) : [t("summary.none")],
+                ),
+              ]),
+              h("td", { class: "num", "data-testid": "deal-score" }, [String(scores[p.seat] ?? 0)]),
+              h("td", { class: "num", "data-testid": "total" }, [String(totals[p.seat] ?? 0)]),
+            ]);
+          }),
+        ),
+      ]),
+    ]),
+    canGoOn
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "primary big",
+            "data-testid": "next-deal",
+            "data-focus-key": "next-deal",
+            onClick: () => ctx.send({ type: "nextDeal" }),
+          },
+          [t("summary.nextDeal")],
+        )
+      : null,
+    over ? h("a", { class: "button", href: "#/" }, [t("summary.backToLobby")]) : null,
+  ]);
+}
