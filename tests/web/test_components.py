@@ -507,3 +507,33 @@ def test_duo_dump_plays_every_card_of_the_colour(page):
     )
     card(page, "Y3").click()
     assert sent(page)[0]["plan"]["action"] == {"type": "play", "cards": ["Y3", "Y9"], "uno": True}
+
+
+def test_every_lobby_control_has_a_label(page):
+    page.get_by_test_id("rules-editor").locator("summary").click()
+    unlabelled = page.evaluate(
+        """() => [...document.querySelectorAll('input, select, button')]
+            .filter((el) => !(el.labels?.length || el.getAttribute('aria-label')
+                || el.getAttribute('aria-labelledby') || el.textContent.trim()))
+            .map((el) => el.outerHTML.slice(0, 80))"""
+    )
+    assert unlabelled == []
+
+
+def test_picker_closes_on_escape_and_gives_focus_back(page):
+    render(page, base_view())
+    wild = card(page, "W")
+    wild.focus()
+    page.evaluate(
+        """async () => {
+            const { pickColor } = await import('/js/pickers.js');
+            window.__picked = 'none';
+            pickColor('W', (c) => { window.__picked = c; });
+        }"""
+    )
+    expect(page.locator("dialog.picker")).to_be_visible()
+    assert page.evaluate("document.activeElement.closest('dialog') !== null")
+    page.keyboard.press("Escape")
+    expect(page.locator("dialog.picker")).to_have_count(0)
+    assert page.evaluate("window.__picked") == "none"
+    assert page.evaluate("document.activeElement.dataset.card") == "W"

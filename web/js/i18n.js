@@ -12,6 +12,7 @@ const STRINGS = {
     "lang.en": "English",
     "lang.da": "Dansk",
     "nav.lobby": "Lobby",
+    "toast.close": "Close",
 
     "lobby.name": "Your name",
     "lobby.namePlaceholder": "e.g. Anna",
@@ -288,6 +289,7 @@ const STRINGS = {
     "lang.en": "English",
     "lang.da": "Dansk",
     "nav.lobby": "Lobby",
+    "toast.close": "Luk",
 
     "lobby.name": "Dit navn",
     "lobby.namePlaceholder": "f.eks. Anna",

@@ -2,6 +2,7 @@
 // them at once; they carry the server's code for tests and for bug reports.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 const SHOW_MS = 5000;
 
@@ -20,7 +21,7 @@ export function toast(text, { kind = "info", code = null } = {}) {
   );
   const close = () => el.remove();
   el.append(
-    h("button", { type: "button", class: "toast-close", "aria-label": "×", onClick: close }, ["×"]),
+    h("button", { type: "button", class: "toast-close", "aria-label": t("toast.close"), onClick: close }, ["×"]),
   );
   box.append(el);
   // Keep at most a few on a phone screen.
