@@ -227,3 +227,12 @@ def test_drinking_room_asks_every_player_for_their_age(new_page, server_url, sho
     expect(anna.get_by_test_id("sips")).to_have_count(2)
     expect(anna.get_by_test_id("drinks-guide")).to_be_visible()
     shot(anna, "36-drinks-table")
+
+
+def test_phone_sized_lobby_and_rules_editor(new_page, server_url, shot):
+    page = new_page(**PHONE)
+    page.goto(f"{server_url}/#/")
+    page.get_by_test_id("rules-editor").locator("summary").click()
+    expect(page.get_by_test_id("create-room")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "37-phone-lobby")
