@@ -115,7 +115,6 @@ export class RoomConnection {
 
   onOpen(ws) {
     if (ws !== this.ws) return;
-    this.attempt = 0;
     this.status("online");
     // After a reconnect, ask only for what we missed; the server answers with the
     // missing patches or a fresh snapshot.
@@ -193,6 +192,9 @@ export class RoomConnection {
   }
 
   onSnapshot(msg) {
+    // Only a socket that got as far as a snapshot resets the backoff: one the server
+    // accepts and drops at once must not be retried at full speed.
+    this.attempt = 0;
     this.view = msg.view;
     this.seq = msg.seq ?? msg.view?.seq ?? 0;
     // Buffered patches at or below the snapshot are already in it.
