@@ -243,7 +243,7 @@ def test_spectators_see_no_hand(page):
     expect(page.locator("[data-testid=player]")).to_have_count(3)
 
 
-def test_danish_table(page):
+def test_danish_table(page, shot):
     render(page, base_view(direction=-1), lang="da")
     expect(page.get_by_test_id("turn-indicator")).to_have_text("Din tur")
     expect(page.get_by_test_id("direction")).to_contain_text("mod uret")
@@ -251,6 +251,7 @@ def test_danish_table(page):
     expect(page.get_by_test_id("log")).to_contain_text(
         "Ben lagde Skift farve, træk fire og valgte rød"
     )
+    shot(page, "14-component-da")
 
 
 def test_every_card_code_draws_with_a_name(page):
