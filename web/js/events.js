@@ -62,6 +62,13 @@ export function describeEvent(e, ctx) {
       return t("event.firstCardBack", { cards: e.card ? cardName(e.card) : "" });
     case "settings":
       return t("event.settings");
+    case "flip":
+      return t("event.flip", { name, side: t(`side.${e.side}`) });
+    case "sip":
+    case "sips":
+      return t("event.sips", { name, n: e.count ?? 1 });
+    case "timer":
+      return e.action === "nextDeal" ? t("event.timerNextDeal") : humanize(e.type);
     case "join":
     case "joined":
     case "seat":
@@ -81,13 +88,19 @@ export function describeEvent(e, ctx) {
     case "start":
     case "started":
       return t("event.start");
-    default:
-      return humanize(e.type || "?");
+    default: {
+      // Events of variants without their own sentence: who did what, with which cards.
+      const cards = e.cards || (e.card ? [e.card] : null);
+      return [name, humanize(e.type || "?"), cards ? cardsName(cards) : ""].filter(Boolean).join(" · ");
+    }
   }
 }
 
+// Spectators coming and going are not game news.
+const QUIET = new Set(["watch", "unwatch"]);
+
 export function eventLog(log, ctx) {
-  const shown = log.slice(-40).reverse();
+  const shown = log.filter((e) => !QUIET.has(e.type)).slice(-40).reverse();
   return h("section", { class: "log panel", "aria-labelledby": "log-h" }, [
     h("h2", { id: "log-h" }, [t("table.log")]),
     h(

@@ -72,7 +72,7 @@ export function showRoom(root, roomId, params = {}) {
         if (state.log.length > LOG_LIMIT) state.log.splice(0, state.log.length - LOG_LIMIT);
         const ctx = { name, you: state.view?.you };
         state.pendingAnnouncement = events
-          .filter((e) => !["connect", "disconnect", "dealerDraw"].includes(e.type))
+          .filter((e) => !["connect", "disconnect", "dealerDraw", "watch", "unwatch"].includes(e.type))
           .map((e) => describeEvent(e, ctx));
       },
       onError(err) {

@@ -11,6 +11,7 @@ import {
   cardBack,
   cardFace,
   cardName,
+  cardsName,
   colorName,
   parseCard,
   setSide,
@@ -97,6 +98,15 @@ export function companionsOf(hand, code) {
     const card = parseCard(c);
     return !card.wild && card.rank === first.rank;
   });
+}
+
+/** A button label for a legal action of a variant: its name, cards, colour and target. */
+function actionLabel(a, ctx) {
+  const parts = [has(`action.${a.type}`) ? t(`action.${a.type}`) : humanize(a.type)];
+  if (a.cards?.length) parts.push(cardsName(a.cards));
+  if (a.color) parts.push(colorName(a.color));
+  if (a.target !== undefined && a.target !== null) parts.push(ctx.name(a.target));
+  return parts.join(" · ");
 }
 
 function countText(n) {
@@ -327,7 +337,7 @@ function prompts(view, ctx, info) {
         { class: "row prompt" },
         others.map((a) =>
           h("button", { type: "button", "data-testid": `action-${a.type}`, onClick: () => ctx.send(a) }, [
-            has(`action.${a.type}`) ? t(`action.${a.type}`) : humanize(a.type),
+            actionLabel(a, ctx),
           ]),
         ),
       ),
