@@ -122,13 +122,11 @@ def test_host_changes_the_rules_before_the_start(new_page, server_url):
 
 
 def test_rules_editor_offers_every_option_and_creates_with_changes(new_page, server_url, shot):
-    from engine.rules import describe_options
-
     page = new_page()
     page.goto(f"{server_url}/#/")
     editor = page.get_by_test_id("rules-editor")
     editor.locator("summary").click()
-    options = describe_options()
+    options = get_json(f"{server_url}/api/rules")["options"]
     expect(editor.locator(".rule[data-option]")).to_have_count(len(options))
     for option in options:
         row = editor.locator(f'.rule[data-option="{option["name"]}"]')

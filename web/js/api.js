@@ -59,6 +59,10 @@ export const api = {
     request("PATCH", `/api/rooms/${encodeURIComponent(roomId)}`, { body: changes, token: hostToken }),
   leave: (roomId, token) =>
     request("POST", `/api/rooms/${encodeURIComponent(roomId)}/leave`, { token }),
+  /** Every rule option (name, kind, default, range or choices, group, help) and preset. */
+  ruleOptions: () => request("GET", "/api/rules"),
+  /** The beverage table of the drinking rules. */
+  drinks: () => request("GET", "/api/drinks"),
   /** Join the room that has this code (private or public); answers with its roomId. */
   joinByCode: (body) => request("POST", "/api/rooms/join", { body }),
 };

@@ -1,7 +1,8 @@
 // DrukUNO's drinking tally on the table: each seat's sips and the drinks guide.
 
+import { api } from "./api.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
 /** A seat's drinking tally (`view.drinks`: per seat {total, byReason}), if drinks are on. */
 export function sipsBadge(view, seat) {
@@ -12,20 +13,36 @@ export function sipsBadge(view, seat) {
   return h("span", { class: "sips", "data-testid": "sips", "data-seat": seat }, [t(key, { n })]);
 }
 
-// RULES.md section 4: what one sip-sized drink is, and how strong drinks convert.
-// The seed gives no size or strength for cider and no strength for draught beer.
-const BEVERAGES = [
-  ["beer", 33, 4.6],
-  ["draught", 50, null],
-  ["cider", null, null],
-  ["wine", 12, 12],
-  ["spirits", 2, 37],
-];
+// The beverage table comes from the server (GET /api/drinks), fetched once per page.
+let beverages = null;
+function loadBeverages() {
+  if (!beverages) {
+    beverages = api.drinks().then((data) => data.beverages || []);
+    beverages.catch(() => {
+      beverages = null;
+    });
+  }
+  return beverages;
+}
 
 // The table is redrawn on every change; the guide keeps its state across redraws.
 const guide = { open: false, abv: 21 };
 
 export function drinksGuide() {
+  const body = h("tbody");
+  loadBeverages()
+    .then((list) =>
+      body.replaceChildren(
+        ...list.map((b) =>
+          h("tr", { "data-beverage": b.id }, [
+            h("th", { scope: "row" }, [has(`drinks.${b.id}`) ? t(`drinks.${b.id}`) : b.name]),
+            h("td", { class: "num" }, [String(b.volumeCl)]),
+            h("td", { class: "num" }, [String(b.abv)]),
+          ]),
+        ),
+      ),
+    )
+    .catch(() => {});
   const abv = h("input", {
     id: "abv",
     type: "number",
@@ -56,17 +73,7 @@ export function drinksGuide() {
           h("th", { scope: "col", class: "num" }, ["%"]),
         ]),
       ]),
-      h(
-        "tbody",
-        {},
-        BEVERAGES.map(([name, cl, pct]) =>
-          h("tr", {}, [
-            h("th", { scope: "row" }, [t(`drinks.${name}`)]),
-            h("td", { class: "num" }, [cl ?? "–"]),
-            h("td", { class: "num" }, [pct ?? "–"]),
-          ]),
-        ),
-      ),
+      body,
     ]),
     h("p", {}, [h("label", { for: "abv" }, [t("drinks.convert")]), " ", abv, " % → ", result]),
   ]);

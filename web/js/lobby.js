@@ -336,11 +336,22 @@ export function showLobby(root, params = {}) {
 
   render();
   refresh();
-  timer = setInterval(refresh, REFRESH_MS);
-  loadCatalogue().then((cat) => {
-    catalogue = cat;
-    if (!disposed) render();
-  });
+  fetchCatalogue();
+  timer = setInterval(() => {
+    refresh();
+    fetchCatalogue();
+  }, REFRESH_MS);
+  // The rules editor needs the server's option list; until it comes (or after a failed
+  // fetch, retried with each refresh of the room list) the form waits for it.
+  function fetchCatalogue() {
+    if (catalogue) return;
+    loadCatalogue()
+      .then((cat) => {
+        catalogue = cat;
+        if (!disposed) render();
+      })
+      .catch(() => {});
+  }
 
   return {
     dispose() {

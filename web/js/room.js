@@ -8,8 +8,7 @@ import { joinRoom, showError } from "./lobby.js";
 import { RoomConnection } from "./protocol.js";
 import { storage } from "./storage.js";
 import { closePickers, pickColor, pickCompanions, pickTarget } from "./pickers.js";
-import { OPTIONS as LOCAL_OPTIONS, PRESETS as LOCAL_PRESETS } from "./rules-data.js";
-import { rulesEditor } from "./rules.js";
+import { loadCatalogue, rulesEditor } from "./rules.js";
 import { describeEvent } from "./events.js";
 import { GAME_PHASES, planPlay, renderTable } from "./table.js";
 import { announce, toast } from "./toast.js";
@@ -224,15 +223,22 @@ export function showRoom(root, roomId, params = {}) {
   // The host's rules editor is built once and kept across redraws (players joining redraw
   // the waiting room), so half-made changes survive until saved.
   let settings = null;
+  let catalogue = null;
 
   function settingsPanel() {
     const rules = state.view?.rules || state.info?.rules;
     if (!rules) return null;
+    if (!catalogue) {
+      loadCatalogue()
+        .then((cat) => {
+          catalogue = cat;
+          render({ force: true });
+        })
+        .catch(() => {});
+      return null;
+    }
     if (!settings) {
-      const editor = rulesEditor(
-        { options: LOCAL_OPTIONS, presets: LOCAL_PRESETS },
-        { ...rules },
-      );
+      const editor = rulesEditor(catalogue, { ...rules });
       const save = async () => {
         if (!editor.valid()) return;
         try {

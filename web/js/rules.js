@@ -1,24 +1,33 @@
 // The rules editor: every rule option, grouped, with its range, default and a one-line
 // explanation, starting from a preset.
 //
-// Option descriptions come from rules-data.js, which scripts/gen_rules_js.py generates
-// from the engine's describe_options() and PRESETS; a test keeps it current. The server
-// validates the rules again on create, so a stale copy could only offer too little.
+// The options and presets come from the server (GET /api/rules, the engine's own
+// describe_options() and PRESETS), so a new engine option shows up here by itself.
 
-import { OPTIONS as LOCAL_OPTIONS, PRESETS as LOCAL_PRESETS } from "./rules-data.js";
+import { api } from "./api.js";
 import { h } from "./dom.js";
 import { choiceLabel, optionHelp, optionLabel, presetLabel, t, has } from "./i18n.js";
 
 const GROUP_ORDER = ["play", "deck", "scoring"];
-let catalogue = null;
+let loading = null;
 
 /**
- * {options, presets}. The server has no route describing rule options, so this is the
- * bundled copy of the engine's own list; async so that a future route can feed it.
+ * {options, presets} from the server, fetched once per page; a failed fetch is forgotten
+ * so that the next call tries again.
  */
-export async function loadCatalogue() {
-  if (!catalogue) catalogue = { options: LOCAL_OPTIONS, presets: LOCAL_PRESETS };
-  return catalogue;
+export function loadCatalogue() {
+  if (!loading) {
+    loading = api.ruleOptions().then((data) => {
+      if (!Array.isArray(data?.options) || typeof data.presets !== "object") {
+        throw new Error("unexpected /api/rules answer");
+      }
+      return { options: data.options, presets: data.presets };
+    });
+    loading.catch(() => {
+      loading = null;
+    });
+  }
+  return loading;
 }
 
 /** The value of every option under `preset` (its overrides on top of the defaults). */
