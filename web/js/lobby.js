@@ -133,14 +133,15 @@ export function showLobby(root, params = {}) {
   async function create(event) {
     event.preventDefault();
     const name = requireName();
-    if (!name || !editor) return;
-    if (!editor.valid()) {
+    if (!name) return;
+    if (editor && !editor.valid()) {
       root.querySelector(".rules-editor").open = true;
       root.querySelector(".rules-editor :invalid")?.focus();
       return;
     }
-    const rules = editor.value();
-    const drinks = rules.drinks ?? catalogue.presets[rules.preset]?.drinks;
+    // Before the option list has come, a room gets the classic rules.
+    const rules = editor ? editor.value() : { preset: "classic" };
+    const drinks = rules.drinks ?? catalogue?.presets[rules.preset]?.drinks;
     if (drinks && !(await confirmAdult())) return;
     const body = {
       name: form.roomName.trim() || t("lobby.roomNameDefault", { name }),
