@@ -308,6 +308,12 @@ async def run_load(
     return sum(counts) / (time.perf_counter() - start), latencies, ended
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -398,7 +404,11 @@ async def measure(name: str, args: argparse.Namespace, tmp: str) -> dict[str, An
         async with httpx.AsyncClient(base_url=target.base, timeout=30) as http:
             rooms = await open_rooms(target, http, args.rooms)
             await run_load(target, rooms, http, 1.0, None)  # warm up
+            cpu = cpu_seconds(target.process.pid)
             rate, latencies, ended = await run_load(target, rooms, http, args.seconds, None)
+            cpu = cpu_seconds(target.process.pid) - cpu
+            # CPU per action does not depend on what else the machine is doing.
+            result["cpu_us"] = cpu / (rate * args.seconds) * 1e6
             result["max"] = rate
             result["max_p50"] = percentile(latencies + ended, 0.5)
             result["max_p99"] = percentile(latencies + ended, 0.99)
@@ -432,17 +442,21 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
         f"{args.rooms} rooms x {SEATS} sockets flat out for the maximum; "
         f"{args.latency_rooms} rooms x {SEATS} sockets at half of each target's maximum "
         f"for latency; {args.seconds:g} s each; one server worker; load generator in one "
-        "process on the same machine.",
+        "process on the same machine. 'vs reference' on CPU: the reference's CPU per action "
+        "over ours, i.e. the share of its rate we would reach where both are CPU-bound.",
         "",
-        "| target | max actions/s | vs reference | p50 / p99 at max (ms) "
+        "| target | max actions/s | vs reference | server CPU per action (us) | vs reference "
+        "| p50 / p99 at max (ms) "
         "| half-load actions/s | p50 / p99 at half (ms) | p99 at half, in-deal actions (ms) "
         "| deal-ending actions at half: count, p50 (ms) |",
-        "|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         ratio = f"{r['max'] / ref['max']:.0%}" if ref else "-"
+        cpu_ratio = f"{ref['cpu_us'] / r['cpu_us']:.0%}" if ref else "-"
         lines.append(
-            f"| {r['target']} | {r['max']:.0f} | {ratio} | {r['max_p50']:.1f} / {r['max_p99']:.1f} "
+            f"| {r['target']} | {r['max']:.0f} | {ratio} | {r['cpu_us']:.0f} | {cpu_ratio} "
+            f"| {r['max_p50']:.1f} / {r['max_p99']:.1f} "
             f"| {r['half_rate']:.0f} | {r['half_p50']:.1f} / {r['half_p99']:.1f} "
             f"| {r['half_p99_in_deal']:.1f} "
             + (
