@@ -42,6 +42,7 @@ class SocketTap:
         self.routes: list = []
         self.drop_next_patch = False
         self.dropped: list[int] = []
+        self.hold_actions = False  # swallow actions, as a socket dying under them does
         page.route_web_socket(ROOM_SOCKET, self.handle)
 
     def handle(self, ws):
@@ -49,7 +50,10 @@ class SocketTap:
         self.routes.append((ws, server))
 
         def from_page(message):
-            self.sent.append(json.loads(message))
+            data = json.loads(message)
+            self.sent.append(data)
+            if self.hold_actions and data.get("type") == "action":
+                return
             server.send(message)
 
         def from_server(message):
@@ -134,3 +138,30 @@ def test_a_missed_patch_is_noticed_and_fetched_again(new_page, server_url):
 
 def seat_of(page):
     return page.locator(".table").get_attribute("data-you")
+
+
+def test_an_action_lost_with_its_socket_is_sent_again_and_applied_once(new_page, server_url):
+    anna = new_page()
+    tap = SocketTap(anna)
+    anna, ben = two_player_table(new_page, server_url, anna)
+    wait_change(anna, seq(ben) - 1)
+    if not my_turn(anna):  # let Ben move first, so that Anna holds the turn
+        take_turn(ben)
+        wait_change(anna, seq(ben) - 1)
+    if anna.get_by_test_id("turn-indicator").get_attribute("data-phase") == "chooseColor":
+        take_turn(anna)
+    before = len(hand(anna))
+    badge = anna.get_by_test_id("pending-draw")
+    drawn = int(badge.inner_text().split("+")[1]) if badge.count() else 1
+    tap.hold_actions = True
+    anna.get_by_test_id("draw").click()
+    anna.wait_for_timeout(200)
+    assert hand(anna) and len(hand(anna)) == before  # nothing reached the server
+    tap.hold_actions = False
+    tap.cut()
+    # After the reconnect the draw goes out again, with the same id, and counts once.
+    expect(anna.get_by_test_id("hand").get_by_test_id("card")).to_have_count(before + drawn)
+    ids = [m["id"] for m in tap.sent if m.get("type") == "action"]
+    assert len(ids) == 2 and ids[0] == ids[1]
+    anna.wait_for_timeout(300)
+    assert len(hand(anna)) == before + drawn
