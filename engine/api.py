@@ -1,22 +1,26 @@
-"""The public entry points, dispatching to the game a state or rules object belongs to.
+"""The public entry points, for every game.
 
-UNO's shedding games go straight to :mod:`engine.game` (the hot path); other games are
-looked up in :data:`engine.games.GAMES`.
+``apply``, ``legal_actions`` and ``view_for`` take UNO's own states on their fast path
+and hand any other game's state to its registered functions; ``new_match`` and
+``state_from_json`` pick the game from the rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import engine.variants  # noqa: F401  (registers the other games)
-from engine import game, legal, match_start, view
-from engine.actions import Action, parse_action
+from engine import match_start
 from engine.errors import InvalidAction
 from engine.events import Event
-from engine.games import GAMES, game_of
+from engine.game import apply
+from engine.games import GAMES
+from engine.legal import legal_actions
 from engine.rules import Rules, rules_from_json
 from engine.state import State
+from engine.view import view_for
+
+__all__ = ["apply", "legal_actions", "new_match", "state_from_json", "view_for"]
 
 
 def new_match(
@@ -39,29 +43,6 @@ def new_match(
     return match_start.new_match(rules, players, seed, dealer)
 
 
-def apply(state: Any, seat: int, action: Mapping[str, Any] | Action) -> tuple[Any, list[Event]]:
-    """The state after ``seat`` takes ``action``, and what happened (never mutates)."""
-    if type(state) is State:
-        return game.apply(state, seat, action)
-    kind = _kind(state)
-    act = action if type(action) is Action else parse_action(action)
-    return kind.apply(state, seat, act)  # type: ignore[no-any-return]
-
-
-def legal_actions(state: Any, seat: int) -> list[Action]:
-    """Every action ``seat`` may take now."""
-    if type(state) is State:
-        return legal.legal_actions(state, seat)
-    return _kind(state).legal_actions(state, seat)  # type: ignore[no-any-return]
-
-
-def view_for(state: Any, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` (None: a spectator) may see, JSON-ready."""
-    if type(state) is State:
-        return view.view_for(state, seat)
-    return _kind(state).view_for(state, seat)  # type: ignore[no-any-return]
-
-
 def state_from_json(data: dict[str, Any]) -> Any:
     """The inverse of ``state.to_json()`` for any game."""
     rules = rules_from_json(data["rules"])
@@ -69,10 +50,3 @@ def state_from_json(data: dict[str, Any]) -> Any:
     if kind is not None:
         return kind.from_json(data)
     return State.from_json(data)
-
-
-def _kind(state: object) -> Any:
-    kind = game_of(state)
-    if kind is None:
-        raise TypeError(f"not a game state: {type(state).__name__}")
-    return kind

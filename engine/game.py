@@ -19,19 +19,23 @@ from engine.draft import draft_step
 from engine.effects import STACK_FAMILY, draw_until_color, finish_play, play_cards
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
+from engine.games import other_game
 from engine.state import State
 from engine.turns import draw_cards, give_cards, next_seat, record_draw, take_cards
 
 Transition = tuple[State, list[Event]]
 
 
-def apply(state: State, seat: int, action: Mapping[str, Any] | Action) -> Transition:
-    """The state after ``seat`` takes ``action``, and what happened.
+def apply(state: Any, seat: int, action: Mapping[str, Any] | Action) -> tuple[Any, list[Event]]:
+    """The state after ``seat`` takes ``action``, and what happened (never mutates
+    ``state``). Works for every game; UNO's own states are the fast path.
 
     :raises InvalidAction: the action or seat is malformed.
     :raises IllegalAction: the action is not allowed now (``err.code`` says why).
     """
     act = action if type(action) is Action else parse_action(action)
+    if type(state) is not State:
+        return other_game(state).apply(state, seat, act)
     if type(seat) is not int or not 0 <= seat < state.players or state.out[seat]:
         _check_seat(state, seat)
     handler = _HANDLERS.get(act.type)

@@ -44,3 +44,11 @@ def game_of(state: object) -> GameKind | None:
         if type(state) is kind.state_class:
             return kind
     return None
+
+
+def other_game(state: object) -> GameKind:
+    """The registered game of a state that is not UNO's own :class:`State`."""
+    kind = game_of(state)
+    if kind is None:
+        raise TypeError(f"not a game state: {type(state).__name__}")
+    return kind

@@ -9,6 +9,8 @@ accepts any legal combination.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.actions import Action
 from engine.cards import FACES, SIDE_COLORS
 from engine.game import (
@@ -21,6 +23,7 @@ from engine.game import (
     pass_problem,
     turn_play_problem,
 )
+from engine.games import other_game
 from engine.state import State
 
 _DRAW = Action("draw")
@@ -72,9 +75,11 @@ class _Quick(dict[str, tuple[str | None, str, tuple[Action, ...]]]):
 _QUICK = {side: _Quick(side) for side in SIDE_COLORS}
 
 
-def legal_actions(state: State, seat: int) -> list[Action]:
+def legal_actions(state: Any, seat: int) -> list[Action]:
     """Every action ``seat`` may take now; wild plays once per colour, seven swaps once per
-    target seat."""
+    target seat. Works for every game."""
+    if type(state) is not State:
+        return other_game(state).legal_actions(state, seat)
     if not 0 <= seat < state.players or state.out[seat]:
         return []
     phase = state.phase

@@ -7,16 +7,19 @@ from typing import Any
 
 from engine.draft import offer
 from engine.drinks import tally
+from engine.games import other_game
 from engine.legal import legal_actions
 from engine.state import State
 
 
-def view_for(state: State, seat: int | None) -> dict[str, Any]:
+def view_for(state: Any, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``state`` for ``seat`` (None: a spectator, who sees no hand).
 
     While a deal is on no other seat's cards are in it; after the deal ``reveal`` lists
     every hand.
     """
+    if type(state) is not State:
+        return other_game(state).view_for(state, seat)
     is_seat = seat is not None and 0 <= seat < state.players
     over = state.phase in ("dealOver", "matchOver")
     return {
