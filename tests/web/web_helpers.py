@@ -7,6 +7,7 @@ Everything goes through the page as a person would (click, type) and the stable
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -108,6 +109,18 @@ def wait_change(page: Page, before: int, timeout: float = 10_000) -> None:
         arg=before,
         timeout=timeout,
     )
+
+
+def same_seq(pages: list[Page], timeout: float = 10.0) -> int:
+    """Wait until every page shows the same latest change; returns its seq."""
+    deadline = time.monotonic() + timeout
+    while True:
+        seqs = [seq(p) for p in pages]
+        if len(set(seqs)) == 1:
+            return seqs[0]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the pages disagree on the latest change: {seqs}")
+        pages[0].wait_for_timeout(50)
 
 
 def take_turn(page: Page) -> str:
