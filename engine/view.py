@@ -73,7 +73,10 @@ def wire_legal(state: State, seat: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for action in legal_actions(state, seat):
         if action.type == "play":
-            action = action._replace(color=None, target=None, uno=False)
+            # A play that empties the hand with several cards must carry the UNO call;
+            # any other play leaves calling to the player.
+            finishing = len(action.cards) > 1 and len(action.cards) == len(state.hands[seat])
+            action = action._replace(color=None, target=None, uno=finishing)
         key = tuple(action)
         if key not in seen:
             seen.add(key)

@@ -34,7 +34,7 @@ def complete(action: dict[str, Any], view: dict[str, Any], rng: random.Random) -
             others = [p["seat"] for p in view["players"] if p["seat"] != view["you"]]
             action.setdefault("target", rng.choice(others))
         action.setdefault("color", rng.choice(COLORS[view.get("side", "light")]))
-        if len(view["hand"]) == 2:
+        if len(view["hand"]) - len(action["cards"]) <= 1:
             action["uno"] = True
     return action
 
