@@ -154,10 +154,16 @@ class RoomWriter:
         machine = self._machine
         assert machine is not None
         ts = now_ms()
+        seq = machine.seq + 1
+        change = b""
         try:
             step = machine.handle(command, ts)
+            if step.changed:
+                change = self._change(machine, step, seq, ts)
         except Exception:
-            # A bug must not wedge the room: refuse this command, keep the room going.
+            # A bug (in judging the command or in building its views) must not wedge the
+            # room: refuse this command, keep the room going. Store errors are not caught
+            # here: they stop the writer, and the command is applied by the next one.
             log.exception("room %s: command %r failed", self.room_id, command)
             step = Step({"ok": False, "status": 500, "code": "internal", "message": "bug"})
             # The machine may be half-changed: reload it from the store.
@@ -173,8 +179,6 @@ class RoomWriter:
             elif node:
                 await self._store.deliver(node, orjson.dumps(result))
             return
-        seq = machine.seq + 1
-        change = self._change(machine, step, seq, ts)
         if step.deal_end is not None:
             await self._archive_deal(step.deal_end)
         doc = machine.to_doc()

@@ -274,3 +274,21 @@ async def test_a_room_with_a_next_deal_delay_deals_on_by_itself(server: Server) 
     assert {"type": "timer", "action": "nextDeal"} in client.events
     await client.close()
     await player.close()
+
+
+async def test_a_command_that_breaks_its_judging_is_refused_and_the_room_goes_on(
+    server: Server,
+) -> None:
+    from app.rooms.errors import RoomError
+
+    room_id, tokens = await seeded_room(server, 3, {}, SETUP)
+    client = await server.connect(room_id, tokens[0])
+    service = server.app.state.rooms
+    # Malformed on purpose (no player id): only a bug in our own code could send this.
+    with pytest.raises(RoomError) as refused:
+        await service.submit(room_id, {"k": "action", "ref": "x", "action": {}})
+    assert refused.value.code == "internal"
+    ref = await client.act({"type": "play", "cards": ["R1"]})
+    assert (await client.outcome(ref))["type"] == "ack"
+    assert client.view["hand"] == ["R2", "G3"]
+    await client.close()
