@@ -78,3 +78,11 @@ def test_python_m_app_serves_health_and_the_client_then_stops_on_sigterm(tmp_pat
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)
+
+
+def test_allowed_origins_come_from_a_json_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("UNO_ALLOWED_ORIGINS", '["https://uno.example"]')
+    monkeypatch.setenv("UNO_RATE_PER_SECOND", "5")
+    settings = settings_from(parse_args([]))
+    assert settings.allowed_origins == ["https://uno.example"]
+    assert settings.rate_per_second == 5.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import orjson
 import pytest
@@ -292,3 +293,20 @@ async def test_a_command_that_breaks_its_judging_is_refused_and_the_room_goes_on
     assert (await client.outcome(ref))["type"] == "ack"
     assert client.view["hand"] == ["R2", "G3"]
     await client.close()
+
+
+async def test_an_allowed_foreign_origin_may_connect(tmp_path: Any) -> None:
+    from live import running_server
+
+    async with running_server(
+        "memory", tmp_path, allowed_origins=["https://uno.example"]
+    ) as server:
+        room, seats = await server.table(2)
+        client = await server.connect(
+            room["roomId"], seats[0]["token"], origin="https://uno.example"
+        )
+        await client.close()
+        with pytest.raises(websockets.InvalidStatus):
+            await websockets.connect(
+                f"{server.ws_base}/ws/rooms/{room['roomId']}", origin="https://other.example"
+            )
