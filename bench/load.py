@@ -397,6 +397,19 @@ async def redis_memory_per_room(redis_url: str, prefix: str, rooms: list[Room]) 
     return {"with_history": total / len(rooms), "idle": without_history / len(rooms)}
 
 
+async def drop_prefix(redis_url: str, prefix: str) -> None:
+    """Delete the run's keys (the bench's rooms stay otherwise: rooms do not expire)."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        keys = [k async for k in client.scan_iter(match=f"{prefix}:*", count=1000)]
+        for i in range(0, len(keys), 1000):
+            await client.delete(*keys[i : i + 1000])
+    finally:
+        await client.aclose()
+
+
 async def measure(name: str, args: argparse.Namespace, tmp: str) -> dict[str, Any]:
     target = await start_target(name, args.redis, tmp, args.database)
     result: dict[str, Any] = {"target": name}
@@ -433,6 +446,8 @@ async def measure(name: str, args: argparse.Namespace, tmp: str) -> dict[str, An
             target.process.wait(15)
         if target.process.poll() is None:
             target.process.kill()
+        if name == "redis":
+            await drop_prefix(args.redis, target.env["UNO_REDIS_PREFIX"])
     return result
 
 
