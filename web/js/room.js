@@ -10,11 +10,13 @@ import { storage } from "./storage.js";
 import { closePickers, pickColor, pickCompanions, pickTarget } from "./pickers.js";
 import { loadCatalogue, rulesEditor } from "./rules.js";
 import { describeEvent } from "./events.js";
+import { describePartyEvent } from "./bottle.js";
 import { GAME_PHASES, planPlay, renderTable } from "./table.js";
 import { announce, toast } from "./toast.js";
 
 const INFO_REFRESH_MS = 3000;
 const LOG_LIMIT = 200;
+const PARTY_GAMES = new Set(["rommy", "bottle"]); // their events have sentences of their own
 
 function isMyTurn(view) {
   return Boolean(view && view.you !== null && view.you !== undefined && view.turn === view.you &&
@@ -72,7 +74,7 @@ export function showRoom(root, roomId, params = {}) {
         const ctx = { name, you: state.view?.you };
         state.pendingAnnouncement = events
           .filter((e) => !["connect", "disconnect", "dealerDraw", "watch", "unwatch"].includes(e.type))
-          .map((e) => describeEvent(e, ctx));
+          .map((e) => (PARTY_GAMES.has(state.view?.game) ? describePartyEvent : describeEvent)(e, ctx));
       },
       onError(err) {
         toast(errorText(err.code, err.message), { kind: "error", code: err.code });
@@ -399,6 +401,13 @@ export function showRoom(root, roomId, params = {}) {
     const view = state.view;
     if (!view || !GAME_PHASES.has(view.phase)) return;
     const key = e.key.toLowerCase();
+    if (view.game === "bottle") {
+      // Bottle UNO has one move: turn the top card (the table's button also names a receiver).
+      if (key !== "t") return;
+      document.querySelector('[data-testid="bottle-turn"]')?.click();
+      e.preventDefault();
+      return;
+    }
     if (key === "d") send({ type: "draw" });
     else if (key === "p") send({ type: "pass" });
     else if (key === "u") send({ type: "callUno" });

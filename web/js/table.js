@@ -22,6 +22,8 @@ import { drinksGuide, sipsBadge } from "./drinks.js";
 import { eventLog } from "./events.js";
 import { has, humanize, t } from "./i18n.js";
 import { summary } from "./summary.js";
+import { renderBottle } from "./bottle.js";
+import { renderRommy } from "./rommy.js";
 
 export const GAME_PHASES = new Set(["draft", "chooseColor", "playing", "dealOver", "matchOver"]);
 // Action types with their own controls; any other legal action gets a plain button.
@@ -421,6 +423,9 @@ function hand(view, ctx, info) {
 /** The whole table for `view`; `ctx` = {name(seat), send(action), playCard(code), log, you}. */
 export function renderTable(view, ctx) {
   setSide(view.side);
+  // The party games have tables of their own (docs/variants-party.md).
+  if (view.game === "rommy") return renderRommy(view, ctx);
+  if (view.game === "bottle") return renderBottle(view, ctx);
   const info = legalInfo(view);
   const seated = view.you !== null && view.you !== undefined;
   const done = view.phase === "dealOver" || view.phase === "matchOver";
