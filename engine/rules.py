@@ -359,13 +359,12 @@ class Rules:
     max_players: int = 10
 
     def to_json(self) -> dict[str, Any]:
-        """The wire form: ``preset`` plus every option by its camelCase name."""
-        out: dict[str, Any] = {"preset": self.preset}
-        for option in OPTIONS:
-            out[option.name] = getattr(self, _snake(option.name))
-        return out
+        """The wire form: ``preset`` plus every option by its camelCase name (a fresh copy:
+        the form itself is built once, as every view carries it)."""
+        return dict(self.wire)
 
     # Derived once at construction: read on every action.
+    wire: dict[str, Any] = field(init=False, repr=False, compare=False)
     lowest_wins: bool = field(init=False, repr=False, compare=False)
     zero_passes: bool = field(init=False, repr=False, compare=False)
     seven_swaps: bool = field(init=False, repr=False, compare=False)
@@ -384,12 +383,19 @@ class Rules:
         )
         derived["plain_checks"] = self.wild_draw_four_challenge and not self.forbid_action_finish
         derived["swaps_hands"] = derived["seven_swaps"] or derived["zero_passes"]
+        wire: dict[str, Any] = {"preset": self.preset}
+        for name, attribute in _WIRE_NAMES:
+            wire[name] = getattr(self, attribute)
+        object.__setattr__(self, "wire", wire)
         for name, value in derived.items():
             object.__setattr__(self, name, value)
 
 
 def _snake(name: str) -> str:
     return "".join("_" + c.lower() if c.isupper() else c for c in name)
+
+
+_WIRE_NAMES = tuple((option.name, _snake(option.name)) for option in OPTIONS)
 
 
 _FIELD_NAMES = {f.name for f in fields(Rules) if f.init}
