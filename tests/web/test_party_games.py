@@ -180,7 +180,10 @@ def test_rommy_two_players_draw_meld_and_discard(new_page, server_url, shot):
             counts["takeDiscard"] += 1
         else:
             stock = int(mover.get_by_test_id("rommy-stock").get_attribute("data-count") or 0)
-            mover.get_by_test_id("rommy-stock").click()
+            if turns == 2:
+                mover.keyboard.press("d")  # the keyboard shortcut draws too
+            else:
+                mover.get_by_test_id("rommy-stock").click()
             wait_change(mover, before)
             expect(mover.get_by_test_id("rommy-stock")).not_to_have_attribute(
                 "data-count", str(stock)
@@ -447,6 +450,15 @@ def test_rommy_melds_jokers_and_the_selection(page, shot):
     press(page, "B7")
     page.get_by_test_id("rommy-discard-selected").click()
     assert sent(page) == [{"type": "discardCard", "cards": ["B7"]}]
+    # Keyboard: Space selects the focused card and focus stays on it across the redraw.
+    page.get_by_test_id("rommy-clear").click()
+    page.locator('[data-testid=card][data-card="R6"]').focus()
+    page.keyboard.press("Space")
+    assert page.evaluate("document.activeElement.dataset.card") == "R6"
+    expect(page.locator('[data-testid=card][data-card="R6"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.get_by_test_id("rommy-hint")).to_have_text("Selected: Red 6.")
     # Scores and the drinks tally with its reasons.
     expect(page.get_by_test_id("rommy-score")).to_have_text(["40 pts", "-15 pts"])
     expect(page.get_by_test_id("rommy-drinks").locator("tbody tr").nth(1)).to_contain_text(

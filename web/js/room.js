@@ -401,10 +401,12 @@ export function showRoom(root, roomId, params = {}) {
     const view = state.view;
     if (!view || !GAME_PHASES.has(view.phase)) return;
     const key = e.key.toLowerCase();
-    if (view.game === "bottle") {
-      // Bottle UNO has one move: turn the top card (the table's button also names a receiver).
-      if (key !== "t") return;
-      document.querySelector('[data-testid="bottle-turn"]')?.click();
+    // The party games' tables send only what `legal` allows, so their keys press buttons:
+    // Bottle UNO's T turns a card (to the receiver chosen), Rommy's D draws from the stock.
+    const party = { bottle: { t: "bottle-turn" }, rommy: { d: "rommy-stock" } }[view.game];
+    if (party) {
+      if (!party[key]) return;
+      document.querySelector(`[data-testid="${party[key]}"]`)?.click();
       e.preventDefault();
       return;
     }
