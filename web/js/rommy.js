@@ -482,7 +482,9 @@ export function renderRommy(view, ctx) {
           }),
         ),
       ]),
-      h("div", { class: "controls rommy-actions", role: "toolbar", "aria-label": t("rommy.actions"), "data-testid": "rommy-actions" }, [
+      done
+        ? null
+        : h("div", { class: "controls rommy-actions", role: "toolbar", "aria-label": t("rommy.actions"), "data-testid": "rommy-actions" }, [
         button("rommy-meld-selected", t("rommy.meld"), meldAction, { cls: "primary" }),
         button("rommy-discard-selected", t("rommy.discard"), discardAction && !view.mustMeld ? discardAction : null),
         h(
