@@ -82,13 +82,12 @@ def run_rlcard(seconds: float, players: int) -> tuple[int, int, float] | None:
     return games, decisions, time.process_time() - start
 
 
-def report(name: str, results: list[tuple[int, int, float]]) -> float:
-    """Print the median round's figures and return its decisions/s."""
+def report(name: str, results: list[tuple[int, int, float]]) -> None:
+    """Print the median round's figures."""
     rates = sorted(d / e for _, d, e in results)
     games = sorted(g / e for g, _, e in results)
     rate = rates[len(rates) // 2]
     print(f"{name:<28} {games[len(games) // 2]:>10.0f} games/s {rate:>12.0f} decisions/s")
-    return rate
 
 
 def main(argv: list[str] | None = None) -> None:

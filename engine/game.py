@@ -249,9 +249,7 @@ def _play(state: State, seat: int, act: Action) -> Transition:
         and (len(hand) > len(cards) or rules.swap_on_last_card)
     ):
         _check_target(state, seat, act.target, "a 7 swaps hands with")
-    new = state.copy()
-    new.moves += 1
-    new.exposed = new.caught = None
+    new = _begin_move(state)
     events: list[Event] = []
     turn_holder = state.turn
     if jump:

@@ -73,7 +73,3 @@ def best_seats(
     pick = min if lowest_wins else max
     best = pick(totals[s] for s in seats)
     return [s for s in seats if totals[s] == best]
-
-
-def target_reached(totals: Sequence[int], rules: Rules) -> bool:
-    return any(total >= rules.target_score for total in totals)
