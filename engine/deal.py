@@ -1,34 +1,29 @@
 """Starting a deal: the dealer's draw, the shuffle, dealing seven each, the first card.
 
-Every shuffle takes its own ``random.Random`` seeded from the match seed and a counter kept
-in the state, so a match replays exactly from its seed and its action log.
+Every shuffle is seeded from the match seed and a counter kept in the state, so a match
+replays exactly from its seed and its action log.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from engine.cards import CARD_INFO, FACES, NUMBERS, CardInfo, build_deck
 from engine.drinks import sip
 from engine.events import Event
 from engine.rules import Rules
+from engine.shuffle import shuffle
 from engine.state import State
-from engine.turns import draw_cards, next_seat
+from engine.turns import draw_cards, next_seat, shuffle_seed
 
 HAND_SIZE = 7
-
-
-def rng_for(state: State) -> random.Random:
-    """A fresh RNG for the next shuffle; counts the shuffle in ``state`` (a working copy)."""
-    state.shuffles += 1
-    return random.Random(f"{state.seed}:{state.shuffles}")
 
 
 def choose_dealer(players: int, seed: str) -> tuple[int, list[Event]]:
     """Everyone draws a card; the highest deals (action cards count 0); ties draw again."""
     pile = build_deck("classic108", 1)
-    random.Random(f"{seed}:dealer").shuffle(pile)
+    shuffle(f"{seed}:dealer", pile)
     contenders = list(range(players))
     events: list[Event] = []
     while True:
@@ -49,53 +44,54 @@ def _dealer_value(card: str) -> int:
 def new_state(rules: Rules, players: int, seed: str, dealer: int) -> State:
     """An empty match: no cards dealt yet, phase ``dealing``."""
     state = State.__new__(State)
-    for name, value in (
-        ("rules", rules),
-        ("players", players),
-        ("seed", seed),
-        ("shuffles", 0),
-        ("deal", 0),
-        ("dealer", dealer),
-        ("phase", "dealing"),
-        ("hands", tuple(() for _ in range(players))),
-        ("draw_pile", ()),
-        ("discard", ()),
-        ("color", None),
-        ("turn", dealer),
-        ("direction", 1),
-        ("pending", 0),
-        ("pending_kind", None),
-        ("wd4", None),
-        ("drawn", None),
-        ("exposed", None),
-        ("declared", None),
-        ("caught", None),
-        ("totals", (0,) * players),
-        ("deal_scores", None),
-        ("winner", None),
-        ("out", (False,) * players),
-        ("moves", 0),
-        ("follow", 0),
-        ("after_color", None),
-        ("draft", ()),
-        ("dump_color", None),
-        ("drinks", (0,) * players if rules.drinks else None),
-        ("sips", ()),
-        ("side", "light"),
-    ):
-        object.__setattr__(state, name, value)
+    state.rules = rules
+    state.players = players
+    state.seed = seed
+    state.shuffles = 0
+    state.deal = 0
+    state.dealer = dealer
+    state.phase = "dealing"
+    state.hands = ((),) * players
+    state.draw_pile = ()
+    state.discard = ()
+    state.color = None
+    state.turn = dealer
+    state.direction = 1
+    state.pending = 0
+    state.pending_kind = None
+    state.wd4 = None
+    state.drawn = None
+    state.exposed = None
+    state.declared = None
+    state.caught = None
+    state.totals = (0,) * players
+    state.deal_scores = None
+    state.winner = None
+    state.out = (False,) * players
+    state.moves = 0
+    state.follow = 0
+    state.after_color = None
+    state.draft = ()
+    state.dump_color = None
+    state.drinks = (0,) * players if rules.drinks else None
+    state.sips = ()
+    state.side = "light"
+    state.memo = None
     return state
 
 
 def deck_for(rules: Rules) -> list[str]:
-    """Every card the rules put in play, in a fixed order."""
-    extras: tuple[tuple[str, int], ...] = (
-        ("W+8", rules.wild_draw_eight),
-        ("A+2", rules.everybody_draws_two),
-    )
-    if rules.deck == "flip112":
+    """Every card the rules put in play, in a fixed order (a fresh list)."""
+    return list(_deck(rules.deck, rules.decks, rules.wild_draw_eight, rules.everybody_draws_two))
+
+
+@lru_cache(maxsize=64)
+def _deck(deck: str, copies: int, wild_draw_eight: int, draw_two_all: int) -> tuple[str, ...]:
+    # Built once per combination: every new deal starts from it.
+    extras: tuple[tuple[str, int], ...] = (("W+8", wild_draw_eight), ("A+2", draw_two_all))
+    if deck == "flip112":
         extras = ()  # the extra cards have no dark face
-    return build_deck(rules.deck, rules.decks, extras)
+    return tuple(build_deck(deck, copies, extras))
 
 
 def start_deal(state: State, deck_top_first: Sequence[str] | None = None) -> list[Event]:
@@ -106,7 +102,7 @@ def start_deal(state: State, deck_top_first: Sequence[str] | None = None) -> lis
     """
     if deck_top_first is None:
         pile = deck_for(state.rules)
-        rng_for(state).shuffle(pile)
+        shuffle(shuffle_seed(state), pile)
     else:
         pile = list(reversed(deck_top_first))
     state.deal += 1
@@ -139,19 +135,32 @@ def start_deal(state: State, deck_top_first: Sequence[str] | None = None) -> lis
 
 def _deal_hands(state: State) -> None:
     """Seven cards each, one at a time, starting left of the dealer."""
-    hands = [list(h) for h in state.hands]
-    pile = list(state.draw_pile)
     order = []
     seat = state.dealer
     for _ in range(len(state.active_seats())):
         seat = next_seat(state, seat, 1)
         order.append(seat)
-    for _ in range(HAND_SIZE):
-        for seat in order:
-            if pile:
-                hands[seat].append(pile.pop())
+    pile = state.draw_pile
+    hands = [list(h) for h in state.hands]
+    dealt = HAND_SIZE * len(order)
+    if dealt <= len(pile):
+        # The n-th seat in order gets the pile's n-th card from the top, then every
+        # len(order)-th card after it: the cards one-at-a-time dealing gives it.
+        top = len(pile) - 1
+        stop = top - dealt if dealt <= top else None  # just past the last card dealt
+        for n, seat in enumerate(order):
+            hands[seat] += pile[top - n : stop : -len(order)]
+        pile = pile[: len(pile) - dealt]
+    else:
+        # A stacked deck too short for full hands: deal until it runs out.
+        cards = list(pile)
+        for _ in range(HAND_SIZE):
+            for seat in order:
+                if cards:
+                    hands[seat].append(cards.pop())
+        pile = tuple(cards)
     state.hands = tuple(tuple(h) for h in hands)
-    state.draw_pile = tuple(pile)
+    state.draw_pile = pile
 
 
 def _sent_back(rules: Rules, info: CardInfo) -> bool:
@@ -181,7 +190,7 @@ def turn_first_card(state: State) -> list[Event]:
             events.append({"type": "firstCardBuried", "card": card})
         else:
             pile.append(card)
-            rng_for(state).shuffle(pile)
+            shuffle(shuffle_seed(state), pile)
             events.append({"type": "firstCardReshuffled", "card": card})
         state.draw_pile = tuple(pile)
     state.discard = (card,)

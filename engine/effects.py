@@ -8,15 +8,23 @@ direction N times, N Draw Twos add 2 each) or a UNO Duo Reverse dump (the last c
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from engine.cards import FACES, NUMBERS
 from engine.drinks import sip
 from engine.events import Event
 from engine.match import end_deal
+from engine.shuffle import shuffle
 from engine.state import State
-from engine.turns import active_count, draw_cards, give_cards, next_seat, record_draw, take_cards
+from engine.turns import (
+    active_count,
+    draw_cards,
+    give_cards,
+    next_seat,
+    record_draw,
+    shuffle_seed,
+    take_cards,
+)
 
 # Draw penalties: the family a card stacks in, and how many cards it makes the next draw.
 # Flip's Wild Draw Colour has no count: its victim draws until the named colour comes.
@@ -226,8 +234,7 @@ def _pass_hands(new: State, events: list[Event]) -> None:
 def _shuffle_hands(new: State, seat: int, events: list[Event]) -> None:
     """Wild Shuffle Hands: gather every hand, shuffle, deal from the player on the left."""
     cards = [c for s in new.active_seats() for c in new.hands[s]]
-    new.shuffles += 1
-    random.Random(f"{new.seed}:{new.shuffles}").shuffle(cards)
+    shuffle(shuffle_seed(new), cards)
     hands = [list(h) if new.out[s] else [] for s, h in enumerate(new.hands)]
     receiver = seat
     for card in cards:

@@ -9,49 +9,57 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.actions import Action
 from engine.rules import Rules, rules_from_json
 
 Hand = tuple[str, ...]
 _new = object.__new__
 
 
+# Every field of a match, in the order to_json writes them.
+FIELDS: tuple[str, ...] = (
+    "rules",
+    "players",
+    "seed",
+    "shuffles",
+    "deal",
+    "dealer",
+    "phase",
+    "hands",
+    "draw_pile",
+    "discard",
+    "color",
+    "turn",
+    "direction",
+    "pending",
+    "pending_kind",
+    "wd4",
+    "drawn",
+    "exposed",
+    "declared",
+    "caught",
+    "totals",
+    "deal_scores",
+    "winner",
+    "out",
+    "moves",
+    "follow",
+    "after_color",
+    "draft",
+    "dump_color",
+    "drinks",
+    "sips",
+    "side",
+)
+
+
 class State:
     """A match in progress. Treat as immutable; the engine copies before it changes."""
 
-    __slots__ = (
-        "rules",
-        "players",
-        "seed",
-        "shuffles",
-        "deal",
-        "dealer",
-        "phase",
-        "hands",
-        "draw_pile",
-        "discard",
-        "color",
-        "turn",
-        "direction",
-        "pending",
-        "pending_kind",
-        "wd4",
-        "drawn",
-        "exposed",
-        "declared",
-        "caught",
-        "totals",
-        "deal_scores",
-        "winner",
-        "out",
-        "moves",
-        "follow",
-        "after_color",
-        "draft",
-        "dump_color",
-        "drinks",
-        "sips",
-        "side",
-    )
+    # ``memo`` is no part of the value: legal_actions leaves the turn holder's list there
+    # so that apply can accept one of those actions without checking it again. Equality,
+    # JSON and copies leave it out (a copy is a new position and starts with none).
+    __slots__ = (*FIELDS, "memo")
 
     rules: Rules
     players: int
@@ -85,6 +93,7 @@ class State:
     drinks: tuple[int, ...] | None  # sips per seat this match (None: drinks are off)
     sips: tuple[tuple[int, int, str], ...]  # every (seat, sips, reason) this match
     side: str  # UNO Flip: which face of every card is up, "light" or "dark"
+    memo: tuple[int, tuple[Action, ...]] | None  # (seat, its legal actions), or None
 
     def copy(self) -> State:
         # Spelled out field by field: this runs once per action and a loop over
@@ -122,9 +131,10 @@ class State:
         new.drinks = self.drinks
         new.sips = self.sips
         new.side = self.side
+        new.memo = None
         return new
 
-    assert len(__slots__) == 32  # copy() names every slot: keep the two in step
+    assert len(__slots__) == 33  # copy() names every slot: keep the two in step
 
     @property
     def match_over(self) -> bool:
@@ -140,7 +150,7 @@ class State:
     def to_json(self) -> dict[str, Any]:
         """Every field as plain JSON (piles top-last, as stored)."""
         out: dict[str, Any] = {}
-        for name in State.__slots__:
+        for name in FIELDS:
             value = getattr(self, name)
             if name == "rules":
                 value = value.to_json()
@@ -153,7 +163,8 @@ class State:
     def from_json(cls, data: dict[str, Any]) -> State:
         """The inverse of :meth:`to_json`."""
         state = cls.__new__(cls)
-        for name in cls.__slots__:
+        state.memo = None
+        for name in FIELDS:
             value = data[name]
             if name == "rules":
                 value = rules_from_json(value)
@@ -169,7 +180,7 @@ class State:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in State.__slots__)
+        return all(getattr(self, n) == getattr(other, n) for n in FIELDS)
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import random
-
 from engine.drinks import sip
 from engine.events import Event
+from engine.shuffle import shuffle
 from engine.state import State
 
 
@@ -28,13 +27,18 @@ def active_count(state: State) -> int:
     return state.players - sum(state.out)
 
 
+def shuffle_seed(state: State) -> str:
+    """The seed of the next shuffle; counts the shuffle in ``state`` (a working copy)."""
+    state.shuffles += 1
+    return f"{state.seed}:{state.shuffles}"
+
+
 def reshuffle_discards(state: State, events: list[Event]) -> bool:
     """Turn the discards under the top card into a new draw pile; False if there are none."""
     if len(state.discard) <= 1:
         return False
-    state.shuffles += 1
     pile = list(state.discard[:-1])
-    random.Random(f"{state.seed}:{state.shuffles}").shuffle(pile)
+    shuffle(shuffle_seed(state), pile)
     state.draw_pile = tuple(pile) + state.draw_pile
     state.discard = state.discard[-1:]
     events.append({"type": "reshuffle", "cards": len(pile)})
