@@ -30,6 +30,8 @@ from typing import Any
 import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
+from redis.commands.core import AsyncScript
+from redis.exceptions import NoScriptError
 
 from app.store.base import Commit, Delivery, LeaseLost, RoomRecord, RoomStore
 
@@ -77,6 +79,61 @@ return 1
 """
 
 
+class _Batcher:
+    """Commands issued during one turn of the event loop, sent to Redis as one pipeline.
+
+    redis-py costs ~90 us of client CPU per command sent on its own and ~16 us per command
+    in a pipeline. Many rooms act at once on a busy node, so the appends, log reads and
+    commits of all of them that are issued in one loop turn share one round trip. Each
+    caller still awaits its own reply; an error reply fails only its own command.
+    """
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._queued: list[tuple[tuple[Any, ...], asyncio.Future[Any]]] = []
+        self._scheduled = False
+        self._sending: set[asyncio.Task[None]] = set()
+
+    def call(self, *args: Any) -> asyncio.Future[Any]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        self._queued.append((args, future))
+        if not self._scheduled:
+            # call_soon: the flush runs once the callbacks ready now have run, so that the
+            # commands they issue join this pipeline.
+            self._scheduled = True
+            loop.call_soon(self._flush)
+        return future
+
+    def _flush(self) -> None:
+        self._scheduled = False
+        queued, self._queued = self._queued, []
+        if queued:
+            task = asyncio.create_task(self._send(queued), name="redis-batch")
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
+
+    async def _send(self, queued: list[tuple[tuple[Any, ...], asyncio.Future[Any]]]) -> None:
+        pipe = self._client.pipeline(transaction=False)
+        for args, _ in queued:
+            pipe.execute_command(*args)
+        try:
+            replies = await pipe.execute(raise_on_error=False)
+        except asyncio.CancelledError:
+            for _, future in queued:
+                future.cancel()
+            raise
+        except Exception as err:  # the connection failed: every command of the batch did
+            replies = [err] * len(queued)
+        for (_, future), reply in zip(queued, replies, strict=True):
+            if future.done():  # the caller was cancelled meanwhile
+                continue
+            if isinstance(reply, Exception):
+                future.set_exception(reply)
+            else:
+                future.set_result(reply)
+
+
 class RedisStore(RoomStore):
     """Rooms in Redis; one pub/sub connection per process carries changes and wake-ups."""
 
@@ -98,6 +155,7 @@ class RedisStore(RoomStore):
         self._acquire = client.register_script(_ACQUIRE)
         self._release = client.register_script(_RELEASE)
         self._commit = client.register_script(_COMMIT)
+        self._batch = _Batcher(client)
         self._pubsub: PubSub | None = None
         self._listener: asyncio.Task[None] | None = None
         self._confirmed: dict[bytes, asyncio.Event] = {}
@@ -186,25 +244,31 @@ class RedisStore(RoomStore):
     # The command log
 
     async def append(self, room_id: str, command: dict[str, Any], wake: bool = True) -> str:
-        if not wake:
-            entry_id = await self._redis.xadd(
-                self._key(room_id, "log"), {"c": orjson.dumps(command)}
-            )
-            return str(entry_id.decode())
-        pipe = self._redis.pipeline(transaction=False)
-        pipe.xadd(self._key(room_id, "log"), {"c": orjson.dumps(command)})
-        pipe.publish(self._key(room_id, "wake"), room_id)
-        entry_id, _ = await pipe.execute()
-        return str(entry_id.decode())
+        added = self._batch.call("XADD", self._key(room_id, "log"), "*", "c", orjson.dumps(command))
+        if wake:
+            # Same batch, same connection, after the XADD: the writer reads what woke it.
+            await self._batch.call("PUBLISH", self._key(room_id, "wake"), room_id)
+        entry_id: bytes = await added
+        return entry_id.decode()
 
     async def read_log(self, room_id: str, after: str, count: int) -> list[tuple[str, Any]]:
-        entries = await self._redis.xrange(self._key(room_id, "log"), f"({after}", "+", count=count)
+        entries = await self._batch.call(
+            "XRANGE", self._key(room_id, "log"), f"({after}", "+", "COUNT", count
+        )
         return [(entry_id.decode(), orjson.loads(fields[b"c"])) for entry_id, fields in entries]
+
+    async def _eval(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
+        """Run a script in the current batch (by its SHA; loaded on first NOSCRIPT)."""
+        try:
+            return await self._batch.call("EVALSHA", script.sha, len(keys), *keys, *args)
+        except NoScriptError:
+            # Not run: Redis did not know the script (first use, or Redis restarted).
+            return await script(keys=keys, args=args)
 
     # The lease
 
     async def acquire(self, room_id: str, owner: str, ttl_ms: int) -> bool:
-        return bool(await self._acquire(keys=[self._key(room_id, "lease")], args=[owner, ttl_ms]))
+        return bool(await self._eval(self._acquire, [self._key(room_id, "lease")], [owner, ttl_ms]))
 
     async def release(self, room_id: str, owner: str) -> None:
         await self._release(keys=[self._key(room_id, "lease")], args=[owner])
@@ -227,16 +291,15 @@ class RedisStore(RoomStore):
         for node, payload in commit.results:
             args.extend((self._node_ch(node), payload))
         keys = [self._key(room_id, part) for part in ("room", "lease", "hist", "log", "deal")]
-        ok = await self._commit(keys=keys, args=args)
+        ok = await self._eval(self._commit, keys, args)
         if ok == 1 and commit.listed is not None:
             # The lobby index lives outside the room's slot; it is only an index, so it is
             # updated after the commit rather than with it.
+            lobby = f"{self.prefix}:lobby"
             if commit.listed:
-                await self._redis.zadd(
-                    f"{self.prefix}:lobby", {room_id: commit.doc.get("createdAt", 0)}
-                )
+                await self._batch.call("ZADD", lobby, commit.doc.get("createdAt", 0), room_id)
             else:
-                await self._redis.zrem(f"{self.prefix}:lobby", room_id)
+                await self._batch.call("ZREM", lobby, room_id)
         if ok != 1:
             raise LeaseLost(room_id)
 
@@ -258,7 +321,7 @@ class RedisStore(RoomStore):
         return kept
 
     async def deliver(self, node: str, payload: bytes) -> None:
-        await self._redis.publish(self._node_ch(node), payload)
+        await self._batch.call("PUBLISH", self._node_ch(node), payload)
 
     async def start(self, node: str, on_message: Delivery, on_wake: Callable[[str], None]) -> None:
         self._on_message = on_message
@@ -281,7 +344,8 @@ class RedisStore(RoomStore):
         assert self._pubsub is not None
         while True:
             try:
-                message = await self._pubsub.get_message(timeout=1.0)
+                # Blocking (timeout None): no timer per message, as a timeout would cost.
+                message = await self._pubsub.get_message(timeout=None)
             except asyncio.CancelledError:
                 raise
             except aioredis.ConnectionError:
