@@ -8,8 +8,6 @@ direction N times, N Draw Twos add 2 each) or a UNO Duo Reverse dump (the last c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from engine.cards import FACES, NUMBERS
 from engine.drinks import sip
 from engine.events import Event
@@ -31,31 +29,34 @@ from engine.turns import (
 STACK_FAMILY = {"+2": "+2", "W+4": "W+4", "W+8": "W+4", "+1": "+1", "+5": "+5", "W+2": "W+2"}
 PENALTY = {"+2": 2, "W+4": 4, "W+8": 8, "+1": 1, "+5": 5, "W+2": 2, "WDC": 1}
 CHALLENGEABLE = frozenset({"W+4", "W+2", "WDC"})
-_PLAIN_RANKS = frozenset(NUMBERS + ("W", "WC"))
+# Ranks whose play only passes the turn on (unless a 7-0 rule moves hands).
+PLAIN_RANKS = frozenset(NUMBERS + ("W", "WC"))
 
 
 def play_cards(
-    new: State, seat: int, cards: Sequence[str], color: str | None, uno: bool, events: list[Event]
+    new: State,
+    seat: int,
+    cards: tuple[str, ...],
+    color: str | None,
+    uno: bool,
+    events: list[Event],
 ) -> None:
     """Move ``cards`` from the hand to the discard pile and set the colour; settle UNO."""
-    hands = new.hands
-    held = hands[seat]
-    if len(cards) == 1:
-        at = held.index(cards[0])
-        hand = held[:at] + held[at + 1 :]
-    else:
-        rest = list(held)
-        for card in cards:
-            rest.remove(card)
-        hand = tuple(rest)
-    new.hands = hands[:seat] + (hand,) + hands[seat + 1 :]
-    new.discard = new.discard + tuple(cards)
+    rest = list(new.hands[seat])
+    for card in cards:
+        rest.remove(card)
+    hand = tuple(rest)
+    hands = list(new.hands)
+    hands[seat] = hand
+    new.hands = tuple(hands)
+    new.discard += cards
     new.drawn = None
     new.follow = 0
     new.dump_color = None
-    new.color = FACES[new.side][cards[-1]].color or color
-    events.append({"type": "play", "seat": seat, "cards": list(cards), "color": new.color})
-    if len(hand) == 1 or (uno and not hand):
+    color = FACES[new.side][cards[-1]].color or color
+    new.color = color
+    events.append({"type": "play", "seat": seat, "cards": list(cards), "color": color})
+    if len(hand) < 2 and (len(hand) == 1 or uno):
         if uno or new.declared == seat:
             events.append({"type": "callUno", "seat": seat})
         elif new.rules.uno_penalty > 0:
@@ -67,7 +68,7 @@ def play_cards(
 def finish_play(
     new: State,
     seat: int,
-    cards: Sequence[str],
+    cards: tuple[str, ...],
     target: int | None,
     bluff: bool,
     events: list[Event],
@@ -76,12 +77,12 @@ def finish_play(
     faces = FACES[new.side]
     rank = faces[cards[-1]].rank
     rules = new.rules
+    if new.hands[seat] and rank in PLAIN_RANKS and not rules.swaps_hands:
+        new.turn = next_seat(new, seat, 1)  # the common case: a number card, no 7-0 rule
+        return
     # A multi-play of one rank acts once per card; a Duo dump acts as its last card alone.
     one_rank = rules.multi_play and all(faces[c].rank == rank for c in cards)
     count = len(cards) if one_rank else 1
-    if new.hands[seat] and rank in _PLAIN_RANKS and not rules.swaps_hands:
-        new.turn = next_seat(new, seat, 1)  # the common case: a number card, no 7-0 rule
-        return
     if not new.hands[seat]:
         if rules.swap_on_last_card and _swaps(new, rank, target):
             _swap_effect(new, seat, rank, target, events)

@@ -16,7 +16,7 @@ from engine.actions import Action, check_seat, parse_action
 from engine.cards import FACES, NUMBERS, SIDE_COLORS, CardInfo
 from engine.deal import start_deal
 from engine.draft import draft_step
-from engine.effects import STACK_FAMILY, draw_until_color, finish_play, play_cards
+from engine.effects import PLAIN_RANKS, STACK_FAMILY, draw_until_color, finish_play, play_cards
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.games import other_game
@@ -38,6 +38,10 @@ def apply(state: Any, seat: int, action: Mapping[str, Any] | Action) -> tuple[An
         return other_game(state).apply(state, seat, act)
     if type(seat) is not int or not 0 <= seat < state.players or state.out[seat]:
         _check_seat(state, seat)
+    memo = state.memo
+    if memo is not None and memo[0] == seat and act in memo[1]:
+        # legal_actions listed this action for this very state: it passed every check.
+        return _RESOLVERS[act.type](state, seat, act)
     handler = _HANDLERS.get(act.type)
     if handler is None:
         raise IllegalAction("wrong_game", f"{act.type!r} is not an action of this game")
@@ -249,20 +253,67 @@ def _play(state: State, seat: int, act: Action) -> Transition:
         and (len(hand) > len(cards) or rules.swap_on_last_card)
     ):
         _check_target(state, seat, act.target, "a 7 swaps hands with")
+    return _resolve_play(state, seat, act)
+
+
+def _resolve_play(state: State, seat: int, act: Action) -> Transition:
+    """The play, once every check has passed."""
+    cards = act.cards
+    jump = seat != state.turn
+    if not jump and len(cards) == 1 and len(state.hands[seat]) > 1:
+        info = FACES[state.side][cards[0]]
+        if info.rank in PLAIN_RANKS and not state.rules.swaps_hands:
+            return _play_plain_card(state, seat, act, info.color)
     new = _begin_move(state)
     events: list[Event] = []
-    turn_holder = state.turn
     if jump:
         events.append({"type": "jumpIn", "seat": seat})
         new.turn = seat
-    bluff = last.rank in RESTRICTED and wd4_is_bluff(state, hand, cards[-1])
+    last = cards[-1]
+    bluff = FACES[state.side][last].rank in RESTRICTED and wd4_is_bluff(
+        state, state.hands[seat], last
+    )
     play_cards(new, seat, cards, act.color, act.uno, events)
     finish_play(new, seat, cards, act.target, bluff, events)
-    if jump and rules.jump_in_continues_from == "turnHolder" and new.phase == "playing":
+    turn_holder = state.turn
+    if jump and state.rules.jump_in_continues_from == "turnHolder" and new.phase == "playing":
         # The turn holder's turn goes on as it was, a drawn card still in hand included.
         new.turn = turn_holder
         if state.drawn in new.hands[turn_holder]:
             new.drawn = state.drawn
+    return new, events
+
+
+def _play_plain_card(state: State, seat: int, act: Action, card_color: str | None) -> Transition:
+    """The commonest play, in one step: the turn holder plays one number card or plain wild
+    and keeps at least one card. The same as play_cards + finish_play for that case, with
+    one state copy and no intermediate lists (about 40 % of the general path's time)."""
+    card = act.cards[0]
+    held = state.hands[seat]
+    at = held.index(card)
+    hand = held[:at] + held[at + 1 :]
+    new = state.copy()
+    new.moves = state.moves + 1
+    new.caught = None
+    hands = list(state.hands)
+    hands[seat] = hand
+    new.hands = tuple(hands)
+    new.discard = state.discard + act.cards
+    new.drawn = None
+    new.follow = 0
+    new.dump_color = None
+    color = card_color or act.color
+    new.color = color
+    events: list[Event] = [{"type": "play", "seat": seat, "cards": [card], "color": color}]
+    new.exposed = None
+    if len(hand) == 1:
+        if act.uno or state.declared == seat:
+            events.append({"type": "callUno", "seat": seat})
+        elif state.rules.uno_penalty > 0:
+            new.exposed = seat
+    if state.declared == seat:
+        new.declared = None
+    new.turn = next_seat(new, seat, 1)
     return new, events
 
 
@@ -280,8 +331,16 @@ def _draw(state: State, seat: int, act: Action) -> Transition:
     _check_turn(state, seat, "draw")
     if state.drawn is not None:
         raise IllegalAction("already_drew", "you drew already: play the drawn card or pass")
+    return _resolve_draw(state, seat, act)
+
+
+def _resolve_draw(state: State, seat: int, act: Action) -> Transition:
+    """The draw, once the turn and an earlier draw have been checked."""
     if state.follow:
         return _draw_to_follow(state, seat)
+    rules = state.rules
+    if not state.pending and state.draw_pile and not rules.draw_to_match and state.drinks is None:
+        return _draw_one(state, seat)
     new = _begin_move(state)
     new.declared = None
     new.dump_color = None
@@ -293,6 +352,38 @@ def _draw(state: State, seat: int, act: Action) -> Transition:
     give_cards(new, seat, cards)
     record_draw(new, seat, cards, "draw", events)
     _after_drawing(new, seat, cards)
+    return new, events
+
+
+def _draw_one(state: State, seat: int) -> Transition:
+    """The commonest draw, in one step: one card off a non-empty pile, no penalty pending,
+    no drawToMatch, no drinks. The same as the general draw for that case."""
+    pile = state.draw_pile
+    card = pile[-1]
+    new = state.copy()
+    new.moves = state.moves + 1
+    new.exposed = None
+    new.caught = None
+    new.declared = None
+    new.dump_color = None
+    new.draw_pile = pile[:-1]
+    hands = list(state.hands)
+    hands[seat] += (card,)
+    new.hands = tuple(hands)
+    events: list[Event] = [
+        {
+            "type": "draw",
+            "seat": seat,
+            "count": 1,
+            "reason": "draw",
+            "to": seat,
+            "private": {"cards": [card]},
+        }
+    ]
+    if state.rules.drawn_card_playable and turn_play_problem(new, seat, card) is None:
+        new.drawn = card
+    else:
+        new.turn = next_seat(new, seat, 1)
     return new, events
 
 
@@ -528,3 +619,6 @@ _HANDLERS: dict[str, Callable[[State, int, Action], Transition]] = {
     "keep": draft_step,
     "discard": draft_step,
 }
+# What apply runs for an action legal_actions listed: the play and the draw skip their
+# checks (the commonest actions); the rest check again, which costs little.
+_RESOLVERS = {**_HANDLERS, "play": _resolve_play, "draw": _resolve_draw}

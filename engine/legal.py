@@ -58,21 +58,37 @@ class _Plays(dict[str, tuple[Action, ...]]):
 _PLAYS = {side: _Plays(side) for side in SIDE_COLORS}
 
 
-class _Quick(dict[str, tuple[str | None, str, tuple[Action, ...]]]):
-    """Card code -> (colour, rank, its plays) on one side: the plain listing's one lookup."""
+class _Matching(dict[tuple[str | None, str], dict[str, tuple[Action, ...]]]):
+    """(colour in force, top card) -> card -> the plays plain matching allows with it (none
+    when the card matches neither): the common listing's one lookup per card, filled on
+    first use (Flip's faces are only known once seen)."""
 
     def __init__(self, side: str) -> None:
         super().__init__()
         self.side = side
 
-    def __missing__(self, card: str) -> tuple[str | None, str, tuple[Action, ...]]:
+    def __missing__(self, key: tuple[str | None, str]) -> dict[str, tuple[Action, ...]]:
+        table = _MatchTable(self.side, *key)
+        self[key] = table
+        return table
+
+
+class _MatchTable(dict[str, tuple[Action, ...]]):
+    def __init__(self, side: str, color: str | None, top: str) -> None:
+        super().__init__()
+        self.side = side
+        self.color = color
+        self.top_rank = FACES[side][top].rank
+
+    def __missing__(self, card: str) -> tuple[Action, ...]:
         info = FACES[self.side][card]
-        entry = (info.color, info.rank, _PLAYS[self.side][card])
-        self[card] = entry
-        return entry
+        matches = info.color is None or info.color == self.color or info.rank == self.top_rank
+        plays = _PLAYS[self.side][card] if matches else ()
+        self[card] = plays
+        return plays
 
 
-_QUICK = {side: _Quick(side) for side in SIDE_COLORS}
+_MATCHING = {side: _Matching(side) for side in SIDE_COLORS}
 
 
 def legal_actions(state: Any, seat: int) -> list[Action]:
@@ -80,8 +96,18 @@ def legal_actions(state: Any, seat: int) -> list[Action]:
     target seat. Works for every game."""
     if type(state) is not State:
         return other_game(state).legal_actions(state, seat)
+    memo = state.memo
+    if memo is not None and memo[0] == seat:
+        return list(memo[1])
     if not 0 <= seat < state.players or state.out[seat]:
         return []
+    actions = _legal(state, seat)
+    # Kept for apply, which then accepts any of these without checking it again.
+    state.memo = (seat, tuple(actions))
+    return actions
+
+
+def _legal(state: State, seat: int) -> list[Action]:
     phase = state.phase
     if phase != "playing":
         if phase == "dealOver":
@@ -118,29 +144,27 @@ def _turn_actions(state: State, seat: int, hand: tuple[str, ...], actions: list[
         actions.append(_PASS)
         return
     rules = state.rules
-    side = state.side
-    if state.pending or (not rules.plain_checks and _needs_full_check(state, hand)):
-        starters = [c for c in dict.fromkeys(hand) if turn_play_problem(state, seat, c) is None]
-    elif rules.plain_plays:
-        # The common case, inlined: a colour, number/symbol or wild match is enough, and
-        # each playable card is one ready-made play (a wild: one per colour).
-        quick = _QUICK[side]
-        color = state.color
-        top_rank = quick[state.discard[-1]][1]
+    if (
+        rules.plain_plays
+        and not state.pending
+        and (rules.plain_checks or not _needs_full_check(state, hand))
+    ):
+        # The common case: a colour, number/symbol or wild match is enough, and each
+        # playable card is one ready-made play (a wild: one per colour).
+        table = _MATCHING[state.side][state.color, state.discard[-1]]
+        for card in hand:
+            plays = table[card]
+            # Copies of one card share one plays tuple: list it once.
+            if plays and plays[0] not in actions:
+                actions += plays
+    else:
+        plain = _PLAYS[state.side] if rules.plain_plays else None
         for card in dict.fromkeys(hand):
-            card_color, rank, plays = quick[card]
-            if card_color is None or card_color == color or rank == top_rank:
-                actions.extend(plays)
-        starters = []
-    else:
-        starters = [c for c in dict.fromkeys(hand) if turn_play_problem(state, seat, c) is None]
-    if rules.plain_plays:
-        side_plays = _PLAYS[side]
-        for card in starters:
-            actions.extend(side_plays[card])
-    else:
-        for card in starters:
-            _add_starts(state, seat, hand, card, actions)
+            if turn_play_problem(state, seat, card) is None:
+                if plain is not None:
+                    actions.extend(plain[card])
+                else:
+                    _add_starts(state, seat, hand, card, actions)
     actions.append(_DRAW)
     if state.wd4 is not None and state.pending and rules.wild_draw_four_challenge:
         actions.append(_CHALLENGE)
