@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import FACES, SIDE_COLORS
+from engine.cards import CARD_INFO, FACES, FLIP112, SIDE_COLORS
 from engine.game import (
     MULTI_RANKS,
     RESTRICTED,
@@ -58,37 +58,28 @@ class _Plays(dict[str, tuple[Action, ...]]):
 _PLAYS = {side: _Plays(side) for side in SIDE_COLORS}
 
 
-class _Matching(dict[tuple[str | None, str], dict[str, tuple[Action, ...]]]):
-    """(colour in force, top card) -> card -> the plays plain matching allows with it (none
-    when the card matches neither): the common listing's one lookup per card, filled on
-    first use (Flip's faces are only known once seen)."""
-
-    def __init__(self, side: str) -> None:
-        super().__init__()
-        self.side = side
-
-    def __missing__(self, key: tuple[str | None, str]) -> dict[str, tuple[Action, ...]]:
-        table = _MatchTable(self.side, *key)
-        self[key] = table
-        return table
+_Table = dict[str, tuple[Action, ...]]
+# (side, colour in force, top card) -> card -> the plays plain matching allows with it
+# (empty when the card matches neither colour nor rank). Plain dicts, filled with every
+# card code known at first use, so that the common listing costs one lookup per card.
+_MATCHING: dict[tuple[str, str | None, str], _Table] = {}
+_KNOWN_CODES = {"light": (*CARD_INFO, *FLIP112), "dark": FLIP112}
 
 
-class _MatchTable(dict[str, tuple[Action, ...]]):
-    def __init__(self, side: str, color: str | None, top: str) -> None:
-        super().__init__()
-        self.side = side
-        self.color = color
-        self.top_rank = FACES[side][top].rank
-
-    def __missing__(self, card: str) -> tuple[Action, ...]:
-        info = FACES[self.side][card]
-        matches = info.color is None or info.color == self.color or info.rank == self.top_rank
-        plays = _PLAYS[self.side][card] if matches else ()
-        self[card] = plays
-        return plays
+def _matching_table(side: str, color: str | None, top: str) -> _Table:
+    table: _Table = {}
+    _learn(table, side, color, top, _KNOWN_CODES[side])
+    _MATCHING[side, color, top] = table
+    return table
 
 
-_MATCHING = {side: _Matching(side) for side in SIDE_COLORS}
+def _learn(table: _Table, side: str, color: str | None, top: str, cards: tuple[str, ...]) -> None:
+    faces = FACES[side]
+    top_rank = faces[top].rank
+    for card in cards:
+        info = faces[card]
+        matches = info.color is None or info.color == color or info.rank == top_rank
+        table[card] = _PLAYS[side][card] if matches else ()
 
 
 def legal_actions(state: Any, seat: int) -> list[Action]:
@@ -101,13 +92,17 @@ def legal_actions(state: Any, seat: int) -> list[Action]:
         return list(memo[1])
     if not 0 <= seat < state.players or state.out[seat]:
         return []
-    actions = _legal(state, seat)
+    if seat == state.turn and state.phase == "playing":
+        actions = _turn_actions(state, seat)
+    else:
+        actions = _other_actions(state, seat)
     # Kept for apply, which then accepts any of these without checking it again.
     state.memo = (seat, tuple(actions))
     return actions
 
 
-def _legal(state: State, seat: int) -> list[Action]:
+def _other_actions(state: State, seat: int) -> list[Action]:
+    """Everything but the turn holder's actions during play."""
     phase = state.phase
     if phase != "playing":
         if phase == "dealOver":
@@ -118,58 +113,80 @@ def _legal(state: State, seat: int) -> list[Action]:
             return list(_DRAFT) if seat == state.turn else []
         return []
     actions: list[Action] = []
-    hand = state.hands[seat]
-    if seat == state.turn:
-        _turn_actions(state, seat, hand, actions)
-    elif state.rules.jump_in:
+    if state.rules.jump_in:
         top = state.discard[-1]
-        if top in hand and jump_in_problem(state, seat, top, None) is None:
+        if top in state.hands[seat] and jump_in_problem(state, seat, top, None) is None:
             _add_plays(state, seat, (top,), actions)
+    _add_uno(state, seat, actions)
+    return actions
+
+
+def _add_uno(state: State, seat: int, actions: list[Action]) -> None:
+    """Calling UNO for oneself, or catching the seat that did not."""
     exposed = state.exposed
     if exposed is not None:
         if exposed == seat:
             actions.append(_CALL)
         elif state.rules.uno_penalty > 0:
             actions.append(Action("catchUno", target=exposed))
-    return actions
 
 
-def _turn_actions(state: State, seat: int, hand: tuple[str, ...], actions: list[Action]) -> None:
+def _turn_actions(state: State, seat: int) -> list[Action]:
+    actions: list[Action] = []
+    hand = state.hands[seat]
+    rules = state.rules
     if state.follow:
         _follow_actions(state, seat, hand, actions)
-        return
-    if state.drawn is not None:
+    elif state.drawn is not None:
         if turn_play_problem(state, seat, state.drawn) is None:
             _add_plays(state, seat, (state.drawn,), actions)
         actions.append(_PASS)
-        return
-    rules = state.rules
-    if (
-        rules.plain_plays
-        and not state.pending
-        and (rules.plain_checks or not _needs_full_check(state, hand))
-    ):
-        # The common case: a colour, number/symbol or wild match is enough, and each
-        # playable card is one ready-made play (a wild: one per colour).
-        table = _MATCHING[state.side][state.color, state.discard[-1]]
+    else:
+        if (
+            rules.plain_plays
+            and not state.pending
+            and (rules.plain_checks or not _needs_full_check(state, hand))
+        ):
+            _add_matching(state, hand, actions)
+        else:
+            _add_checked(state, seat, hand, actions)
+        actions.append(_DRAW)
+        if state.wd4 is not None and state.pending and rules.wild_draw_four_challenge:
+            actions.append(_CHALLENGE)
+        if len(hand) == 2 and state.declared != seat:
+            actions.append(_CALL)
+    if state.exposed is not None:
+        _add_uno(state, seat, actions)
+    return actions
+
+
+def _add_matching(state: State, hand: tuple[str, ...], actions: list[Action]) -> None:
+    """The common case: a colour, number/symbol or wild match is enough, and each playable
+    card is one ready-made play (a wild: one per colour)."""
+    key = (state.side, state.color, state.discard[-1])
+    table = _MATCHING.get(key) or _matching_table(*key)
+    try:
         for card in hand:
             plays = table[card]
             # Copies of one card share one plays tuple: list it once.
             if plays and plays[0] not in actions:
                 actions += plays
-    else:
-        plain = _PLAYS[state.side] if rules.plain_plays else None
-        for card in dict.fromkeys(hand):
-            if turn_play_problem(state, seat, card) is None:
-                if plain is not None:
-                    actions.extend(plain[card])
-                else:
-                    _add_starts(state, seat, hand, card, actions)
-    actions.append(_DRAW)
-    if state.wd4 is not None and state.pending and rules.wild_draw_four_challenge:
-        actions.append(_CHALLENGE)
-    if len(hand) == 2 and state.declared != seat:
-        actions.append(_CALL)
+    except KeyError:
+        # A card code first seen now (a stacked deck's own Flip pairing): learn it.
+        _learn(table, *key, hand)
+        actions.clear()
+        _add_matching(state, hand, actions)
+
+
+def _add_checked(state: State, seat: int, hand: tuple[str, ...], actions: list[Action]) -> None:
+    """Each card that passes every check, with the group plays it may start."""
+    plain = _PLAYS[state.side] if state.rules.plain_plays else None
+    for card in dict.fromkeys(hand):
+        if turn_play_problem(state, seat, card) is None:
+            if plain is not None:
+                actions.extend(plain[card])
+            else:
+                _add_starts(state, seat, hand, card, actions)
 
 
 def _add_starts(
