@@ -6,7 +6,8 @@ transaction. The SQL lives in :mod:`app.db.games` and :mod:`app.db.scoresheets`.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+import asyncio
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -34,10 +35,21 @@ class Database:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+        # SQLite takes one writer at a time. Left to SQLite, waiting writers sit in its
+        # busy handler, which gives up after busy_timeout; while the event loop is busy
+        # (many rooms ending deals at once) the holder cannot finish its transaction in
+        # time and the others fail with "database is locked". Queuing the writers here
+        # makes them wait on the loop instead, with no time limit, and nothing is lost.
+        self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
 
     @classmethod
     async def connect(
-        cls, url: str, *, run_migrations: bool = True, echo: bool = False
+        cls,
+        url: str,
+        *,
+        run_migrations: bool = True,
+        echo: bool = False,
+        sqlite_busy_timeout_ms: int = 5000,
     ) -> Database:
         """Open ``url`` (an SQLAlchemy async URL) and migrate it to the newest schema.
 
@@ -46,7 +58,7 @@ class Database:
         """
         engine = create_async_engine(url, echo=echo, pool_pre_ping=not url.startswith("sqlite"))
         if engine.dialect.name == "sqlite":
-            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas(sqlite_busy_timeout_ms))
         try:
             if run_migrations:
                 await migrate.upgrade(engine)
@@ -61,7 +73,11 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
         """A session whose work commits on success and rolls back on any error."""
-        async with self.sessions() as session, session.begin():
+        if self._write_lock is None:
+            async with self.sessions() as session, session.begin():
+                yield session
+            return
+        async with self._write_lock, self.sessions() as session, session.begin():
             yield session
 
     # Played games -------------------------------------------------------------------
@@ -193,12 +209,17 @@ class Database:
             return await scoresheets.change_rules(session, scoresheet_id, change, utcnow())
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    # SQLite leaves foreign keys (and so ON DELETE CASCADE) off unless asked, per connection.
-    cursor.execute("PRAGMA foreign_keys=ON")
-    # Wait for a competing writer instead of failing at once with "database is locked".
-    cursor.execute("PRAGMA busy_timeout=5000")
-    # Readers (history pages) then never wait for the writer recording a deal.
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.close()
+def _sqlite_pragmas(busy_timeout_ms: int) -> Callable[[Any, Any], None]:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        # SQLite leaves foreign keys (and so ON DELETE CASCADE) off unless asked, per
+        # connection.
+        cursor.execute("PRAGMA foreign_keys=ON")
+        # Another process's writer (a migration, a second server on the same file) is
+        # waited for instead of failing at once with "database is locked".
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        # Readers (history pages) then never wait for the writer recording a deal.
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+
+    return on_connect

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from db_fixtures import (  # noqa: F401 (fixtures)
@@ -134,6 +135,34 @@ async def test_record_deal_concurrent_retries_store_it_once(db: Database) -> Non
     await asyncio.gather(*(_deal(db) for _ in range(4)))
     assert await _count(db, DealAction) == 5
     assert await _count(db, Match) == 1
+
+
+async def test_many_rooms_archiving_at_once_all_land(db: Database) -> None:
+    # Fifty rooms ending a deal together: on SQLite, concurrent writers that each read
+    # before writing used to fail with "database is locked" and lose their deals.
+    await asyncio.gather(
+        *(_deal(db, match_id=f"m{i}", room_id=f"r{i}", number=1 + i % 3) for i in range(50))
+    )
+    assert await _count(db, Match) == 50
+    assert await _count(db, DealAction) == 50 * 5
+
+
+async def test_sqlite_writers_queue_instead_of_failing_on_the_lock(tmp_path: Path) -> None:
+    # SQLite's own wait for its write lock has a time limit; on a busy server the holder
+    # may not finish within it. With the limit at 1 ms, thirty rooms ending a deal at
+    # once all still land: writers wait their turn in the server, not in SQLite.
+    db = await Database.connect(
+        f"sqlite+aiosqlite:///{tmp_path / 'busy.db'}", sqlite_busy_timeout_ms=1
+    )
+    try:
+        await asyncio.gather(
+            *(_deal(db, match_id=f"m{i}", room_id=f"r{i}") for i in range(30)),
+            *(db.record_player(f"p{i}", f"Player {i}") for i in range(30)),
+        )
+        assert await _count(db, Match) == 30
+        assert await _count(db, DealAction) == 30 * 5
+    finally:
+        await db.close()
 
 
 async def test_record_deal_without_room_or_player_records(db: Database) -> None:
