@@ -26,7 +26,7 @@ _AGE_MESSAGE = (
 
 @dataclass(slots=True)
 class DealEnd:
-    """A deal that just ended, to archive in SQL before the change is published."""
+    """A deal that just ended: its record for the SQL archive (see ``app.rooms.archiver``)."""
 
     match_id: str
     deal_number: int

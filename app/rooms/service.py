@@ -17,8 +17,9 @@ from typing import Any, Protocol
 
 import orjson
 
+from app.rooms.archiver import Archive, Archiver
 from app.rooms.errors import RoomError, not_found
-from app.rooms.writer import Archive, RoomWriter, now_ms
+from app.rooms.writer import RoomWriter, now_ms
 from app.store.base import RoomRecord, RoomStore
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,7 @@ class RoomService:
     ) -> None:
         self.store = store
         self.archive = archive
+        self.archiver = Archiver(store, archive)
         self.node = secrets.token_hex(8)
         self._ttl_ms = lease_ttl_ms
         self._idle = writer_idle_seconds
@@ -56,6 +58,7 @@ class RoomService:
 
     async def start(self) -> None:
         await self.store.start(self.node, self._on_message, self._on_wake)
+        self.archiver.start()
 
     async def close(self) -> None:
         """Let every writer finish what is in its log, then stop."""
@@ -69,6 +72,7 @@ class RoomService:
             await asyncio.wait(self._tasks, timeout=self._ttl_ms / 1000)
         for task in self._tasks:
             task.cancel()
+        await self.archiver.close(timeout=self._ttl_ms / 1000)
 
     # Commands
 
@@ -145,7 +149,7 @@ class RoomService:
             writer = RoomWriter(
                 room_id,
                 store=self.store,
-                archive=self.archive,
+                archiver=self.archiver,
                 owner=self.node,
                 lease_ttl_ms=self._ttl_ms,
                 idle_seconds=self._idle,

@@ -5,9 +5,11 @@ A writer runs on the node that holds the room's lease. It keeps the room decoded
 one engine call, one view per audience, a top-level diff each and one store round trip.
 
 For each command: judge it (:class:`RoomMachine`); if it changed the room, build the new
-views, diff them against the previous ones, archive a finished deal in SQL, then commit
-state + seq + log position + history + publication in one atomic store call. Persisting
-comes before broadcasting: the store publishes only what it has written.
+views, diff them against the previous ones, then commit state + seq + log position +
+history + publication (+ a finished deal's record, into the room's archive outbox) in one
+atomic store call. Persisting comes before broadcasting: the store publishes only what it
+has written. The SQL archive of a finished deal is written afterwards, in the background,
+by the node's :class:`~app.rooms.archiver.Archiver`.
 """
 
 from __future__ import annotations
@@ -16,13 +18,14 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 import orjson
 
 import engine
+from app.rooms.archiver import Archiver, outbox_entry
 from app.rooms.doc import is_listed
-from app.rooms.machine import DealEnd, RoomMachine, Step
+from app.rooms.machine import RoomMachine, Step
 from app.rooms.views import audiences, build_view
 from app.store.base import Commit, LeaseLost, RoomStore
 from app.ws.diff import diff
@@ -30,25 +33,6 @@ from app.ws.diff import diff
 log = logging.getLogger(__name__)
 
 _BATCH = 64
-
-
-class Archive(Protocol):
-    """Where finished deals go (``app.db.Database``)."""
-
-    async def record_deal(
-        self,
-        *,
-        room_id: str,
-        match_id: str,
-        deal_number: int,
-        start_state: dict[str, Any],
-        actions: list[dict[str, Any]],
-        scores: list[int] | None,
-        totals: list[int],
-        winner: int | None,
-        match_over: bool,
-        seats: list[dict[str, Any]],
-    ) -> None: ...
 
 
 def now_ms() -> int:
@@ -67,7 +51,7 @@ class RoomWriter:
         room_id: str,
         *,
         store: RoomStore,
-        archive: Archive | None,
+        archiver: Archiver,
         owner: str,
         lease_ttl_ms: int,
         idle_seconds: float,
@@ -76,7 +60,7 @@ class RoomWriter:
     ) -> None:
         self.room_id = room_id
         self._store = store
-        self._archive = archive
+        self._archiver = archiver
         self._owner = owner
         self._ttl_ms = lease_ttl_ms
         self._idle = idle_seconds
@@ -115,6 +99,9 @@ class RoomWriter:
                 for aud in audiences(machine.doc)
             }
             self._arm_timer(machine)  # a room taken over between deals
+            # Deals a previous writer committed but did not get into SQL.
+            for key, entry in await store.outbox(self.room_id):
+                self._archiver.submit(self.room_id, key, entry)
             await self._loop(record.log_id)
         except LeaseLost:
             log.warning("room %s: lease lost; another node carries on", self.room_id)
@@ -179,8 +166,7 @@ class RoomWriter:
             elif node:
                 await self._store.deliver(node, orjson.dumps(result))
             return
-        if step.deal_end is not None:
-            await self._archive_deal(step.deal_end)
+        archive = None if step.deal_end is None else outbox_entry(step.deal_end)
         doc = machine.to_doc()
         doc["ts"] = ts
         listed = is_listed(doc)
@@ -195,8 +181,11 @@ class RoomWriter:
             results=[(node, orjson.dumps(result))] if node and not local else [],
             listed=None if listed == self._listed else listed,
             lease_ttl_ms=self._ttl_ms,
+            archive=archive,
         )
         await self._store.commit(self.room_id, self._owner, commit)
+        if archive is not None:
+            self._archiver.submit(self.room_id, *archive)
         machine.seq = seq
         self._listed = listed
         if local:
@@ -235,23 +224,3 @@ class RoomWriter:
             messages[aud] = orjson.dumps(message).decode()
         self._views = views
         return orjson.dumps({"seq": seq, "ts": ts, "m": messages, "removed": step.removed})
-
-    async def _archive_deal(self, end: DealEnd) -> None:
-        if self._archive is None:
-            return
-        try:
-            await self._archive.record_deal(
-                room_id=self.room_id,
-                match_id=end.match_id,
-                deal_number=end.deal_number,
-                start_state=end.start_state,
-                actions=end.actions,
-                scores=end.scores,
-                totals=end.totals,
-                winner=end.winner,
-                match_over=end.match_over,
-                seats=end.seats,
-            )
-        except Exception:
-            # The live game must not stop because the archive is down; the gap is logged.
-            log.exception("room %s: could not archive deal %s", self.room_id, end.deal_number)

@@ -2,7 +2,8 @@
 
 A room is kept as one JSON document plus the ``seq`` of its last change and the id of the
 last log entry applied; these three change together, in one atomic :meth:`RoomStore.commit`
-that also appends to the bounded change history and publishes the change. Every command for
+that also appends to the bounded change history, puts a finished deal into the room's
+archive outbox, and publishes the change. Every command for
 a room is first appended to the room's log (:meth:`RoomStore.append`); the one writer that
 holds the room's lease reads the log in order and commits. Ids of log entries are strings
 that sort in log order (Redis Stream ids in the Redis store).
@@ -46,6 +47,9 @@ class Commit:
     # Command results to deliver: (node id, payload).
     results: list[tuple[str, bytes]] = field(default_factory=list)
     listed: bool | None = None  # whether the room belongs in the public lobby now
+    # A finished deal's SQL record, (key, record), into the room's outbox: kept until the
+    # archiver has stored it (``app.rooms.archiver``).
+    archive: tuple[str, bytes] | None = None
     lease_ttl_ms: int = 0  # extend the writer's lease by this much (0: leave it)
 
 
@@ -113,6 +117,16 @@ class RoomStore(abc.ABC):
         :raises LeaseLost: ``owner`` no longer holds the lease, or the stored seq is not
             ``commit.seq - 1``; nothing was written.
         """
+
+    # The archive outbox
+
+    @abc.abstractmethod
+    async def outbox(self, room_id: str) -> list[tuple[str, bytes]]:
+        """The room's finished deals not yet stored in SQL: (key, record), any order."""
+
+    @abc.abstractmethod
+    async def archived(self, room_id: str, key: str) -> None:
+        """Drop an outbox entry: SQL has it."""
 
     # Fan-out
 

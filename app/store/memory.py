@@ -14,7 +14,7 @@ from app.store.base import Commit, Delivery, LeaseLost, RoomRecord, RoomStore
 
 
 class _Room:
-    __slots__ = ("doc", "seq", "log_id", "log", "next_id", "history", "deal", "lease")
+    __slots__ = ("doc", "seq", "log_id", "log", "next_id", "history", "deal", "lease", "outbox")
 
     def __init__(self, doc: dict[str, Any]) -> None:
         self.doc = doc
@@ -25,6 +25,7 @@ class _Room:
         self.history: deque[tuple[int, bytes]] = deque()
         self.deal: list[dict[str, Any]] = []
         self.lease: tuple[str, float] | None = None
+        self.outbox: dict[str, bytes] = {}
 
 
 def _log_id(n: int) -> str:
@@ -136,6 +137,8 @@ class MemoryStore(RoomStore):
         if commit.deal_reset:
             room.deal = []
         room.deal.extend(orjson.loads(orjson.dumps(commit.deal_append)))
+        if commit.archive is not None:
+            room.outbox[commit.archive[0]] = commit.archive[1]
         if commit.listed is True:
             self._listed[room_id] = None
         elif commit.listed is False:
@@ -144,6 +147,15 @@ class MemoryStore(RoomStore):
             await self._emit(room_id, commit.change)
         for node, payload in commit.results:
             await self.deliver(node, payload)
+
+    async def outbox(self, room_id: str) -> list[tuple[str, bytes]]:
+        room = self._rooms.get(room_id)
+        return [] if room is None else list(room.outbox.items())
+
+    async def archived(self, room_id: str, key: str) -> None:
+        room = self._rooms.get(room_id)
+        if room is not None:
+            room.outbox.pop(key, None)
 
     async def history(self, room_id: str, after_seq: int) -> list[bytes] | None:
         room = self._rooms.get(room_id)

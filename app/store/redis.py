@@ -11,6 +11,7 @@ uno:{r}:log         stream     commands not yet applied (trimmed on commit)
 uno:{r}:lease       string     the writer's id, with a TTL
 uno:{r}:hist        list       the last changes as published (capped, expiring)
 uno:{r}:deal        list       the current deal's actions, for the SQL archive
+uno:{r}:outbox      hash       finished deals not yet stored in SQL, by match:deal
 uno:{r}:changes     channel    each committed change
 uno:{r}:wake        channel    "a command was appended" for the room's writer
 uno:node:{n}        channel    command results for node n
@@ -55,11 +56,12 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 """
 
-# KEYS: room, lease, hist, log, deal.
+# KEYS: room, lease, hist, log, deal, outbox.
 # ARGV: owner, seq, doc, log id, change, history size, history ttl ms, changes channel,
-#       deal reset (0/1), number of deal entries, lease ttl ms (0: keep), the deal entries,
-#       then (channel, payload) pairs of results. Everything is written before anything is
-#       published. A commit also extends the lease: a busy writer never loses its room.
+#       deal reset (0/1), number of deal entries, lease ttl ms (0: keep), outbox key ('':
+#       none), outbox record, the deal entries, then (channel, payload) pairs of results.
+#       Everything is written before anything is published. A commit also extends the
+#       lease: a busy writer never loses its room.
 _COMMIT = """
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 local seq = tonumber(ARGV[2])
@@ -72,9 +74,10 @@ redis.call('LTRIM', KEYS[3], -tonumber(ARGV[6]), -1)
 redis.call('PEXPIRE', KEYS[3], ARGV[7])
 if ARGV[9] == '1' then redis.call('DEL', KEYS[5]) end
 local n = tonumber(ARGV[10])
-for i = 1, n do redis.call('RPUSH', KEYS[5], ARGV[11 + i]) end
+for i = 1, n do redis.call('RPUSH', KEYS[5], ARGV[13 + i]) end
+if ARGV[12] ~= '' then redis.call('HSET', KEYS[6], ARGV[12], ARGV[13]) end
 redis.call('PUBLISH', ARGV[8], ARGV[5])
-for i = 12 + n, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
+for i = 14 + n, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
 return 1
 """
 
@@ -286,11 +289,13 @@ class RedisStore(RoomStore):
             "1" if commit.deal_reset else "0",
             len(commit.deal_append),
             commit.lease_ttl_ms,
+            *(commit.archive or ("", b"")),
         ]
         args.extend(orjson.dumps(entry) for entry in commit.deal_append)
         for node, payload in commit.results:
             args.extend((self._node_ch(node), payload))
-        keys = [self._key(room_id, part) for part in ("room", "lease", "hist", "log", "deal")]
+        parts = ("room", "lease", "hist", "log", "deal", "outbox")
+        keys = [self._key(room_id, part) for part in parts]
         ok = await self._eval(self._commit, keys, args)
         if ok == 1 and commit.listed is not None:
             # The lobby index lives outside the room's slot; it is only an index, so it is
@@ -302,6 +307,15 @@ class RedisStore(RoomStore):
                 await self._batch.call("ZREM", lobby, room_id)
         if ok != 1:
             raise LeaseLost(room_id)
+
+    # The archive outbox
+
+    async def outbox(self, room_id: str) -> list[tuple[str, bytes]]:
+        entries = await self._redis.hgetall(self._key(room_id, "outbox"))
+        return [(key.decode(), record) for key, record in entries.items()]
+
+    async def archived(self, room_id: str, key: str) -> None:
+        await self._batch.call("HDEL", self._key(room_id, "outbox"), key)
 
     # Fan-out
 

@@ -3,6 +3,7 @@ fresh snapshot, and the finished deal is archived in SQL well enough to replay i
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -40,6 +41,17 @@ async def play_to_the_end(clients: list[Client], rng: random.Random, limit: int 
     raise AssertionError("the match did not end")
 
 
+async def archived_match(server: Server, match_id: str, deals: int) -> dict[str, Any]:
+    """The match as SQL has it once its first ``deals`` deals are stored (the archive is
+    written in the background, after the deal-ending change is published)."""
+    async with asyncio.timeout(20):
+        while True:
+            r = await server.http.get(f"/api/matches/{match_id}")
+            if r.status_code == 200 and len(r.json()["deals"]) >= deals:
+                return r.json()
+            await asyncio.sleep(0.02)
+
+
 async def test_a_bot_match_ends_and_its_deal_replays_from_sql(fast_server: Server) -> None:
     server = fast_server
     rng = random.Random(3)
@@ -62,7 +74,7 @@ async def test_a_bot_match_ends_and_its_deal_replays_from_sql(fast_server: Serve
     await watcher.wait_seq(clients[0].seq)
     assert watcher.view["hand"] == []
     match_id = watcher.view["room"]["matchId"]
-    match = (await server.http.get(f"/api/matches/{match_id}")).json()
+    match = await archived_match(server, match_id, 1)
     assert match["matchOver"] is True and len(match["deals"]) == 1
     replay = (await server.http.get(f"/api/matches/{match_id}/deals/1/replay")).json()
     assert replay["replay"]["consistent"] is True, replay["replay"]
@@ -88,7 +100,7 @@ async def test_next_deal_starts_a_new_deal_with_its_own_archive(fast_server: Ser
     assert clients[0].view["deal"] == 2
     await play_to_the_end(clients, rng)
     match_id = clients[0].view["room"]["matchId"]
-    match = (await server.http.get(f"/api/matches/{match_id}")).json()
+    match = await archived_match(server, match_id, 2)
     assert [d["number"] for d in match["deals"]] == [1, 2]
     for number in (1, 2):
         replay = (await server.http.get(f"/api/matches/{match_id}/deals/{number}/replay")).json()

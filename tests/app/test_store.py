@@ -154,3 +154,19 @@ async def test_a_commit_extends_the_writers_lease(store: RoomStore) -> None:
     await _commit(store, 1, entry, lease_ttl_ms=5000)
     await asyncio.sleep(0.3)
     assert not await store.acquire("r1", "w2", 200)
+
+
+async def test_a_commits_archive_record_stays_in_the_outbox_until_archived(
+    store: RoomStore,
+) -> None:
+    await store.create("r1", _doc(), None, listed=False)
+    assert await store.acquire("r1", "w1", 5000)
+    entry = await store.append("r1", {"n": 1})
+    await _commit(store, 1, entry, archive=("m:1", b'{"deal": 1}'))
+    entry = await store.append("r1", {"n": 2})
+    await _commit(store, 2, entry, archive=("m:2", b'{"deal": 2}'))
+    assert sorted(await store.outbox("r1")) == [("m:1", b'{"deal": 1}'), ("m:2", b'{"deal": 2}')]
+    await store.archived("r1", "m:1")
+    assert await store.outbox("r1") == [("m:2", b'{"deal": 2}')]
+    await store.archived("r1", "m:2")
+    assert await store.outbox("r1") == []

@@ -1,0 +1,156 @@
+"""The SQL archive of finished deals, written off the rooms' critical path.
+
+A deal-ending change carries its deal's record into the store in the same atomic commit
+(the room's *outbox*), so the record is as durable as the change itself. This node's
+:class:`Archiver` then writes it to SQL in the background and removes it from the outbox
+once stored, retrying with backoff while SQL fails: the room goes on meanwhile, and a deal
+is never lost. A writer that takes a room over (after a crash or a restart) hands the
+outbox entries it finds to its node's archiver, so leftovers are finished too. The SQL
+write is idempotent (``Database.record_deal``), so an entry written twice (two nodes, or
+a crash between the write and the removal) is stored once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import fields
+from typing import Any, Protocol
+
+import orjson
+
+from app.rooms.machine import DealEnd
+from app.store.base import RoomStore
+
+log = logging.getLogger(__name__)
+
+
+class Archive(Protocol):
+    """Where finished deals go (``app.db.Database``)."""
+
+    async def record_deal(
+        self,
+        *,
+        room_id: str,
+        match_id: str,
+        deal_number: int,
+        start_state: dict[str, Any],
+        actions: list[dict[str, Any]],
+        scores: list[int] | None,
+        totals: list[int],
+        winner: int | None,
+        match_over: bool,
+        seats: list[dict[str, Any]],
+    ) -> None: ...
+
+
+_FIELDS = tuple(f.name for f in fields(DealEnd))
+
+
+def outbox_entry(end: DealEnd) -> tuple[str, bytes]:
+    """The outbox key and record of a finished deal (one key per match and deal number)."""
+    record = orjson.dumps({name: getattr(end, name) for name in _FIELDS})
+    return f"{end.match_id}:{end.deal_number}", record
+
+
+class Archiver:
+    """Writes outbox entries to SQL one at a time, in the order they were handed over."""
+
+    def __init__(
+        self,
+        store: RoomStore,
+        archive: Archive | None,
+        *,
+        first_retry_seconds: float = 0.5,
+        max_retry_seconds: float = 30.0,
+    ) -> None:
+        self._store = store
+        self._archive = archive
+        self._first_retry = first_retry_seconds
+        self._max_retry = max_retry_seconds
+        # (room id, key) -> record, for entries handed over and not yet stored.
+        self._pending: dict[tuple[str, str], bytes] = {}
+        self._queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+
+    def start(self) -> None:
+        # Fresh: entries left from before a close are still in their rooms' outboxes.
+        self._pending.clear()
+        self._queue = asyncio.Queue()
+        self._stop = asyncio.Event()
+        self._task = asyncio.create_task(self._run(), name="archiver")
+
+    def submit(self, room_id: str, key: str, record: bytes) -> None:
+        """Store this outbox entry in SQL soon (once, however often it is handed over)."""
+        if (room_id, key) in self._pending:
+            return
+        self._pending[room_id, key] = record
+        self._queue.put_nowait((room_id, key))
+
+    @property
+    def pending(self) -> int:
+        return len(self._pending)
+
+    async def close(self, timeout: float) -> None:
+        """Store what is pending, for at most ``timeout`` s; what is left stays in the rooms'
+        outboxes for the next writer of each room."""
+        task = self._task
+        if task is None:
+            return
+        self._task = None
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await self._queue.join()
+        # Stop between two writes: a write cancelled halfway could leave its SQL
+        # transaction (and SQLite's write lock) open. Only a write that hangs is cancelled.
+        self._stop.set()
+        self._queue.put_nowait(None)
+        _, running = await asyncio.wait({task}, timeout=max(timeout, 1.0))
+        for still in running:
+            still.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await still
+
+    async def _run(self) -> None:
+        while not self._stop.is_set():
+            item = await self._queue.get()
+            if item is None:
+                self._queue.task_done()
+                return
+            room_id, key = item
+            try:
+                await self._store_one(room_id, key, self._pending[room_id, key])
+            finally:
+                # Stored, or given up at close: either way a later hand-over queues it.
+                self._pending.pop((room_id, key), None)
+                self._queue.task_done()
+
+    async def _store_one(self, room_id: str, key: str, record: bytes) -> None:
+        delay = self._first_retry
+        while True:
+            try:
+                await self._write(room_id, record)
+                break
+            except Exception:
+                log.exception("room %s: could not archive deal %s; retrying", room_id, key)
+            # The backoff ends early at close: the entry stays in the outbox.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(delay):
+                    await self._stop.wait()
+            if self._stop.is_set():
+                return
+            delay = min(delay * 2, self._max_retry)
+        try:
+            await self._store.archived(room_id, key)
+        except Exception:
+            # Stored in SQL but still in the outbox: the next writer stores it again,
+            # which changes nothing.
+            log.exception("room %s: could not clear outbox entry %s", room_id, key)
+
+    async def _write(self, room_id: str, record: bytes) -> None:
+        if self._archive is None:
+            return
+        deal: dict[str, Any] = orjson.loads(record)
+        await self._archive.record_deal(room_id=room_id, **deal)
