@@ -33,15 +33,17 @@ def apply(state: Any, seat: int, action: Mapping[str, Any] | Action) -> tuple[An
     :raises InvalidAction: the action or seat is malformed.
     :raises IllegalAction: the action is not allowed now (``err.code`` says why).
     """
+    if type(state) is State and type(action) is Action:
+        memo = state.memo
+        if memo is not None and state.memo_seat == seat and type(seat) is int and action in memo:
+            # legal_actions listed this action for this seat in this very state: the seat,
+            # the phase and the action have passed every check.
+            return _RESOLVERS[action.type](state, seat, action)
     act = action if type(action) is Action else parse_action(action)
     if type(state) is not State:
         return other_game(state).apply(state, seat, act)
     if type(seat) is not int or not 0 <= seat < state.players or state.out[seat]:
         _check_seat(state, seat)
-    memo = state.memo
-    if memo is not None and memo[0] == seat and act in memo[1]:
-        # legal_actions listed this action for this very state: it passed every check.
-        return _RESOLVERS[act.type](state, seat, act)
     handler = _HANDLERS.get(act.type)
     if handler is None:
         raise IllegalAction("wrong_game", f"{act.type!r} is not an action of this game")
@@ -289,8 +291,9 @@ def _play_one_card(state: State, seat: int, act: Action) -> Transition:
     card = act.cards[0]
     info = FACES[state.side][card]
     held = state.hands[seat]
-    at = held.index(card)
-    hand = held[:at] + held[at + 1 :]
+    rest = list(held)
+    rest.remove(card)
+    hand = tuple(rest)
     new = state.copy()
     new.moves = state.moves + 1
     new.caught = None
@@ -314,7 +317,11 @@ def _play_one_card(state: State, seat: int, act: Action) -> Transition:
         new.declared = None
     rank = info.rank
     if hand and rank in PLAIN_RANKS and not state.rules.swaps_hands:
-        new.turn = next_seat(new, seat, 1)
+        # next_seat(new, seat, 1), inlined for when nobody is knocked out
+        if True in state.out:
+            new.turn = next_seat(new, seat, 1)
+        else:
+            new.turn = (seat + state.direction) % state.players
     else:
         bluff = rank in RESTRICTED and wd4_is_bluff(state, held, card)
         finish_play(new, seat, act.cards, act.target, bluff, events)
@@ -386,8 +393,10 @@ def _draw_one(state: State, seat: int) -> Transition:
     ]
     if state.rules.drawn_card_playable and turn_play_problem(new, seat, card) is None:
         new.drawn = card
-    else:
+    elif True in state.out:
         new.turn = next_seat(new, seat, 1)
+    else:
+        new.turn = (seat + state.direction) % state.players  # next_seat, inlined
     return new, events
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import CARD_INFO, FACES, FLIP112, SIDE_COLORS
+from engine.cards import FACES, SIDE_COLORS
 from engine.game import (
     MULTI_RANKS,
     RESTRICTED,
@@ -24,6 +24,7 @@ from engine.game import (
     turn_play_problem,
 )
 from engine.games import other_game
+from engine.plays import MATCHING, PLAYS, learn, matching_table
 from engine.state import State
 
 _DRAW = Action("draw")
@@ -38,58 +39,14 @@ _CHOOSE = {
 }
 
 
-class _Plays(dict[str, tuple[Action, ...]]):
-    """Single-card plays per card code, built once per code: legal_actions runs before
-    every decision."""
-
-    def __init__(self, side: str) -> None:
-        super().__init__()
-        self.side = side
-
-    def __missing__(self, card: str) -> tuple[Action, ...]:
-        if FACES[self.side][card].is_wild:
-            plays = tuple(Action("play", (card,), color=c) for c in SIDE_COLORS[self.side])
-        else:
-            plays = (Action("play", (card,)),)
-        self[card] = plays
-        return plays
-
-
-_PLAYS = {side: _Plays(side) for side in SIDE_COLORS}
-
-
-_Table = dict[str, tuple[Action, ...]]
-# (side, colour in force, top card) -> card -> the plays plain matching allows with it
-# (empty when the card matches neither colour nor rank). Plain dicts, filled with every
-# card code known at first use, so that the common listing costs one lookup per card.
-_MATCHING: dict[tuple[str, str | None, str], _Table] = {}
-_KNOWN_CODES = {"light": (*CARD_INFO, *FLIP112), "dark": FLIP112}
-
-
-def _matching_table(side: str, color: str | None, top: str) -> _Table:
-    table: _Table = {}
-    _learn(table, side, color, top, _KNOWN_CODES[side])
-    _MATCHING[side, color, top] = table
-    return table
-
-
-def _learn(table: _Table, side: str, color: str | None, top: str, cards: tuple[str, ...]) -> None:
-    faces = FACES[side]
-    top_rank = faces[top].rank
-    for card in cards:
-        info = faces[card]
-        matches = info.color is None or info.color == color or info.rank == top_rank
-        table[card] = _PLAYS[side][card] if matches else ()
-
-
 def legal_actions(state: Any, seat: int) -> list[Action]:
     """Every action ``seat`` may take now; wild plays once per colour, seven swaps once per
     target seat. Works for every game."""
     if type(state) is not State:
         return other_game(state).legal_actions(state, seat)
     memo = state.memo
-    if memo is not None and memo[0] == seat:
-        return list(memo[1])
+    if memo is not None and state.memo_seat == seat:
+        return list(memo)
     if not 0 <= seat < state.players or state.out[seat]:
         return []
     if seat == state.turn and state.phase == "playing":
@@ -97,7 +54,8 @@ def legal_actions(state: Any, seat: int) -> list[Action]:
     else:
         actions = _other_actions(state, seat)
     # Kept for apply, which then accepts any of these without checking it again.
-    state.memo = (seat, tuple(actions))
+    state.memo_seat = seat
+    state.memo = tuple(actions)
     return actions
 
 
@@ -142,12 +100,24 @@ def _turn_actions(state: State, seat: int) -> list[Action]:
             _add_plays(state, seat, (state.drawn,), actions)
         actions.append(_PASS)
     else:
-        if (
-            rules.plain_plays
-            and not state.pending
-            and (rules.plain_checks or not _needs_full_check(state, hand))
-        ):
-            _add_matching(state, hand, actions)
+        if state.pending:
+            if rules.stacking:  # without stacking no card answers a pending penalty
+                _add_checked(state, seat, hand, actions)
+        elif rules.plain_plays and (rules.plain_checks or not _needs_full_check(state, hand)):
+            # The common case: a colour, number/symbol or wild match is enough, and each
+            # playable card is one ready-made play (a wild: one per colour).
+            key = (state.side, state.color, state.discard[-1])
+            table = MATCHING.get(key) or matching_table(*key)
+            try:
+                for card in hand:
+                    plays = table[card]
+                    # Copies of one card share one plays tuple: list it once.
+                    if plays and plays[0] not in actions:
+                        actions += plays
+            except KeyError:
+                # A card code first seen now (a stacked deck's own Flip pairing): learn it.
+                learn(table, *key, hand)
+                return _turn_actions(state, seat)
         else:
             _add_checked(state, seat, hand, actions)
         actions.append(_DRAW)
@@ -160,27 +130,9 @@ def _turn_actions(state: State, seat: int) -> list[Action]:
     return actions
 
 
-def _add_matching(state: State, hand: tuple[str, ...], actions: list[Action]) -> None:
-    """The common case: a colour, number/symbol or wild match is enough, and each playable
-    card is one ready-made play (a wild: one per colour)."""
-    key = (state.side, state.color, state.discard[-1])
-    table = _MATCHING.get(key) or _matching_table(*key)
-    try:
-        for card in hand:
-            plays = table[card]
-            # Copies of one card share one plays tuple: list it once.
-            if plays and plays[0] not in actions:
-                actions += plays
-    except KeyError:
-        # A card code first seen now (a stacked deck's own Flip pairing): learn it.
-        _learn(table, *key, hand)
-        actions.clear()
-        _add_matching(state, hand, actions)
-
-
 def _add_checked(state: State, seat: int, hand: tuple[str, ...], actions: list[Action]) -> None:
     """Each card that passes every check, with the group plays it may start."""
-    plain = _PLAYS[state.side] if state.rules.plain_plays else None
+    plain = PLAYS[state.side] if state.rules.plain_plays else None
     for card in dict.fromkeys(hand):
         if turn_play_problem(state, seat, card) is None:
             if plain is not None:
@@ -253,7 +205,7 @@ def _add_plays(
             if t != seat and not state.out[t]
         )
     elif len(cards) == 1 and not uno:
-        actions.extend(_PLAYS[state.side][cards[0]])
+        actions.extend(PLAYS[state.side][cards[0]])
     elif last.is_wild:
         colors = SIDE_COLORS[state.side]
         actions.extend(Action("play", cards, color=c, uno=uno) for c in colors)

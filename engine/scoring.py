@@ -36,7 +36,36 @@ def card_value(card: str, rules: Rules, side: str = "light") -> int:
 
 
 def hand_value(hand: Sequence[str], rules: Rules, side: str = "light") -> int:
-    return sum(card_value(card, rules, side) for card in hand)
+    # Every option card_value reads, and the side: the key of a table of card values.
+    key = (
+        rules.number_cards,
+        rules.deck,
+        rules.wild_draw_four_value,
+        rules.wild_value,
+        rules.action_value,
+        side,
+    )
+    values = _VALUES.get(key)
+    if values is None:
+        values = _VALUES[key] = _CardValues(rules, side)
+    return sum([values[card] for card in hand])
+
+
+class _CardValues(dict[str, int]):
+    """card_value under one set of value options, each card worked out once: the end of
+    every deal values every hand."""
+
+    def __init__(self, rules: Rules, side: str) -> None:
+        super().__init__()
+        self.rules = rules
+        self.side = side
+
+    def __missing__(self, card: str) -> int:
+        value = self[card] = card_value(card, self.rules, self.side)
+        return value
+
+
+_VALUES: dict[tuple[str, str, int, int, int, str], _CardValues] = {}
 
 
 def deal_scores(

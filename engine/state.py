@@ -56,10 +56,11 @@ FIELDS: tuple[str, ...] = (
 class State:
     """A match in progress. Treat as immutable; the engine copies before it changes."""
 
-    # ``memo`` is no part of the value: legal_actions leaves the turn holder's list there
-    # so that apply can accept one of those actions without checking it again. Equality,
-    # JSON and copies leave it out (a copy is a new position and starts with none).
-    __slots__ = (*FIELDS, "memo")
+    # ``memo`` and ``memo_seat`` are no part of the value: legal_actions leaves the last
+    # list it made there (and whose it is) so that apply can accept one of those actions
+    # without checking it again. Equality, JSON and copies leave them out (a copy is a new
+    # position and starts with no list; ``memo_seat`` is only read when there is one).
+    __slots__ = (*FIELDS, "memo", "memo_seat")
 
     rules: Rules
     players: int
@@ -93,7 +94,8 @@ class State:
     drinks: tuple[int, ...] | None  # sips per seat this match (None: drinks are off)
     sips: tuple[tuple[int, int, str], ...]  # every (seat, sips, reason) this match
     side: str  # UNO Flip: which face of every card is up, "light" or "dark"
-    memo: tuple[int, tuple[Action, ...]] | None  # (seat, its legal actions), or None
+    memo: tuple[Action, ...] | None  # the legal actions of memo_seat, or None
+    memo_seat: int
 
     def copy(self) -> State:
         # Spelled out field by field: this runs once per action and a loop over
@@ -134,7 +136,7 @@ class State:
         new.memo = None
         return new
 
-    assert len(__slots__) == 33  # copy() names every slot: keep the two in step
+    assert len(__slots__) == 34  # copy() names every field and resets the memo: keep in step
 
     @property
     def match_over(self) -> bool:
