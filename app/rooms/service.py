@@ -4,6 +4,10 @@ Every command for a room, whoever sends it (REST or a socket), is appended to th
 log and answered by the room's writer through this node's result channel. The node that
 appends a command makes sure some writer will read it: its own (woken), or a new one if it
 can take the room's lease; otherwise the lease holder is woken through the store.
+
+Changes reach this node's sockets from its own writer directly, or, for rooms written on
+another node, through the store's publication (the node subscribes to a room's changes
+only while it has sockets in the room and does not write it).
 """
 
 from __future__ import annotations
@@ -12,7 +16,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import orjson
@@ -29,6 +34,16 @@ class Listener(Protocol):
     """A socket (or anything) that wants a room's changes as they are published."""
 
     def on_change(self, change: dict[str, Any]) -> None: ...
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A command appended by this node, waiting for its writer's answer."""
+
+    room_id: str
+    future: asyncio.Future[dict[str, Any]]
+    since: float  # loop time of the append
+    deadline: float  # loop time after which the sender is told the room did not answer
 
 
 class RoomService:
@@ -51,13 +66,17 @@ class RoomService:
         self._writers: dict[str, RoomWriter] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._timers: set[asyncio.Task[None]] = set()
-        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._pending: dict[str, _Pending] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         self._listeners: dict[str, set[Listener]] = {}
         self._subscribing: dict[str, asyncio.Lock] = {}
+        self._subscribed: set[str] = set()
+        self._writing: set[str] = set()  # rooms whose changes this node's writer hands over
         self._closing = False
 
     async def start(self) -> None:
         await self.store.start(self.node, self._on_message, self._on_wake)
+        self._sweeper = asyncio.create_task(self._sweep(), name="pending-commands")
         self.archiver.start()
 
     async def close(self) -> None:
@@ -72,6 +91,8 @@ class RoomService:
             await asyncio.wait(self._tasks, timeout=self._ttl_ms / 1000)
         for task in self._tasks:
             task.cancel()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         await self.archiver.close(timeout=self._ttl_ms / 1000)
 
     # Commands
@@ -87,17 +108,26 @@ class RoomService:
 
         :raises RoomError: the writer refused the command, or no answer came in time.
         """
-        return await self.result(room_id, await self.enqueue(room_id, command))
+        future = await self.enqueue(room_id, command)
+        await future
+        return answer(future)
 
-    async def enqueue(self, room_id: str, command: dict[str, Any]) -> str:
+    async def enqueue(
+        self, room_id: str, command: dict[str, Any]
+    ) -> asyncio.Future[dict[str, Any]]:
         """Append a command to the room's log (its place in the room's order is now fixed)
-        and make sure a writer will read it; returns the id to wait on with :meth:`result`.
+        and make sure a writer will read it; returns the future of the writer's result
+        (read it with :func:`answer`). The future fails with a ``RoomError`` if no answer
+        comes in time.
         """
         if self._closing:
             raise RoomError(503, "shutting_down", "the server is shutting down")
         cid = secrets.token_hex(8)
         command = {**command, "cid": cid, "node": self.node}
-        self._pending[cid] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[dict[str, Any]] = loop.create_future()
+        now = loop.time()
+        self._pending[cid] = _Pending(room_id, future, now, now + self._timeout)
         try:
             # A writer running here is woken directly; others through the store.
             await self.store.append(room_id, command, wake=room_id not in self._writers)
@@ -105,35 +135,36 @@ class RoomService:
         except BaseException:
             self._pending.pop(cid, None)
             raise
-        return cid
+        return future
 
-    async def result(self, room_id: str, cid: str) -> dict[str, Any]:
-        """The writer's answer to the command ``cid``.
+    async def _sweep(self) -> None:
+        """Look after commands waiting for long: their writer may have died (its lease runs
+        out and this node takes the room), or the room does not answer at all.
 
-        :raises RoomError: the writer refused the command, or no answer came in time.
+        One task for all commands, instead of a timer per command: most are answered
+        within milliseconds.
         """
-        future = self._pending[cid]
+        every = self._ttl_ms / 2000
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self._timeout
-        try:
-            while True:
+        while True:
+            await asyncio.sleep(every)
+            now = loop.time()
+            stale: set[str] = set()
+            for cid, pending in list(self._pending.items()):
+                if pending.future.done():
+                    self._pending.pop(cid, None)
+                elif now > pending.deadline:
+                    self._pending.pop(cid, None)
+                    pending.future.set_exception(
+                        RoomError(503, "timeout", "the room did not answer in time; retry")
+                    )
+                elif now - pending.since > every:
+                    stale.add(pending.room_id)
+            for room_id in stale:
                 try:
-                    # asyncio.timeout, not wait_for: no extra task per command.
-                    async with asyncio.timeout(self._ttl_ms / 2000):
-                        result = await asyncio.shield(future)
-                    break
-                except TimeoutError:
-                    if loop.time() > deadline:
-                        raise RoomError(
-                            503, "timeout", "the room did not answer in time; retry"
-                        ) from None
-                    # The writer may have died: its lease runs out and we take the room.
                     await self._ensure_writer(room_id)
-        finally:
-            self._pending.pop(cid, None)
-        if not result.get("ok"):
-            raise RoomError.from_result(result)
-        return result
+                except Exception:
+                    log.exception("room %s: could not start a writer", room_id)
 
     async def _ensure_writer(self, room_id: str) -> None:
         writer = self._writers.get(room_id)
@@ -154,12 +185,33 @@ class RoomService:
                 lease_ttl_ms=self._ttl_ms,
                 idle_seconds=self._idle,
                 local_result=self._resolve,
+                local_change=self._deliver,
+                on_stop=self._writer_stopping,
                 schedule=self.schedule,
             )
             self._writers[room_id] = writer
-            task = asyncio.create_task(self._run_writer(writer), name=f"writer-{room_id}")
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._writing.add(room_id)
+            # The writer hands its changes over: reading them back from the store would
+            # only cost (duplicates are dropped by their seq until this is done).
+            self._spawn(self._sync_subscription(room_id), f"unsubscribe-{room_id}")
+            self._spawn(self._run_writer(writer), f"writer-{room_id}")
+
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _writer_stopping(self, room_id: str, seq: int) -> None:
+        """Before this node's writer gives the room up: receive its changes from the store
+        again. If another node wrote meanwhile (this writer lost its lease), hand what the
+        sockets here missed over from the room's history."""
+        self._writing.discard(room_id)
+        await self._sync_subscription(room_id)
+        if seq < 0 or not self._listeners.get(room_id):
+            return
+        missed = await self.store.history(room_id, seq)
+        for payload in missed or ():
+            self._on_message(room_id, payload)
 
     async def _run_writer(self, writer: RoomWriter) -> None:
         room_id = writer.room_id
@@ -172,6 +224,7 @@ class RoomService:
         finally:
             if self._writers.get(room_id) is writer:
                 del self._writers[room_id]
+                self._writing.discard(room_id)
         # A command appended while the writer was giving up would wait for its sender's
         # retry; look once more so it is applied now.
         if not self._closing:
@@ -199,18 +252,20 @@ class RoomService:
         task.add_done_callback(self._timers.discard)
 
     def _resolve(self, result: dict[str, Any]) -> None:
-        future = self._pending.get(result.get("cid", ""))
-        if future is not None and not future.done():
-            future.set_result(result)
+        pending = self._pending.pop(result.get("cid", ""), None)
+        if pending is not None and not pending.future.done():
+            pending.future.set_result(result)
 
     def _on_message(self, room_id: str | None, payload: bytes) -> None:
         if room_id is None:
             self._resolve(orjson.loads(payload))
-            return
+        elif self._listeners.get(room_id):
+            self._deliver(room_id, orjson.loads(payload))
+
+    def _deliver(self, room_id: str, change: dict[str, Any]) -> None:
         listeners = self._listeners.get(room_id)
         if not listeners:
             return
-        change = orjson.loads(payload)
         for listener in list(listeners):
             try:
                 listener.on_change(change)
@@ -220,24 +275,31 @@ class RoomService:
     # Fan-out to this node's sockets
 
     async def listen(self, room_id: str, listener: Listener) -> None:
-        """Deliver the room's changes to ``listener`` from now on (subscription confirmed)."""
-        lock = self._subscribing.setdefault(room_id, asyncio.Lock())
-        async with lock:
-            listeners = self._listeners.setdefault(room_id, set())
-            first = not listeners
-            listeners.add(listener)
-            if first:
-                await self.store.subscribe(room_id)
+        """Deliver the room's changes to ``listener`` from now on (when this returns, every
+        change committed later reaches it)."""
+        self._listeners.setdefault(room_id, set()).add(listener)
+        await self._sync_subscription(room_id)
 
     async def unlisten(self, room_id: str, listener: Listener) -> None:
+        listeners = self._listeners.get(room_id)
+        if listeners is None:
+            return
+        listeners.discard(listener)
+        if not listeners:
+            del self._listeners[room_id]
+        await self._sync_subscription(room_id)
+
+    async def _sync_subscription(self, room_id: str) -> None:
+        """Subscribe to the room's published changes while this node has listeners in it
+        and no writer of its own handing changes over; unsubscribe otherwise."""
         lock = self._subscribing.setdefault(room_id, asyncio.Lock())
         async with lock:
-            listeners = self._listeners.get(room_id)
-            if listeners is None:
-                return
-            listeners.discard(listener)
-            if not listeners:
-                del self._listeners[room_id]
+            want = bool(self._listeners.get(room_id)) and room_id not in self._writing
+            if want and room_id not in self._subscribed:
+                await self.store.subscribe(room_id)
+                self._subscribed.add(room_id)
+            elif not want and room_id in self._subscribed:
+                self._subscribed.discard(room_id)
                 await self.store.unsubscribe(room_id)
 
     def listeners(self) -> Iterable[Listener]:
@@ -247,3 +309,14 @@ class RoomService:
     @staticmethod
     def now_ms() -> int:
         return now_ms()
+
+
+def answer(future: asyncio.Future[dict[str, Any]]) -> dict[str, Any]:
+    """The result of a finished command.
+
+    :raises RoomError: the writer refused it, or it was not answered in time.
+    """
+    result = future.result()
+    if not result.get("ok"):
+        raise RoomError.from_result(result)
+    return result

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -56,6 +56,8 @@ class RoomWriter:
         lease_ttl_ms: int,
         idle_seconds: float,
         local_result: Callable[[dict[str, Any]], None] | None = None,
+        local_change: Callable[[str, dict[str, Any]], None] | None = None,
+        on_stop: Callable[[str, int], Awaitable[None]] | None = None,
         schedule: Callable[[str, float, dict[str, Any]], None] | None = None,
     ) -> None:
         self.room_id = room_id
@@ -66,6 +68,11 @@ class RoomWriter:
         self._idle = idle_seconds
         # Results for commands sent from this node skip the round trip through the store.
         self._local_result = local_result
+        # Each committed change goes straight to this node's sockets (``local_change``), not
+        # back through the store; ``on_stop(room_id, seq)`` runs before the lease is given
+        # up, so that the node can receive the next writer's changes from the store again.
+        self._local_change = local_change
+        self._on_stop = on_stop
         # Sends a command to the room's log after a delay (the room's own timers).
         self._schedule = schedule
         self._timer_for: int | None = None  # the deal whose next-deal timer is set
@@ -107,6 +114,12 @@ class RoomWriter:
             log.warning("room %s: lease lost; another node carries on", self.room_id)
         finally:
             await store.unwatch_log(self.room_id)
+            if self._on_stop is not None:
+                seq = -1 if self._machine is None else self._machine.seq
+                try:
+                    await self._on_stop(self.room_id, seq)
+                except Exception:
+                    log.exception("room %s: stopping the writer failed", self.room_id)
             await store.release(self.room_id, self._owner)
 
     async def _loop(self, cursor: str) -> None:
@@ -142,7 +155,7 @@ class RoomWriter:
         assert machine is not None
         ts = now_ms()
         seq = machine.seq + 1
-        change = b""
+        change: dict[str, Any] = {}
         try:
             step = machine.handle(command, ts)
             if step.changed:
@@ -175,7 +188,7 @@ class RoomWriter:
             seq=seq,
             doc=doc,
             log_id=entry_id,
-            change=change,
+            change=orjson.dumps(change),
             deal_reset=step.deal_reset,
             deal_append=step.deal_append,
             results=[(node, orjson.dumps(result))] if node and not local else [],
@@ -188,6 +201,8 @@ class RoomWriter:
             self._archiver.submit(self.room_id, *archive)
         machine.seq = seq
         self._listed = listed
+        if self._local_change is not None:
+            self._local_change(self.room_id, change)
         if local:
             self._local_result(result)  # type: ignore[misc]  # after the commit, as above
         self._arm_timer(machine)
@@ -201,7 +216,7 @@ class RoomWriter:
             self._timer_for = command["deal"]
             self._schedule(self.room_id, delay, command)
 
-    def _change(self, machine: RoomMachine, step: Step, seq: int, ts: int) -> bytes:
+    def _change(self, machine: RoomMachine, step: Step, seq: int, ts: int) -> dict[str, Any]:
         """The published change: for each audience, its ``patch`` message, serialised once."""
         messages: dict[str, str] = {}
         views: dict[str, dict[str, Any]] = {}
@@ -223,4 +238,4 @@ class RoomWriter:
             }
             messages[aud] = orjson.dumps(message).decode()
         self._views = views
-        return orjson.dumps({"seq": seq, "ts": ts, "m": messages, "removed": step.removed})
+        return {"seq": seq, "ts": ts, "m": messages, "removed": step.removed}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from typing import Any
 
@@ -18,7 +19,7 @@ from fastapi import APIRouter, WebSocket
 import engine
 from app.rooms.doc import player_by_token
 from app.rooms.errors import RoomError
-from app.rooms.service import RoomService
+from app.rooms.service import RoomService, answer
 from app.settings import Settings
 from app.ws.connection import Connection
 from app.ws.limits import TokenBucket, origin_allowed
@@ -65,7 +66,6 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
     await websocket.accept()
     conn = Connection(websocket, service, room_id, pid)
     sender = asyncio.create_task(conn.run_sender())
-    waiting: set[asyncio.Task[None]] = set()
     connected = False
     try:
         await service.listen(room_id, conn)
@@ -75,7 +75,7 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
         await service.submit(room_id, opening)
         connected = True
         await conn.snapshot()
-        await _receive(websocket, settings, service, conn, waiting)
+        await _receive(websocket, settings, service, conn)
     except RoomError as err:
         conn.send(error(err.code, err.message))
         conn.close(1011 if err.status >= 500 else CLOSE_BAD_TOKEN)
@@ -92,8 +92,6 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
             with contextlib.suppress(Exception):
                 await asyncio.shield(_disconnect(service, room_id, closing))
         conn.close()
-        for task in waiting:
-            task.cancel()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sender, timeout=1)
 
@@ -108,7 +106,6 @@ async def _receive(
     settings: Settings,
     service: RoomService,
     conn: Connection,
-    waiting: set[asyncio.Task[None]],
 ) -> None:
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
     while True:
@@ -136,7 +133,7 @@ async def _receive(
         if isinstance(parsed, PingMessage):
             conn.send({"type": "pong", "ts": service.now_ms()})
         elif isinstance(parsed, ActionMessage):
-            await _action(service, conn, parsed, waiting)
+            await _action(service, conn, parsed)
         else:
             await conn.resume(parsed.lastSeq)
 
@@ -145,7 +142,6 @@ async def _action(
     service: RoomService,
     conn: Connection,
     message: ActionMessage,
-    waiting: set[asyncio.Task[None]],
 ) -> None:
     ref = message.id
     if conn.pid is None:
@@ -159,19 +155,20 @@ async def _action(
     command = {"k": "action", "pid": conn.pid, "ref": ref, "action": action}
     try:
         # Appended here, in the receive loop, so one client's actions keep their order;
-        # the answer is awaited aside so that the next message is read meanwhile.
-        cid = await service.enqueue(conn.room_id, command)
+        # the answer is sent when it comes, while the next message is read meanwhile.
+        future = await service.enqueue(conn.room_id, command)
     except RoomError as err:
         conn.send(error(err.code, err.message, ref))
         return
-    task = asyncio.create_task(_answer(service, conn, cid, ref))
-    waiting.add(task)
-    task.add_done_callback(waiting.discard)
+    # A callback, not a task per action: the answer needs no waiting of its own.
+    future.add_done_callback(functools.partial(_answer, conn, ref))
 
 
-async def _answer(service: RoomService, conn: Connection, cid: str, ref: str) -> None:
+def _answer(conn: Connection, ref: str, future: asyncio.Future[dict[str, Any]]) -> None:
+    if future.cancelled():
+        return
     try:
-        result = await service.result(conn.room_id, cid)
+        result = answer(future)
     except RoomError as err:
         conn.send(error(err.code, err.message, ref))
         return

@@ -62,3 +62,46 @@ async def test_shutdown_closes_sockets_with_service_restart(tmp_path: Any) -> No
         server.uvicorn.should_exit = True
         await asyncio.wait_for(client._reader, timeout=10)
         assert client.ws.close_code == 1012
+
+
+async def test_sockets_follow_the_room_as_its_writer_moves_between_nodes(tmp_path: Any) -> None:
+    """A node's own writer hands changes to its sockets directly; once it gives the room
+    up, the node receives the next writer's changes (on another node) from Redis."""
+    prefix = f"t{secrets.token_hex(4)}"
+
+    async def idle(node: Any, room_id: str) -> None:
+        async with asyncio.timeout(10):
+            while room_id in node.app.state.rooms._writers:
+                await asyncio.sleep(0.02)
+
+    try:
+        async with (
+            running_server("redis", tmp_path, prefix=prefix, writer_idle_seconds=0.2) as a,
+            running_server("redis", tmp_path, prefix=prefix, writer_idle_seconds=0.2) as b,
+        ):
+            room_id, tokens = await seeded_room(a, 3, {}, SETUP)
+            on_a = await a.connect(room_id, tokens[0])
+            on_b = await b.connect(room_id, tokens[1])
+            for client in (on_a, on_b):
+                await client.wait_seq(2)
+            await idle(a, room_id)
+            await idle(b, room_id)
+            # Seat 0 acts through node a: a writes the room.
+            ref = await on_a.act({"type": "play", "cards": ["R1"]})
+            ack = await on_a.outcome(ref)
+            assert ack["type"] == "ack" and room_id in a.app.state.rooms._writers
+            for client in (on_a, on_b):
+                await client.wait_seq(ack["seq"])
+            await idle(a, room_id)
+            # Seat 1 acts through node b: b writes the room now; a's socket still follows.
+            ref = await on_b.act({"type": "draw"})
+            ack = await on_b.outcome(ref)
+            assert ack["type"] == "ack" and room_id in b.app.state.rooms._writers
+            for client in (on_a, on_b):
+                await client.wait_seq(ack["seq"])
+            assert on_a.view["players"] == on_b.view["players"]
+            assert on_a.view["players"][1]["cards"] == 4
+            for client in (on_a, on_b):
+                await client.close()
+    finally:
+        await drop_prefix(prefix)
