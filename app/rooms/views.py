@@ -38,28 +38,63 @@ def audiences(doc: dict[str, Any]) -> list[str]:
     return out
 
 
-def build_view(doc: dict[str, Any], state: Any, audience: str, seq: int) -> dict[str, Any]:
-    """The view ``audience`` may see of the room at ``seq`` (``state``: an engine State)."""
+def build_view(
+    doc: dict[str, Any],
+    state: Any,
+    audience: str,
+    seq: int,
+    shared: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The view ``audience`` may see of the room at ``seq`` (``state``: an engine State).
+
+    ``shared``: the parts every audience sees alike (:func:`shared_parts` of another
+    audience's view of the same change), used instead of building them again.
+    """
     player = None if audience == SPECTATOR else player_by_pid(doc, audience)
     seat = None if player is None else player["seat"]
     if state is None:
         view = _lobby_view(doc, seat)
     else:
         view = engine.view_for(state, seat)
-        players = []
-        for entry in view["players"]:
-            who = player_by_seat(doc, entry["seat"])
-            players.append(
-                {
-                    **entry,
-                    "name": None if who is None else who["name"],
-                    "connected": who is not None and who["conn"] > 0,
-                }
-            )
-        view["players"] = players
+        if shared is None:
+            view["players"] = _named_players(doc, view["players"])
     view["seq"] = seq
-    view["room"] = room_info(doc)
+    if shared is None:
+        view["room"] = room_info(doc)
+    else:
+        view.update(shared)
     return view
+
+
+# The parts of a view that are the same for every audience.
+_SHARED = ("players", "rules", "room")
+
+
+def shared_parts(view: dict[str, Any], previous: dict[str, Any]) -> dict[str, Any]:
+    """The parts of ``view`` every audience sees alike, each as the ``previous`` change's
+    object when it did not change. All audiences' views then hold the same objects, and
+    diffing them against the previous views finds them unchanged by identity, instead of
+    comparing the players, rules and room info once per audience."""
+    out = {}
+    for key in _SHARED:
+        value = view[key]
+        old = previous.get(key)
+        out[key] = old if old == value else value
+    return out
+
+
+def _named_players(doc: dict[str, Any], entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    players = []
+    for entry in entries:
+        who = player_by_seat(doc, entry["seat"])
+        players.append(
+            {
+                **entry,
+                "name": None if who is None else who["name"],
+                "connected": who is not None and who["conn"] > 0,
+            }
+        )
+    return players
 
 
 def _lobby_view(doc: dict[str, Any], seat: int | None) -> dict[str, Any]:

@@ -26,7 +26,7 @@ import engine
 from app.rooms.archiver import Archiver, outbox_entry
 from app.rooms.doc import is_listed
 from app.rooms.machine import RoomMachine, Step
-from app.rooms.views import audiences, build_view
+from app.rooms.views import audiences, build_view, shared_parts
 from app.store.base import Commit, LeaseLost, RoomStore
 from app.ws.diff import diff
 
@@ -80,6 +80,7 @@ class RoomWriter:
         self._stopping = False
         self._machine: RoomMachine | None = None
         self._views: dict[str, dict[str, Any]] = {}
+        self._shared: dict[str, Any] = {}  # the last change's parts common to all views
         self._listed: bool | None = None
 
     def wake(self) -> None:
@@ -220,8 +221,12 @@ class RoomWriter:
         """The published change: for each audience, its ``patch`` message, serialised once."""
         messages: dict[str, str] = {}
         views: dict[str, dict[str, Any]] = {}
+        shared: dict[str, Any] | None = None
         for aud in audiences(machine.doc):
-            view = build_view(machine.doc, machine.state, aud, seq)
+            view = build_view(machine.doc, machine.state, aud, seq, shared)
+            if shared is None:
+                shared = self._shared = shared_parts(view, self._shared)
+                view.update(shared)
             views[aud] = view
             seat = view["you"]
             events = [e for e in (engine.event_for(ev, seat) for ev in step.events) if e]
