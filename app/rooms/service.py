@@ -128,6 +128,10 @@ class RoomService:
         future: asyncio.Future[dict[str, Any]] = loop.create_future()
         now = loop.time()
         self._pending[cid] = _Pending(room_id, future, now, now + self._timeout)
+        writer = self._writers.get(room_id)
+        if writer is not None and writer.submit(command):
+            # The room's writer runs here: no log entry (see RoomWriter.submit).
+            return future
         try:
             # A writer running here is woken directly; others through the store.
             await self.store.append(room_id, command, wake=room_id not in self._writers)

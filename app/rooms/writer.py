@@ -15,6 +15,7 @@ by the node's :class:`~app.rooms.archiver.Archiver`.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -27,7 +28,7 @@ from app.rooms.archiver import Archiver, outbox_entry
 from app.rooms.doc import is_listed
 from app.rooms.machine import RoomMachine, Step
 from app.rooms.views import audiences, build_view, shared_parts
-from app.store.base import Commit, LeaseLost, RoomStore
+from app.store.base import Commit, LeaseLost, LogAhead, RoomStore
 from app.ws.diff import diff
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,12 @@ class RoomWriter:
         self._schedule = schedule
         self._timer_for: int | None = None  # the deal whose next-deal timer is set
         self._wake = asyncio.Event()
+        # The log may hold entries not applied yet (appended by another node, or while no
+        # writer ran here): read it before the next direct command.
+        self._log_dirty = True
+        # Commands from this node handed over directly, not through the log (see submit).
+        self._direct: collections.deque[dict[str, Any]] = collections.deque()
+        self._accepting = True
         self._stopping = False
         self._machine: RoomMachine | None = None
         self._views: dict[str, dict[str, Any]] = {}
@@ -84,7 +91,26 @@ class RoomWriter:
         self._listed: bool | None = None
 
     def wake(self) -> None:
+        """New entries are in the room's log."""
+        self._log_dirty = True
         self._wake.set()
+
+    def submit(self, command: dict[str, Any]) -> bool:
+        """Take a command from this node directly, without appending it to the log: it is
+        applied after whatever the log holds, in the order submitted. False when the
+        writer is giving the room up (append the command to the log instead).
+
+        The log orders commands between nodes; a command sent on the writer's own node
+        needs no log entry. Its commit is refused if the log holds entries the writer has
+        not applied (:class:`LogAhead`), so that it still comes after every command the
+        log holds, and lands in the log's order anyway. A command lost with a crashed node
+        was never answered, and its client's retry (same id) is applied once.
+        """
+        if not self._accepting:
+            return False
+        self._direct.append(command)
+        self._wake.set()
+        return True
 
     def stop(self) -> None:
         """Finish the commands already in the log, then give the room up."""
@@ -114,6 +140,8 @@ class RoomWriter:
         except LeaseLost:
             log.warning("room %s: lease lost; another node carries on", self.room_id)
         finally:
+            self._accepting = False
+            await self._requeue_direct()
             await store.unwatch_log(self.room_id)
             if self._on_stop is not None:
                 seq = -1 if self._machine is None else self._machine.seq
@@ -123,40 +151,75 @@ class RoomWriter:
                     log.exception("room %s: stopping the writer failed", self.room_id)
             await store.release(self.room_id, self._owner)
 
+    async def _requeue_direct(self) -> None:
+        """Commands handed over but not applied (the lease was lost): into the log, for the
+        room's next writer (this node's service starts one if it can)."""
+        while self._direct:
+            command = self._direct.popleft()
+            try:
+                await self._store.append(self.room_id, command)
+            except Exception:
+                # Its sender is told the room did not answer, and may retry.
+                log.exception("room %s: could not pass a command on", self.room_id)
+
     async def _loop(self, cursor: str) -> None:
         renew_every = self._ttl_ms / 3000
         renewed = time.monotonic()
         idle_since = time.monotonic()
         while True:
             self._wake.clear()
-            entries = await self._store.read_log(self.room_id, cursor, _BATCH)
-            for entry_id, command in entries:
-                await self._apply(entry_id, command)
-                cursor = entry_id
+            applied = 0
+            if self._log_dirty:
+                self._log_dirty = False
+                entries = await self._store.read_log(self.room_id, cursor, _BATCH)
+                for entry_id, command in entries:
+                    await self._apply(command, entry_id)
+                    cursor = entry_id
+                applied += len(entries)
+                if len(entries) == _BATCH:
+                    self._log_dirty = True  # there may be more
+            while self._direct and not self._log_dirty:
+                command = self._direct.popleft()
+                try:
+                    await self._apply(command, cursor, direct=True)
+                except LogAhead:
+                    # Another node appended first: its commands go first.
+                    self._direct.appendleft(command)
+                    self._log_dirty = True
+                applied += 1
             now = time.monotonic()
-            if entries:
+            if applied:
                 idle_since = now
             elif self._stopping or now - idle_since > self._idle:
+                # Synchronously with the check above: nothing is handed over from now on.
+                self._accepting = False
                 return
             if now - renewed > renew_every:
                 if not await self._store.acquire(self.room_id, self._owner, self._ttl_ms):
                     raise LeaseLost(self.room_id)
                 renewed = now
-            # Read again only when woken (or a full batch suggests more): every append
-            # wakes the writer after it lands in the log, so an empty read is saved.
-            if len(entries) < _BATCH and not self._wake.is_set():
+            # Go on only when woken: every append wakes the writer after it lands in the
+            # log, and every direct command wakes it, so an empty read is saved.
+            if not (self._log_dirty or self._direct or self._wake.is_set()):
                 try:
                     async with asyncio.timeout(renew_every):
                         await self._wake.wait()
                 except TimeoutError:
                     pass
 
-    async def _apply(self, entry_id: str, command: dict[str, Any]) -> None:
+    async def _apply(self, command: dict[str, Any], log_id: str, direct: bool = False) -> None:
+        """Judge one command and commit what it changed. ``log_id``: the last log entry
+        this change includes (the command's own entry, or for a ``direct`` command the
+        last one applied before it).
+
+        :raises LogAhead: a direct command's commit was refused; nothing changed.
+        """
         machine = self._machine
         assert machine is not None
         ts = now_ms()
         seq = machine.seq + 1
         change: dict[str, Any] = {}
+        views, shared = self._views, self._shared
         try:
             step = machine.handle(command, ts)
             if step.changed:
@@ -167,10 +230,7 @@ class RoomWriter:
             # here: they stop the writer, and the command is applied by the next one.
             log.exception("room %s: command %r failed", self.room_id, command)
             step = Step({"ok": False, "status": 500, "code": "internal", "message": "bug"})
-            # The machine may be half-changed: reload it from the store.
-            record = await self._store.load(self.room_id)
-            if record is not None:
-                self._machine = RoomMachine(record.doc, record.seq, record.deal)
+            await self._reload(views, shared)
         result = {"cid": command.get("cid"), **step.result}
         node = command.get("node")
         local = node == self._owner and self._local_result is not None
@@ -188,7 +248,8 @@ class RoomWriter:
         commit = Commit(
             seq=seq,
             doc=doc,
-            log_id=entry_id,
+            log_id=log_id,
+            direct=direct,
             change=orjson.dumps(change),
             deal_reset=step.deal_reset,
             deal_append=step.deal_append,
@@ -197,7 +258,11 @@ class RoomWriter:
             lease_ttl_ms=self._ttl_ms,
             archive=archive,
         )
-        await self._store.commit(self.room_id, self._owner, commit)
+        try:
+            await self._store.commit(self.room_id, self._owner, commit)
+        except LogAhead:
+            await self._reload(views, shared)
+            raise
         if archive is not None:
             self._archiver.submit(self.room_id, *archive)
         machine.seq = seq
@@ -207,6 +272,14 @@ class RoomWriter:
         if local:
             self._local_result(result)  # type: ignore[misc]  # after the commit, as above
         self._arm_timer(machine)
+
+    async def _reload(self, views: dict[str, dict[str, Any]], shared: dict[str, Any]) -> None:
+        """Back to the room as committed, with the views the sockets hold: the machine may
+        be half-changed by a command that failed or was not committed."""
+        record = await self._store.load(self.room_id)
+        if record is not None:
+            self._machine = RoomMachine(record.doc, record.seq, record.deal)
+        self._views, self._shared = views, shared
 
     def _arm_timer(self, machine: RoomMachine) -> None:
         timer = machine.next_deal_timer(now_ms())

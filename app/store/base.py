@@ -51,10 +51,17 @@ class Commit:
     # archiver has stored it (``app.rooms.archiver``).
     archive: tuple[str, bytes] | None = None
     lease_ttl_ms: int = 0  # extend the writer's lease by this much (0: leave it)
+    # The change applies a command that is not in the log (handed to the writer on its own
+    # node): refused if the log holds entries after log_id, which come first.
+    direct: bool = False
 
 
 class LeaseLost(Exception):
     """The writer no longer holds the room's lease (it expired and another node took it)."""
+
+
+class LogAhead(Exception):
+    """A direct commit was refused: the log holds entries the writer has not applied."""
 
 
 class RoomStore(abc.ABC):
@@ -116,6 +123,8 @@ class RoomStore(abc.ABC):
 
         :raises LeaseLost: ``owner`` no longer holds the lease, or the stored seq is not
             ``commit.seq - 1``; nothing was written.
+        :raises LogAhead: ``commit.direct`` and the log holds entries after
+            ``commit.log_id``; nothing was written.
         """
 
     # The archive outbox

@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from app.store.base import Commit, Delivery, LeaseLost, RoomRecord, RoomStore
+from app.store.base import Commit, Delivery, LeaseLost, LogAhead, RoomRecord, RoomStore
 
 
 class _Room:
@@ -124,6 +124,8 @@ class MemoryStore(RoomStore):
             raise LeaseLost(room_id)
         if room.seq != commit.seq - 1:
             raise LeaseLost(room_id)
+        if commit.direct and room.log and room.log[-1][0] > commit.log_id:
+            raise LogAhead(room_id)
         if commit.lease_ttl_ms:
             room.lease = (owner, time.monotonic() + commit.lease_ttl_ms / 1000)
         room.doc = orjson.loads(orjson.dumps(commit.doc))

@@ -34,7 +34,7 @@ from redis.asyncio.client import PubSub
 from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError
 
-from app.store.base import Commit, Delivery, LeaseLost, RoomRecord, RoomStore
+from app.store.base import Commit, Delivery, LeaseLost, LogAhead, RoomRecord, RoomStore
 
 log = logging.getLogger(__name__)
 
@@ -59,13 +59,17 @@ return 1
 # KEYS: room, lease, hist, log, deal, outbox.
 # ARGV: owner, seq, doc, log id, change, history size, history ttl ms, changes channel,
 #       deal reset (0/1), number of deal entries, lease ttl ms (0: keep), outbox key ('':
-#       none), outbox record, the deal entries, then (channel, payload) pairs of results.
-#       Everything is written before anything is published. A commit also extends the
-#       lease: a busy writer never loses its room.
+#       none), outbox record, direct (0/1), the deal entries, then (channel, payload) pairs
+#       of results. Everything is written before anything is published. A commit also
+#       extends the lease: a busy writer never loses its room. Returns 1, or 0 (no lease),
+#       -1 (out of order), -2 (direct, and the log holds entries after the log id).
 _COMMIT = """
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 local seq = tonumber(ARGV[2])
 if tonumber(redis.call('HGET', KEYS[1], 'seq')) ~= seq - 1 then return -1 end
+if ARGV[14] == '1' and #redis.call('XRANGE', KEYS[4], '(' .. ARGV[4], '+', 'COUNT', 1) > 0 then
+  return -2
+end
 if ARGV[11] ~= '0' then redis.call('PEXPIRE', KEYS[2], ARGV[11]) end
 redis.call('HSET', KEYS[1], 'doc', ARGV[3], 'seq', ARGV[2], 'log', ARGV[4])
 redis.call('XTRIM', KEYS[4], 'MINID', ARGV[4])
@@ -74,10 +78,10 @@ redis.call('LTRIM', KEYS[3], -tonumber(ARGV[6]), -1)
 redis.call('PEXPIRE', KEYS[3], ARGV[7])
 if ARGV[9] == '1' then redis.call('DEL', KEYS[5]) end
 local n = tonumber(ARGV[10])
-for i = 1, n do redis.call('RPUSH', KEYS[5], ARGV[13 + i]) end
+for i = 1, n do redis.call('RPUSH', KEYS[5], ARGV[14 + i]) end
 if ARGV[12] ~= '' then redis.call('HSET', KEYS[6], ARGV[12], ARGV[13]) end
 redis.call('PUBLISH', ARGV[8], ARGV[5])
-for i = 14 + n, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
+for i = 15 + n, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
 return 1
 """
 
@@ -290,6 +294,7 @@ class RedisStore(RoomStore):
             len(commit.deal_append),
             commit.lease_ttl_ms,
             *(commit.archive or ("", b"")),
+            "1" if commit.direct else "0",
         ]
         args.extend(orjson.dumps(entry) for entry in commit.deal_append)
         for node, payload in commit.results:
@@ -305,6 +310,8 @@ class RedisStore(RoomStore):
                 await self._batch.call("ZADD", lobby, commit.doc.get("createdAt", 0), room_id)
             else:
                 await self._batch.call("ZREM", lobby, room_id)
+        if ok == -2:
+            raise LogAhead(room_id)
         if ok != 1:
             raise LeaseLost(room_id)
 

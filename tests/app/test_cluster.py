@@ -105,3 +105,48 @@ async def test_sockets_follow_the_room_as_its_writer_moves_between_nodes(tmp_pat
                 await client.close()
     finally:
         await drop_prefix(prefix)
+
+
+async def test_commands_from_both_nodes_interleave_in_one_order(tmp_path: Any) -> None:
+    """The writer's own node hands its commands over directly, the other node's go through
+    the log: every socket still sees one gapless order, the same on both nodes."""
+    prefix = f"t{secrets.token_hex(4)}"
+    try:
+        async with (
+            running_server("redis", tmp_path, prefix=prefix, rate_per_second=1000.0) as a,
+            running_server("redis", tmp_path, prefix=prefix, rate_per_second=1000.0) as b,
+        ):
+            room = await a.create(seats=2, rules={"targetScore": 1000})
+            seats = [await a.join(room["roomId"], "x"), await a.join(room["roomId"], "y")]
+            await a.start(room["roomId"], room["hostToken"])
+            on_a = await a.connect(room["roomId"], seats[0]["token"])
+            on_b = await b.connect(room["roomId"], seats[1]["token"])
+            watcher_a = await a.connect(room["roomId"])
+            watcher_b = await b.connect(room["roomId"])
+            clients = [on_a, on_b, watcher_a, watcher_b]
+            rng = random.Random(7)
+            for _ in range(40):
+                await on_a.wait_seq(on_b.seq)
+                await on_b.wait_seq(on_a.seq)
+                view = on_a.view
+                if view["phase"] != "playing":
+                    break
+                actor = on_a if view["turn"] == on_a.view["you"] else on_b
+                # Both sockets send at once: the actor's move and the other's (refused,
+                # or a jump-in) race between the log and the direct path.
+                other = on_b if actor is on_a else on_a
+                refs = await asyncio.gather(
+                    actor.act(bot_action(actor.view, rng)),
+                    other.act({"type": "draw"}),
+                )
+                outcomes = [await c.outcome(r) for c, r in zip((actor, other), refs, strict=True)]
+                assert outcomes[0]["type"] == "ack" or outcomes[1]["type"] == "ack"
+            last = max(c.seq for c in clients)
+            for client in clients:
+                await client.wait_seq(last)
+            assert on_a.view["players"] == on_b.view["players"] == watcher_b.view["players"]
+            assert watcher_a.view == watcher_b.view
+            for client in clients:
+                await client.close()
+    finally:
+        await drop_prefix(prefix)

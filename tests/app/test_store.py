@@ -11,7 +11,7 @@ import pytest
 from live import REDIS_URL, drop_prefix, require_redis
 
 from app.store import MemoryStore, RoomStore
-from app.store.base import Commit, LeaseLost
+from app.store.base import Commit, LeaseLost, LogAhead
 
 
 @pytest.fixture
@@ -170,3 +170,20 @@ async def test_a_commits_archive_record_stays_in_the_outbox_until_archived(
     assert await store.outbox("r1") == [("m:2", b'{"deal": 2}')]
     await store.archived("r1", "m:2")
     assert await store.outbox("r1") == []
+
+
+async def test_a_direct_commit_is_refused_while_the_log_holds_unapplied_entries(
+    store: RoomStore,
+) -> None:
+    await store.create("r1", _doc(), None, listed=False)
+    assert await store.acquire("r1", "w1", 5000)
+    start = (await store.load("r1")).log_id
+    entry = await store.append("r1", {"n": 1})
+    with pytest.raises(LogAhead):
+        await _commit(store, 1, start, direct=True)
+    record = await store.load("r1")
+    assert record is not None and (record.seq, record.log_id) == (0, start)
+    await _commit(store, 1, entry)
+    await _commit(store, 2, entry, direct=True)  # nothing after the entry: accepted
+    record = await store.load("r1")
+    assert record is not None and (record.seq, record.log_id) == (2, entry)
