@@ -279,8 +279,9 @@ async def play(
         if ok:
             actions += 1
             elapsed = time.perf_counter() - started
-            # A deal-ending action waits for the SQL archive of the deal (persisted before it
-            # is broadcast); it is counted apart so that both figures can be read.
+            # A deal-ending action also puts the deal into the room's archive outbox (the
+            # SQL write follows in the background); it is counted apart so that both
+            # figures can be read.
             if target.uno and room.seats[0].view.get("phase") in ("dealOver", "matchOver"):
                 ended.append(elapsed)
             else:
@@ -386,7 +387,7 @@ async def redis_memory_per_room(redis_url: str, prefix: str, rooms: list[Room]) 
     total = without_history = 0
     try:
         for room in rooms:
-            for part in ("room", "log", "lease", "hist", "deal"):
+            for part in ("room", "log", "lease", "hist", "deal", "outbox"):
                 key = f"{prefix}:{{{room.id}}}:{part}"  # type: ignore[attr-defined]
                 size = await client.memory_usage(key) or 0
                 total += size
