@@ -90,6 +90,7 @@ def _add_uno(state: State, seat: int, actions: list[Action]) -> None:
 
 
 def _turn_actions(state: State, seat: int) -> list[Action]:
+    """The turn holder's actions during play."""
     actions: list[Action] = []
     hand = state.hands[seat]
     rules = state.rules
