@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import secrets
 from collections.abc import Coroutine, Iterable
@@ -60,6 +61,7 @@ class RoomService:
         self.archive = archive
         self.archiver = Archiver(store, archive)
         self.node = secrets.token_hex(8)
+        self._cids = itertools.count(1)
         self._ttl_ms = lease_ttl_ms
         self._idle = writer_idle_seconds
         self._timeout = command_timeout_seconds
@@ -122,7 +124,8 @@ class RoomService:
         """
         if self._closing:
             raise RoomError(503, "shutting_down", "the server is shutting down")
-        cid = secrets.token_hex(8)
+        # Unique on this node, which is all a result's address needs (the node id is random).
+        cid = str(next(self._cids))
         command = {**command, "cid": cid, "node": self.node}
         loop = asyncio.get_running_loop()
         future: asyncio.Future[dict[str, Any]] = loop.create_future()
