@@ -16,7 +16,14 @@ from engine.actions import Action, check_seat, parse_action
 from engine.cards import FACES, NUMBERS, SIDE_COLORS, CardInfo
 from engine.deal import start_deal
 from engine.draft import draft_step
-from engine.effects import PLAIN_RANKS, STACK_FAMILY, draw_until_color, finish_play, play_cards
+from engine.effects import (
+    ONE_CARD_EFFECTS,
+    PLAIN_RANKS,
+    STACK_FAMILY,
+    draw_until_color,
+    finish_play,
+    play_cards,
+)
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.games import other_game
@@ -322,8 +329,12 @@ def _play_one_card(state: State, seat: int, act: Action) -> Transition:
             new.turn = next_seat(new, seat, 1)
         else:
             new.turn = (seat + state.direction) % state.players
+        return new, events
+    bluff = rank in RESTRICTED and wd4_is_bluff(state, held, card)
+    effect = ONE_CARD_EFFECTS.get(rank) if hand else None
+    if effect is not None and state.drinks is None and True not in state.out:
+        effect(new, seat, bluff, events)
     else:
-        bluff = rank in RESTRICTED and wd4_is_bluff(state, held, card)
         finish_play(new, seat, act.cards, act.target, bluff, events)
     return new, events
 

@@ -39,13 +39,14 @@ RULE_SETS = [
 ]
 
 
-def positions(rules_json: dict[str, object], games: int = 4, steps: int = 250) -> list[State]:
+def positions(rules_json: dict[str, object], games: int = 6, steps: int = 250) -> list[State]:
     """States met in random playouts (plays preferred, as bots do), memo-free."""
     rules = rules_from_json(rules_json)
     rng = random.Random(7)
     found: list[State] = []
     for game in range(games):
-        state, _ = new_match(rules, 3 + game % 2, f"fast-{game}", dealer=0)
+        players = max(rules.min_players, min(rules.max_players, 2 + game % 3))
+        state, _ = new_match(rules, players, f"fast-{game}", dealer=0)
         for _ in range(steps):
             if state.phase == "matchOver":
                 break
@@ -195,3 +196,39 @@ def test_a_card_code_first_seen_in_a_hand_is_learnt() -> None:
     MATCHING.pop((state.side, state.color, state.discard[-1]), None)
     listed = [a for a in legal_actions(state, seat) if a.type == "play"]
     assert listed == checked_listing(state, seat)
+
+
+@pytest.mark.parametrize("card", ["R+2", "W+4", "RS", "RR"])
+@pytest.mark.parametrize("pile", [0, 1, 2, 5])
+@pytest.mark.parametrize(
+    "rules_json",
+    [
+        {"preset": "classic"},
+        {"preset": "house"},
+        {"preset": "classic", "wildDrawFourChallenge": False},
+    ],
+    ids=str,
+)
+def test_one_step_action_cards_with_short_piles(
+    rules_json: dict[str, object], pile: int, card: str
+) -> None:
+    """An action card's one-step effect when the draw pile runs short (a reshuffle, or
+    fewer cards than the penalty) is the general path's."""
+    for players in (2, 3, 4):
+        state, _ = new_match(rules_from_json(rules_json), players, "short", dealer=0)
+        state = state.copy()
+        seat = state.turn
+        state.phase = "playing"
+        state.color = "R"
+        state.hands = tuple(
+            (card, "G5", "B7") if s == seat else h for s, h in enumerate(state.hands)
+        )
+        state.discard = state.discard + state.draw_pile[pile:]
+        state.draw_pile = state.draw_pile[:pile]
+        state.pending = state.follow = 0
+        state.pending_kind = state.wd4 = state.drawn = None
+        action = Action("play", (card,), color="B" if card == "W+4" else None)
+        fast = _play_one_card(state, seat, action)
+        slow = general_play(state, seat, action)
+        assert fast[0].to_json() == slow[0].to_json()
+        assert fast[1] == slow[1]
