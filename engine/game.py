@@ -45,7 +45,10 @@ def apply(state: Any, seat: int, action: Mapping[str, Any] | Action) -> tuple[An
         if memo is not None and state.memo_seat == seat and type(seat) is int and action in memo:
             # legal_actions listed this action for this seat in this very state: the seat,
             # the phase and the action have passed every check.
-            return _RESOLVERS[action.type](state, seat, action)
+            kind = action.type
+            if kind == "play" and seat == state.turn and len(action.cards) == 1:
+                return _play_one_card(state, seat, action)  # the commonest, without a hop
+            return _RESOLVERS[kind](state, seat, action)
     act = action if type(action) is Action else parse_action(action)
     if type(state) is not State:
         return other_game(state).apply(state, seat, act)

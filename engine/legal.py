@@ -109,11 +109,14 @@ def _turn_actions(state: State, seat: int) -> list[Action]:
             # playable card is one ready-made play (a wild: one per colour).
             key = (state.side, state.color, state.discard[-1])
             table = MATCHING.get(key) or matching_table(*key)
+            listed: list[str] = []
             try:
                 for card in hand:
                     plays = table[card]
-                    # Copies of one card share one plays tuple: list it once.
-                    if plays and plays[0] not in actions:
+                    # Copies of one card list their plays once (comparing card codes is
+                    # cheaper than comparing the actions already listed).
+                    if plays and card not in listed:
+                        listed.append(card)
                         actions += plays
             except KeyError:
                 # A card code first seen now (a stacked deck's own Flip pairing): learn it.
