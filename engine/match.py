@@ -20,10 +20,11 @@ def end_deal(state: State, winner: int, events: list[Event]) -> None:
     rules = state.rules
     scores = deal_scores(state.hands, winner, rules, state.side)
     end_of_deal_sips(state, winner, events)
-    for seat in range(state.players):
-        if state.out[seat]:
-            scores[seat] = 0
-    totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
+    if True in state.out:
+        for seat in range(state.players):
+            if state.out[seat]:
+                scores[seat] = 0
+    totals = tuple([t + s for t, s in zip(state.totals, scores, strict=True)])
     state.deal_scores = tuple(scores)
     state.totals = totals
     state.winner = winner

@@ -36,6 +36,12 @@ def card_value(card: str, rules: Rules, side: str = "light") -> int:
 
 
 def hand_value(hand: Sequence[str], rules: Rules, side: str = "light") -> int:
+    # map and sum add the values up without a Python-level step per card.
+    return sum(map(card_values(rules, side).__getitem__, hand))
+
+
+def card_values(rules: Rules, side: str = "light") -> dict[str, int]:
+    """card code -> its value under ``rules`` (showing ``side``), each worked out once."""
     # Every option card_value reads, and the side: the key of a table of card values.
     key = (
         rules.number_cards,
@@ -48,7 +54,7 @@ def hand_value(hand: Sequence[str], rules: Rules, side: str = "light") -> int:
     values = _VALUES.get(key)
     if values is None:
         values = _VALUES[key] = _CardValues(rules, side)
-    return sum([values[card] for card in hand])
+    return values
 
 
 class _CardValues(dict[str, int]):
@@ -76,7 +82,8 @@ def deal_scores(
     ``winnerCollects``: the winner scores everyone else's hands, others 0.
     ``ownHandCounts``: each seat scores its own hand, the winner 0.
     """
-    values = [hand_value(hand, rules, side) for hand in hands]
+    value = card_values(rules, side).__getitem__
+    values = [sum(map(value, hand)) for hand in hands]
     if rules.scoring_mode == "ownHandCounts":
         values[winner] = 0
         return values
