@@ -3,6 +3,7 @@ the room store, the SQL database and this node's room service."""
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -47,6 +48,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         command_timeout_seconds=settings.command_timeout_seconds,
     )
     await service.start()
+    # Everything alive now (modules, routes, pydantic and SQLAlchemy metadata: hundreds of
+    # thousands of objects) lives as long as the process. Left to the garbage collector,
+    # every full collection scans it all: pauses of 100-250 ms under load, the whole p99
+    # latency at 200 rooms. Frozen, the collector skips it.
+    gc.collect()
+    gc.freeze()
     app.state.store = store
     app.state.db = db
     app.state.rooms = service
