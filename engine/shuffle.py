@@ -9,19 +9,21 @@ most of its time calling ``_randbelow`` once per card.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
-# n.bit_length() for every deck size the engine shuffles, looked up instead of computed.
-_BITS: tuple[int, ...] = tuple(n.bit_length() for n in range(1025))
+
+@lru_cache(maxsize=256)
+def _steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """(i, i + 1, (i + 1).bit_length()) for i from size - 1 down to 1: the loop's own
+    numbers, worked out once per pile size (a deal shuffles the same size every time)."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 def shuffle(seed: str, cards: list[str]) -> None:
     """Shuffle ``cards`` in place as ``random.Random(seed).shuffle(cards)`` would."""
     getrandbits = random.Random(seed).getrandbits
-    bits = _BITS if len(cards) < len(_BITS) else None
-    for i in range(len(cards) - 1, 0, -1):
-        # Random._randbelow_with_getrandbits(i + 1): draw k bits until below the bound.
-        n = i + 1
-        k = bits[n] if bits is not None else n.bit_length()
+    for i, n, k in _steps(len(cards)):
+        # Random._randbelow_with_getrandbits(n): draw k bits until below the bound.
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
