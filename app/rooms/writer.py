@@ -186,6 +186,10 @@ class RoomWriter:
                     # Another node appended first: its commands go first.
                     self._direct.appendleft(command)
                     self._log_dirty = True
+                except LeaseLost:
+                    # Refused, nothing written: the next writer gets it (see run).
+                    self._direct.appendleft(command)
+                    raise
                 applied += 1
             now = time.monotonic()
             if applied:
