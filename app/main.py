@@ -51,9 +51,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # Everything alive now (modules, routes, pydantic and SQLAlchemy metadata: hundreds of
     # thousands of objects) lives as long as the process. Left to the garbage collector,
     # every full collection scans it all: pauses of 100-250 ms under load, the whole p99
-    # latency at 200 rooms. Frozen, the collector skips it.
-    gc.collect()
-    gc.freeze()
+    # latency at 200 rooms. Frozen, the collector skips it. Collections of the young
+    # generations come less often too (defaults: 700, 10, 10): every action allocates
+    # views that live until the next action, and collecting often promoted them to the
+    # old generation, which then filled up and was scanned whole every few seconds.
+    _tune_gc()
     app.state.store = store
     app.state.db = db
     app.state.rooms = service
@@ -67,6 +69,19 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await service.close()
         await store.close()
         await db.close()
+
+
+_gc_tuned = False
+
+
+def _tune_gc() -> None:
+    """Once per process (tests start many apps in one)."""
+    global _gc_tuned
+    if not _gc_tuned:
+        _gc_tuned = True
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(10_000, 20, 100)
 
 
 class JSONBody(Response):
