@@ -19,8 +19,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# Assertions wait as long as actions do: on a busy 2-core machine a render can take more
+# than Playwright's default 5 s for `expect`.
+expect.set_options(timeout=10_000)
 ARTIFACTS = ROOT / "test-artifacts" / "web"
 CHROMIUM = os.environ.get("UNO_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
