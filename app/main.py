@@ -51,10 +51,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # Everything alive now (modules, routes, pydantic and SQLAlchemy metadata: hundreds of
     # thousands of objects) lives as long as the process. Left to the garbage collector,
     # every full collection scans it all: pauses of 100-250 ms under load, the whole p99
-    # latency at 200 rooms. Frozen, the collector skips it. Collections of the young
-    # generations come less often too (defaults: 700, 10, 10): every action allocates
-    # views that live until the next action, and collecting often promoted them to the
-    # old generation, which then filled up and was scanned whole every few seconds.
+    # latency at 200 rooms. Frozen, the collector skips it. The youngest generation is
+    # collected less often too (defaults: 700, 10, 10): every action allocates views that
+    # live until the next action, and collecting often promoted them to the old
+    # generation, which then filled up and was scanned whole every few seconds.
     _tune_gc()
     app.state.store = store
     app.state.db = db
@@ -81,7 +81,7 @@ def _tune_gc() -> None:
         _gc_tuned = True
         gc.collect()
         gc.freeze()
-        gc.set_threshold(10_000, 20, 100)
+        gc.set_threshold(10_000, 5, 100)
 
 
 class JSONBody(Response):

@@ -498,7 +498,7 @@ async def main_async(args: argparse.Namespace) -> None:
     # same settings as the server's, app/main.py).
     gc.collect()
     gc.freeze()
-    gc.set_threshold(10_000, 20, 100)
+    gc.set_threshold(10_000, 5, 100)
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.targets.split(","):
