@@ -63,51 +63,8 @@ async def record_deal(
     now: datetime,
 ) -> bool:
     """Store one finished deal; False (and nothing written) if it was stored before."""
-    rules = await _match_rules(session, room_id, start_state)
-    # The room and players normally exist already (record_room / record_player); if a
-    # call was lost, keep the history anyway with what we know instead of failing.
-    await insert_ignore(
-        session,
-        Room,
-        [
-            {
-                "id": room_id,
-                "name": room_id,
-                "rules": rules,
-                "seats": len(seats),
-                "private": False,
-                "created": now,
-            }
-        ],
-    )
-    await insert_ignore(
-        session,
-        Player,
-        [
-            {"id": s["playerId"], "name": s["name"], "created": now}
-            for s in seats
-            if s.get("playerId")
-        ],
-    )
-    started = datetime.fromtimestamp(actions[0]["ts"] / 1000, UTC) if actions else now
-    await insert_ignore(
-        session,
-        Match,
-        [{"id": match_id, "room_id": room_id, "rules": rules, "started": started}],
-    )
-    await insert_ignore(
-        session,
-        MatchSeat,
-        [
-            {
-                "match_id": match_id,
-                "seat": s["seat"],
-                "player_id": s.get("playerId"),
-                "name": s["name"],
-            }
-            for s in seats
-        ],
-    )
+    if not await _match_stored(session, match_id):
+        await _record_match(session, room_id, match_id, start_state, actions, seats, now)
     stored = await session.execute(
         insert_for(session, Deal)
         .values(
@@ -159,6 +116,69 @@ async def record_deal(
             update(Match).where(Match.id == match_id).values(finished=now, winner=winner)
         )
     return True
+
+
+async def _match_stored(session: AsyncSession, match_id: str) -> bool:
+    # A match's later deals find it stored with its room, players and seats: one read
+    # instead of four inserts that would each find their row there.
+    return await session.scalar(select(Match.id).where(Match.id == match_id)) is not None
+
+
+async def _record_match(
+    session: AsyncSession,
+    room_id: str,
+    match_id: str,
+    start_state: dict[str, Any],
+    actions: Sequence[dict[str, Any]],
+    seats: Sequence[dict[str, Any]],
+    now: datetime,
+) -> None:
+    """The match of a deal and what it refers to, each skipped if already stored."""
+    rules = await _match_rules(session, room_id, start_state)
+    # The room and players normally exist already (record_room / record_player); if a
+    # call was lost, keep the history anyway with what we know instead of failing.
+    await insert_ignore(
+        session,
+        Room,
+        [
+            {
+                "id": room_id,
+                "name": room_id,
+                "rules": rules,
+                "seats": len(seats),
+                "private": False,
+                "created": now,
+            }
+        ],
+    )
+    await insert_ignore(
+        session,
+        Player,
+        [
+            {"id": s["playerId"], "name": s["name"], "created": now}
+            for s in seats
+            if s.get("playerId")
+        ],
+    )
+    started = datetime.fromtimestamp(actions[0]["ts"] / 1000, UTC) if actions else now
+    await insert_ignore(
+        session,
+        Match,
+        [{"id": match_id, "room_id": room_id, "rules": rules, "started": started}],
+    )
+    await insert_ignore(
+        session,
+        MatchSeat,
+        [
+            {
+                "match_id": match_id,
+                "seat": s["seat"],
+                "player_id": s.get("playerId"),
+                "name": s["name"],
+            }
+            for s in seats
+        ],
+    )
 
 
 async def _match_rules(

@@ -165,6 +165,19 @@ async def test_sqlite_writers_queue_instead_of_failing_on_the_lock(tmp_path: Pat
         await db.close()
 
 
+async def test_deals_archived_out_of_order_keep_the_match_and_its_seats(db: Database) -> None:
+    # The outbox may store a match's second deal before its first (the first waited for
+    # a retry): whichever comes first records the match, the other finds it.
+    await _deal(db, number=2, totals=[60, 0, 0])
+    await _deal(db, number=1)
+    await _deal(db, number=3, totals=[90, 0, 0])
+    match = await db.match("m1")
+    assert match is not None
+    assert [d.number for d in match.deals] == [1, 2, 3]
+    assert [s.name for s in match.seats] == ["Anna", "Ben", "Bot"]
+    assert await _count(db, DealAction) == 15
+
+
 async def test_record_deal_without_room_or_player_records(db: Database) -> None:
     # The room service lost its record_room / record_player calls: history is kept anyway.
     await _deal(db, room_id="lost-room")
