@@ -4,8 +4,10 @@
 
     {"id", "name", "code", "private", "spectators", "seats", "rules", "host" (token hash),
      "createdAt", "status": "lobby" | "playing" | "over", "listed",
-     "players": [{"seat", "pid", "name", "token" (hash), "conn" (open sockets)}],
-     "matchId", "watchers" (spectator sockets), "nextDealDelay" (s, 0: off),
+     "players": [{"seat", "pid", "name", "token" (hash), "conn" (open sockets),
+                  "at" (open sockets by node id)}],
+     "matchId", "watchers" (spectator sockets), "watchAt" (spectator sockets by node id),
+     "nextDealDelay" (s, 0: off),
      "ts" (time of the last change)}
 
 The engine state is not in the document: it is rebuilt from the room's deal log (the

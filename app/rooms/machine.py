@@ -71,6 +71,35 @@ def replay(deal: list[dict[str, Any]]) -> Any:
     return state
 
 
+def _socket_node(command: dict[str, Any]) -> str:
+    """The node a connect/disconnect's socket lives on: the node that sent it, or for a
+    disconnect made by a writer for a dead node, that node (``at``)."""
+    return str(command.get("at") or command.get("node") or "")
+
+
+def _count(counts: dict[str, int], node: str, delta: int, total: int = 0) -> bool:
+    """Add ``delta`` to a node's count of connections. A connection closing on a node with
+    none counted is refused (False, no change): its node was found dead and its connections
+    were taken away already. Unless ``total`` (all connections) holds connections counted
+    on no node (made before nodes were counted): one of those closes."""
+    n = counts.get(node, 0) + delta
+    if n < 0:
+        return total > sum(counts.values())
+    if n:
+        counts[node] = n
+    else:
+        counts.pop(node, None)
+    return True
+
+
+def connection_nodes(doc: dict[str, Any]) -> set[str]:
+    """The nodes holding the room's sockets (seated and spectating)."""
+    nodes = set(doc.get("watchAt", ()))
+    for player in doc["players"]:
+        nodes.update(player.get("at", ()))
+    return nodes
+
+
 def _archived(entry: dict[str, Any]) -> dict[str, Any]:
     return {k: entry[k] for k in ("seq", "ts", "seat", "action")}
 
@@ -178,22 +207,44 @@ class RoomMachine:
     def _on_connect(self, command: dict[str, Any], now_ms: int) -> Step:
         player = self._player(command["pid"])
         player["conn"] += 1
+        _count(player.setdefault("at", {}), _socket_node(command), 1)
         event = {"type": "connect", "seat": player["seat"]}
         return Step({"ok": True}, changed=True, public_events=[event])
 
     def _on_disconnect(self, command: dict[str, Any], now_ms: int) -> Step:
         player = self._player(command["pid"])
-        player["conn"] = max(0, player["conn"] - 1)
+        if not _count(player.setdefault("at", {}), _socket_node(command), -1, player["conn"]):
+            # Its node was found dead and the connection taken away already.
+            return Step({"ok": True})
+        player["conn"] -= 1
         event = {"type": "disconnect", "seat": player["seat"]}
         return Step({"ok": True}, changed=True, public_events=[event])
 
     def _on_watch(self, command: dict[str, Any], now_ms: int) -> Step:
         self.doc["watchers"] = self.doc.get("watchers", 0) + 1
+        _count(self.doc.setdefault("watchAt", {}), _socket_node(command), 1)
         return Step({"ok": True}, changed=True, public_events=[{"type": "watch"}])
 
     def _on_unwatch(self, command: dict[str, Any], now_ms: int) -> Step:
-        self.doc["watchers"] = max(0, self.doc.get("watchers", 0) - 1)
+        watchers = self.doc.get("watchers", 0)
+        if not _count(self.doc.setdefault("watchAt", {}), _socket_node(command), -1, watchers):
+            return Step({"ok": True})
+        self.doc["watchers"] = watchers - 1
         return Step({"ok": True}, changed=True, public_events=[{"type": "unwatch"}])
+
+    def gone(self, dead: set[str]) -> list[dict[str, Any]]:
+        """Disconnects for every connection held on a ``dead`` node: one command
+        per socket (each is a change of its own, as its own disconnect would have been)."""
+        commands: list[dict[str, Any]] = []
+        for player in self.doc["players"]:
+            for node, count in player.get("at", {}).items():
+                if node in dead:
+                    command = {"k": "disconnect", "pid": player["pid"], "at": node}
+                    commands.extend(dict(command) for _ in range(count))
+        for node, count in self.doc.get("watchAt", {}).items():
+            if node in dead:
+                commands.extend({"k": "unwatch", "at": node} for _ in range(count))
+        return commands
 
     def _player(self, pid: str) -> dict[str, Any]:
         player = player_by_pid(self.doc, pid)

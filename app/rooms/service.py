@@ -36,6 +36,13 @@ class Listener(Protocol):
 
     def on_change(self, change: dict[str, Any]) -> None: ...
 
+    def close(self, code: int = 1000) -> None: ...
+
+
+# Closes this node's sockets when its heartbeat lapsed: their connections may have been
+# taken away by other nodes' writers; reconnecting counts them again.
+CLOSE_RESTART = 1012
+
 
 @dataclass(slots=True)
 class _Pending:
@@ -70,6 +77,7 @@ class RoomService:
         self._timers: set[asyncio.Task[None]] = set()
         self._pending: dict[str, _Pending] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
         self._listeners: dict[str, set[Listener]] = {}
         self._subscribing: dict[str, asyncio.Lock] = {}
         self._subscribed: set[str] = set()
@@ -77,6 +85,9 @@ class RoomService:
         self._closing = False
 
     async def start(self) -> None:
+        # Alive before any socket of this node counts in a room (see _beat).
+        await self.store.heartbeat(self.node, self._ttl_ms)
+        self._heartbeat = asyncio.create_task(self._beat(), name="heartbeat")
         await self.store.start(self.node, self._on_message, self._on_wake)
         self._sweeper = asyncio.create_task(self._sweep(), name="pending-commands")
         self.archiver.start()
@@ -95,6 +106,8 @@ class RoomService:
             task.cancel()
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
         await self.archiver.close(timeout=self._ttl_ms / 1000)
 
     # Commands
@@ -143,6 +156,26 @@ class RoomService:
             self._pending.pop(cid, None)
             raise
         return future
+
+    async def _beat(self) -> None:
+        """Keep this node's heartbeat in the store, renewed every third of its TTL (the
+        lease's). Rooms remember which node each socket lives on; a writer turns the
+        sockets of a node whose heartbeat ran out into disconnects (``RoomWriter``)."""
+        every = self._ttl_ms / 3000
+        while True:
+            await asyncio.sleep(every)
+            try:
+                fresh = await self.store.heartbeat(self.node, self._ttl_ms)
+            except Exception:
+                log.exception("could not renew this node's heartbeat")
+                continue
+            if not fresh:
+                # Late (a stalled loop, or the store unreachable for a TTL): other nodes may
+                # have disconnected this node's sockets in their rooms. Closed, their
+                # clients reconnect and are counted again.
+                log.warning("this node's heartbeat had run out; closing its sockets")
+                for listener in list(self.listeners()):
+                    listener.close(CLOSE_RESTART)
 
     async def _sweep(self) -> None:
         """Look after commands waiting for long: their writer may have died (its lease runs

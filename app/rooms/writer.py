@@ -26,7 +26,7 @@ import orjson
 import engine
 from app.rooms.archiver import Archiver, outbox_entry
 from app.rooms.doc import is_listed
-from app.rooms.machine import RoomMachine, Step
+from app.rooms.machine import RoomMachine, Step, connection_nodes
 from app.rooms.views import audiences, build_view, shared_parts
 from app.store.base import Commit, LeaseLost, LogAhead, RoomStore
 from app.ws.diff import diff
@@ -136,6 +136,8 @@ class RoomWriter:
             # Deals a previous writer committed but did not get into SQL.
             for key, entry in await store.outbox(self.room_id):
                 self._archiver.submit(self.room_id, key, entry)
+            # Sockets of nodes that died since they connected.
+            await self._find_dead_nodes()
             await self._loop(record.log_id)
         except LeaseLost:
             log.warning("room %s: lease lost; another node carries on", self.room_id)
@@ -202,6 +204,7 @@ class RoomWriter:
                 if not await self._store.acquire(self.room_id, self._owner, self._ttl_ms):
                     raise LeaseLost(self.room_id)
                 renewed = now
+                await self._find_dead_nodes()
             # Go on only when woken: every append wakes the writer after it lands in the
             # log, and every direct command wakes it, so an empty read is saved.
             if not (self._log_dirty or self._direct or self._wake.is_set()):
@@ -210,6 +213,23 @@ class RoomWriter:
                         await self._wake.wait()
                 except TimeoutError:
                     pass
+
+    async def _find_dead_nodes(self) -> None:
+        """Turn the connections of nodes whose heartbeat ran out (a node killed without
+        closing its sockets) into disconnects, each a change like its own disconnect. Costs
+        a store call only while sockets of other nodes are in the room."""
+        machine = self._machine
+        assert machine is not None
+        nodes = connection_nodes(machine.doc)
+        nodes.discard(self._owner)
+        if not nodes:
+            return
+        dead = nodes - await self._store.alive(nodes)
+        if dead:
+            log.warning("room %s: disconnecting the sockets of dead nodes %s", self.room_id, dead)
+            # Applied like commands from this node; one found again before it was applied
+            # (or twice) changes nothing the second time.
+            self._direct.extend(machine.gone(dead))
 
     async def _apply(self, command: dict[str, Any], log_id: str, direct: bool = False) -> None:
         """Judge one command and commit what it changed. ``log_id``: the last log entry

@@ -12,7 +12,7 @@ that sort in log order (Redis Stream ids in the Redis store).
 from __future__ import annotations
 
 import abc
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,6 +136,17 @@ class RoomStore(abc.ABC):
     @abc.abstractmethod
     async def archived(self, room_id: str, key: str) -> None:
         """Drop an outbox entry: SQL has it."""
+
+    # Nodes
+
+    @abc.abstractmethod
+    async def heartbeat(self, node: str, ttl_ms: int) -> bool:
+        """Mark ``node`` alive for ``ttl_ms``; False if it was not alive just before (its
+        first heartbeat, or one that came too late: other nodes may have taken it for dead)."""
+
+    @abc.abstractmethod
+    async def alive(self, nodes: Iterable[str]) -> set[str]:
+        """Those of ``nodes`` whose heartbeat has not run out."""
 
     # Fan-out
 

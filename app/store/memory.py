@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import orjson
@@ -50,6 +50,7 @@ class MemoryStore(RoomStore):
         self._subscribed: set[str] = set()
         self._watched: set[str] = set()
         self._node: str | None = None
+        self._alive: dict[str, float] = {}  # node -> monotonic time its heartbeat runs out
         self._on_message: Delivery | None = None
         self._on_wake: Callable[[str], None] | None = None
 
@@ -160,6 +161,16 @@ class MemoryStore(RoomStore):
         room = self._rooms.get(room_id)
         if room is not None:
             room.outbox.pop(key, None)
+
+    async def heartbeat(self, node: str, ttl_ms: int) -> bool:
+        now = time.monotonic()
+        was_alive = self._alive.get(node, 0.0) > now
+        self._alive[node] = now + ttl_ms / 1000
+        return was_alive
+
+    async def alive(self, nodes: Iterable[str]) -> set[str]:
+        now = time.monotonic()
+        return {node for node in nodes if self._alive.get(node, 0.0) > now}
 
     async def history(self, room_id: str, after_seq: int) -> list[bytes] | None:
         room = self._rooms.get(room_id)

@@ -15,6 +15,7 @@ uno:{r}:outbox      hash       finished deals not yet stored in SQL, by match:de
 uno:{r}:changes     channel    each committed change
 uno:{r}:wake        channel    "a command was appended" for the room's writer
 uno:node:{n}        channel    command results for node n
+uno:alive:{n}       string     node n's heartbeat, with a TTL
 uno:codes           hash       private join code -> room id
 uno:lobby           zset       listed rooms by creation time
 ==================  =========  ===============================================
@@ -25,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import orjson
@@ -323,6 +324,23 @@ class RedisStore(RoomStore):
 
     async def archived(self, room_id: str, key: str) -> None:
         await self._batch.call("HDEL", self._key(room_id, "outbox"), key)
+
+    # Nodes
+
+    def _alive_key(self, node: str) -> str:
+        return f"{self.prefix}:alive:{node}"
+
+    async def heartbeat(self, node: str, ttl_ms: int) -> bool:
+        previous = await self._batch.call("SET", self._alive_key(node), 1, "PX", ttl_ms, "GET")
+        return previous is not None
+
+    async def alive(self, nodes: Iterable[str]) -> set[str]:
+        nodes = list(nodes)
+        # One EXISTS per node, in one batch (the keys may live on different cluster slots).
+        found = await asyncio.gather(
+            *(self._batch.call("EXISTS", self._alive_key(node)) for node in nodes)
+        )
+        return {node for node, exists in zip(nodes, found, strict=True) if exists}
 
     # Fan-out
 

@@ -150,3 +150,84 @@ async def test_commands_from_both_nodes_interleave_in_one_order(tmp_path: Any) -
                 await client.close()
     finally:
         await drop_prefix(prefix)
+
+
+async def _until(check: Any, timeout: float = 10) -> None:
+    async with asyncio.timeout(timeout):
+        while not check():
+            await asyncio.sleep(0.02)
+
+
+async def test_the_sockets_of_a_node_that_dies_without_closing_them_are_disconnected(
+    tmp_path: Any,
+) -> None:
+    """Node b stops its heartbeat and keeps its sockets open (as a node killed outright
+    leaves them): the room's writer on node a finds b dead and disconnects b's sockets,
+    each a change of its own, patched to every socket."""
+    prefix = f"t{secrets.token_hex(4)}"
+    try:
+        async with running_server("redis", tmp_path, prefix=prefix, lease_ttl_ms=600) as a:
+            room_id, tokens = await seeded_room(a, 3, {}, SETUP)
+            store = a.app.state.store
+            on_a = await a.connect(room_id, tokens[0])
+            assert room_id in a.app.state.rooms._writers
+            async with running_server("redis", tmp_path, prefix=prefix, lease_ttl_ms=600) as b:
+                on_b = await b.connect(room_id, tokens[1])
+                watcher = await b.connect(room_id)
+                await on_a.wait_seq(3)
+                assert [p["connected"] for p in on_a.view["players"]] == [True, True, False]
+                assert on_a.view["room"]["watchers"] == 1
+                # b dies: its heartbeat stops, its sockets stay open.
+                rooms_b = b.app.state.rooms
+                rooms_b._heartbeat.cancel()
+                await _until(lambda: on_a.seq == 5)
+                connected = [p["connected"] for p in on_a.view["players"]]
+                assert connected == [True, False, False]
+                assert on_a.view["room"]["watchers"] == 0
+                assert [e["type"] for e in on_a.events[-2:]] == ["disconnect", "unwatch"]
+                # b's sockets (still subscribed) got the same patches.
+                await on_b.wait_seq(5)
+                await watcher.wait_seq(5)
+                assert on_b.view["players"] == on_a.view["players"]
+                # b now shuts down: the disconnects its sockets send change nothing more.
+            record = await store.load(room_id)
+            assert record.seq == 5
+            assert [p["conn"] for p in record.doc["players"]] == [1, 0, 0]
+            assert record.doc["watchers"] == 0
+            ref = await on_a.act({"type": "play", "cards": ["R1"]})
+            assert (await on_a.outcome(ref))["seq"] == 6
+            await on_a.close()
+    finally:
+        await drop_prefix(prefix)
+
+
+async def test_a_new_writer_disconnects_the_sockets_of_dead_nodes(
+    store_kind: str, tmp_path: Any
+) -> None:
+    async with running_server(store_kind, tmp_path) as server:
+        # The room as a node that died left it: seat 1 and a spectator connected there.
+        room_id, tokens = await seeded_room(server, 3, {}, SETUP, watchers=1, watchAt={"gone": 1})
+        store = server.app.state.store
+        record = await store.load(room_id)
+        record.doc["players"][1].update(conn=1, at={"gone": 1})
+        await store.create(room_id, record.doc, None, False, record.deal)
+        client = await server.connect(room_id, tokens[0])
+        await client.wait_seq(3)
+        assert [p["connected"] for p in client.view["players"]] == [True, False, False]
+        assert client.view["room"]["watchers"] == 0
+        await client.close()
+
+
+async def test_a_node_whose_heartbeat_ran_out_closes_its_sockets(tmp_path: Any) -> None:
+    """Other nodes may have taken the node for dead and disconnected its sockets: it closes
+    them (1012), and its clients reconnect and count again."""
+    async with running_server("redis", tmp_path, lease_ttl_ms=600) as server:
+        room_id, tokens = await seeded_room(server, 3, {}, SETUP)
+        client = await server.connect(room_id, tokens[0])
+        store, node = server.app.state.store, server.app.state.rooms.node
+        await store._redis.delete(store._alive_key(node))  # as if it had run out
+        await asyncio.wait_for(client._reader, timeout=10)
+        assert client.ws.close_code == 1012
+        client = await server.connect(room_id, tokens[0])
+        assert client.view["players"][0]["connected"] is True
+        await client.close()

@@ -187,3 +187,17 @@ async def test_a_direct_commit_is_refused_while_the_log_holds_unapplied_entries(
     await _commit(store, 2, entry, direct=True)  # nothing after the entry: accepted
     record = await store.load("r1")
     assert record is not None and (record.seq, record.log_id) == (2, entry)
+
+
+async def test_a_node_is_alive_while_its_heartbeat_is_renewed(store: RoomStore) -> None:
+    assert await store.alive(["n1", "n2"]) == set()
+    assert await store.heartbeat("n1", 200) is False  # the first one
+    assert await store.heartbeat("n1", 200) is True
+    assert await store.heartbeat("n2", 10_000) is False
+    assert await store.alive(["n1", "n2", "n3"]) == {"n1", "n2"}
+    async with asyncio.timeout(5):
+        while "n1" in await store.alive(["n1"]):
+            await asyncio.sleep(0.05)
+    # A heartbeat after the TTL ran out says so: others may have taken the node for dead.
+    assert await store.heartbeat("n1", 200) is False
+    assert await store.alive(["n2"]) == {"n2"}
