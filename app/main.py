@@ -46,6 +46,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         lease_ttl_ms=settings.lease_ttl_ms,
         writer_idle_seconds=settings.writer_idle_seconds,
         command_timeout_seconds=settings.command_timeout_seconds,
+        outbox_drain_seconds=settings.outbox_drain_seconds,
     )
     await service.start()
     # Everything alive now (modules, routes, pydantic and SQLAlchemy metadata: hundreds of

@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     writer_idle_seconds: float = 30.0
     # How long a client waits for its command to be applied before it is told so.
     command_timeout_seconds: float = 10.0
+    # How often each node looks for finished deals left in the outboxes of rooms that no
+    # writer holds (and archives them); also once at start.
+    outbox_drain_seconds: float = 60.0
     # Rooms answered by GET /api/rooms at most.
     lobby_limit: int = 100
 

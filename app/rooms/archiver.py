@@ -5,7 +5,9 @@ A deal-ending change carries its deal's record into the store in the same atomic
 :class:`Archiver` then writes it to SQL in the background and removes it from the outbox
 once stored, retrying with backoff while SQL fails: the room goes on meanwhile, and a deal
 is never lost. A writer that takes a room over (after a crash or a restart) hands the
-outbox entries it finds to its node's archiver, so leftovers are finished too. The SQL
+outbox entries it finds to its node's archiver, so leftovers are finished too; and every
+archiver looks for rooms with outbox entries and no writer at start and then every minute
+(:meth:`Archiver.drain`), for rooms that see no command again. The SQL
 write is idempotent (``Database.record_deal``), so an entry written twice (two nodes, or
 a crash between the write and the removal) is stored once.
 """
@@ -64,8 +66,11 @@ class Archiver:
         *,
         first_retry_seconds: float = 0.5,
         max_retry_seconds: float = 30.0,
+        drain_seconds: float = 60.0,
     ) -> None:
         self._store = store
+        self._drain_every = drain_seconds
+        self._drainer: asyncio.Task[None] | None = None
         self._archive = archive
         self._first_retry = first_retry_seconds
         self._max_retry = max_retry_seconds
@@ -81,6 +86,7 @@ class Archiver:
         self._queue = asyncio.Queue()
         self._stop = asyncio.Event()
         self._task = asyncio.create_task(self._run(), name="archiver")
+        self._drainer = asyncio.create_task(self._drain_loop(), name="archive-drain")
 
     def submit(self, room_id: str, key: str, record: bytes) -> None:
         """Store this outbox entry in SQL soon (once, however often it is handed over)."""
@@ -100,6 +106,11 @@ class Archiver:
         if task is None:
             return
         self._task = None
+        if self._drainer is not None:
+            self._drainer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._drainer
+            self._drainer = None
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
                 await self._queue.join()
@@ -112,6 +123,35 @@ class Archiver:
             still.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await still
+
+    async def drain(self) -> int:
+        """Take on the outbox entries of rooms that no writer holds (left by a node that
+        died, or stopped before its archiver was done): a room that never sees another
+        command would keep them otherwise. Returns how many entries were handed over."""
+        store = self._store
+        handed = 0
+        for room_id in await store.outbox_rooms():
+            # A room's writer hands its outbox to its own archiver when it starts.
+            if await store.leased(room_id):
+                continue
+            entries = await store.outbox(room_id)
+            if not entries:
+                await store.outbox_settled(room_id)
+            for key, record in entries:
+                self.submit(room_id, key, record)
+                handed += 1
+        return handed
+
+    async def _drain_loop(self) -> None:
+        """At start, then every ``drain_seconds``."""
+        while True:
+            try:
+                handed = await self.drain()
+                if handed:
+                    log.info("archiving %d deals left in outboxes", handed)
+            except Exception:
+                log.exception("could not look for outbox entries left behind")
+            await asyncio.sleep(self._drain_every)
 
     async def _run(self) -> None:
         while not self._stop.is_set():

@@ -63,10 +63,11 @@ class RoomService:
         lease_ttl_ms: int = 5000,
         writer_idle_seconds: float = 30.0,
         command_timeout_seconds: float = 10.0,
+        outbox_drain_seconds: float = 60.0,
     ) -> None:
         self.store = store
         self.archive = archive
-        self.archiver = Archiver(store, archive)
+        self.archiver = Archiver(store, archive, drain_seconds=outbox_drain_seconds)
         self.node = secrets.token_hex(8)
         self._cids = itertools.count(1)
         self._ttl_ms = lease_ttl_ms

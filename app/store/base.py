@@ -137,6 +137,20 @@ class RoomStore(abc.ABC):
     async def archived(self, room_id: str, key: str) -> None:
         """Drop an outbox entry: SQL has it."""
 
+    @abc.abstractmethod
+    async def outbox_rooms(self) -> list[str]:
+        """Rooms that may hold outbox entries (every room that does, and perhaps a few
+        whose outbox was emptied since: see :meth:`outbox_settled`)."""
+
+    @abc.abstractmethod
+    async def outbox_settled(self, room_id: str) -> None:
+        """The room's outbox was found empty: drop it from :meth:`outbox_rooms` (unless an
+        entry arrived meanwhile)."""
+
+    @abc.abstractmethod
+    async def leased(self, room_id: str) -> bool:
+        """Whether some writer holds the room's lease now."""
+
     # Nodes
 
     @abc.abstractmethod

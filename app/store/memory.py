@@ -172,6 +172,16 @@ class MemoryStore(RoomStore):
         now = time.monotonic()
         return {node for node in nodes if self._alive.get(node, 0.0) > now}
 
+    async def outbox_rooms(self) -> list[str]:
+        return [room_id for room_id, room in self._rooms.items() if room.outbox]
+
+    async def outbox_settled(self, room_id: str) -> None:
+        pass  # outbox_rooms looks at the outboxes themselves
+
+    async def leased(self, room_id: str) -> bool:
+        room = self._rooms.get(room_id)
+        return room is not None and room.lease is not None and room.lease[1] > time.monotonic()
+
     async def history(self, room_id: str, after_seq: int) -> list[bytes] | None:
         room = self._rooms.get(room_id)
         if room is None:

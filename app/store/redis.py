@@ -16,6 +16,7 @@ uno:{r}:changes     channel    each committed change
 uno:{r}:wake        channel    "a command was appended" for the room's writer
 uno:node:{n}        channel    command results for node n
 uno:alive:{n}       string     node n's heartbeat, with a TTL
+uno:outboxes        set        rooms whose outbox may hold entries
 uno:codes           hash       private join code -> room id
 uno:lobby           zset       listed rooms by creation time
 ==================  =========  ===============================================
@@ -169,6 +170,7 @@ class RedisStore(RoomStore):
         self._confirmed: dict[bytes, asyncio.Event] = {}
         self._channel_room: dict[bytes, str] = {}
         self._node_channel = b""
+        self._outboxes = f"{prefix}:outboxes"
         self._on_message: Delivery | None = None
         self._on_wake: Callable[[str], None] | None = None
 
@@ -302,7 +304,21 @@ class RedisStore(RoomStore):
             args.extend((self._node_ch(node), payload))
         parts = ("room", "lease", "hist", "log", "deal", "outbox")
         keys = [self._key(room_id, part) for part in parts]
-        ok = await self._eval(self._commit, keys, args)
+        # A finished deal: the room goes into the set of rooms with outbox entries first
+        # (same pipeline, just before the script: the set lives outside the room's slot),
+        # so that the set holds every room with entries, and perhaps a few without.
+        marked = (
+            None if commit.archive is None else self._batch.call("SADD", self._outboxes, room_id)
+        )
+        try:
+            ok = await self._eval(self._commit, keys, args)
+        finally:
+            if marked is not None:
+                try:
+                    await marked
+                except Exception:
+                    # The entry is still found by the room's next writer.
+                    log.exception("room %s: could not mark its outbox", room_id)
         if ok == 1 and commit.listed is not None:
             # The lobby index lives outside the room's slot; it is only an index, so it is
             # updated after the commit rather than with it.
@@ -324,6 +340,18 @@ class RedisStore(RoomStore):
 
     async def archived(self, room_id: str, key: str) -> None:
         await self._batch.call("HDEL", self._key(room_id, "outbox"), key)
+
+    async def outbox_rooms(self) -> list[str]:
+        return [room_id.decode() async for room_id in self._redis.sscan_iter(self._outboxes)]
+
+    async def outbox_settled(self, room_id: str) -> None:
+        await self._batch.call("SREM", self._outboxes, room_id)
+        # An entry committed meanwhile (its SADD came before the SREM): mark it again.
+        if await self._batch.call("HLEN", self._key(room_id, "outbox")):
+            await self._batch.call("SADD", self._outboxes, room_id)
+
+    async def leased(self, room_id: str) -> bool:
+        return bool(await self._batch.call("EXISTS", self._key(room_id, "lease")))
 
     # Nodes
 

@@ -193,11 +193,11 @@ async def running_server(
     prefix = prefix or f"t{secrets.token_hex(4)}"
     if store == "redis":
         await require_redis()
+    settings.setdefault(
+        "database_url", f"sqlite+aiosqlite:///{tmp_path}/uno-{secrets.token_hex(4)}.db"
+    )
     config_settings = Settings(
-        redis_url=REDIS_URL if store == "redis" else None,
-        redis_prefix=prefix,
-        database_url=f"sqlite+aiosqlite:///{tmp_path}/uno-{secrets.token_hex(4)}.db",
-        **settings,
+        redis_url=REDIS_URL if store == "redis" else None, redis_prefix=prefix, **settings
     )
     app = create_app(config_settings)
     config = uvicorn.Config(

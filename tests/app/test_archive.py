@@ -5,10 +5,13 @@ in SQL afterwards, retrying while SQL fails, and nothing waits for it meanwhile.
 from __future__ import annotations
 
 import asyncio
+import secrets
 import sqlite3
 from typing import Any
 
-from live import Server, running_server, seeded_room
+import pytest
+import redis.asyncio as aioredis
+from live import REDIS_URL, Server, drop_prefix, running_server, seeded_room
 
 # Seat 0 plays its last card: the deal ends (a match to 1000 goes on to a next deal).
 LAST_CARD = {
@@ -110,3 +113,76 @@ async def test_a_new_writer_archives_what_the_last_one_left_in_the_outbox(
         match = (await server.http.get(f"/api/matches/{match_id}")).json()
         assert [d["number"] for d in match["deals"]] == [1]
         await client.close()
+
+
+async def test_an_archiver_stores_what_rooms_without_a_writer_left_in_their_outbox(
+    store_kind: str, tmp_path: Any
+) -> None:
+    """No command reaches the room again: the archiver's own look at the outboxes (at start,
+    then every minute) finds the deal."""
+    async with running_server(store_kind, tmp_path, writer_idle_seconds=0.2) as server:
+        store = server.app.state.store
+        service = server.app.state.rooms
+        room_id, tokens = await seeded_room(server, 2, {"targetScore": 1000}, LAST_CARD)
+        match_id = (await store.load(room_id)).doc["matchId"]
+        client = await server.connect(room_id, tokens[0])
+        await _sql(server, "ALTER TABLE deals RENAME TO deals_away")
+        ref = await client.act({"type": "play", "cards": ["R1"]})
+        assert (await client.outcome(ref))["type"] == "ack"
+        await client.close()
+        await service.archiver.close(timeout=0)
+
+        async def idle() -> bool:
+            return room_id not in service._writers and not await store.leased(room_id)
+
+        await _until(idle)
+        await _sql(server, "ALTER TABLE deals_away RENAME TO deals")
+        assert [key for key, _ in await store.outbox(room_id)] == [f"{match_id}:1"]
+        service.archiver.start()
+
+        async def archived() -> bool:
+            return await store.outbox(room_id) == []
+
+        await _until(archived)
+        assert room_id not in service._writers
+        match = (await server.http.get(f"/api/matches/{match_id}")).json()
+        assert [d["number"] for d in match["deals"]] == [1]
+
+
+@pytest.mark.redis
+async def test_a_fresh_node_archives_the_outbox_a_stopped_node_left(tmp_path: Any) -> None:
+    prefix = f"t{secrets.token_hex(4)}"
+    database_url = f"sqlite+aiosqlite:///{tmp_path}/shared.db"
+    try:
+        async with running_server(
+            "redis", tmp_path, prefix=prefix, database_url=database_url, lease_ttl_ms=1000
+        ) as first:
+            store = first.app.state.store
+            room_id, tokens = await seeded_room(first, 2, {"targetScore": 1000}, LAST_CARD)
+            match_id = (await store.load(room_id)).doc["matchId"]
+            client = await first.connect(room_id, tokens[0])
+            await _sql(first, "ALTER TABLE deals RENAME TO deals_away")
+            ref = await client.act({"type": "play", "cards": ["R1"]})
+            assert (await client.outcome(ref))["type"] == "ack"
+            await client.close()
+            # The node stops with the deal still in the room's outbox.
+        await _sql(first, "ALTER TABLE deals_away RENAME TO deals")
+        left = aioredis.Redis.from_url(REDIS_URL)
+        try:
+            assert await left.hkeys(f"{prefix}:{{{room_id}}}:outbox") == [f"{match_id}:1".encode()]
+        finally:
+            await left.aclose()
+        async with running_server(
+            "redis", tmp_path, prefix=prefix, database_url=database_url
+        ) as fresh:
+            store = fresh.app.state.store
+
+            async def archived() -> bool:
+                return await store.outbox(room_id) == []
+
+            await _until(archived)
+            match = (await fresh.http.get(f"/api/matches/{match_id}")).json()
+            assert [d["number"] for d in match["deals"]] == [1]
+            assert room_id not in fresh.app.state.rooms._writers
+    finally:
+        await drop_prefix(prefix)

@@ -172,6 +172,27 @@ async def test_a_commits_archive_record_stays_in_the_outbox_until_archived(
     assert await store.outbox("r1") == []
 
 
+async def test_rooms_with_outbox_entries_are_found_without_knowing_them(
+    store: RoomStore,
+) -> None:
+    for room_id in ("r1", "r2"):
+        await store.create(room_id, _doc(room_id), None, listed=False)
+    assert await store.outbox_rooms() == []
+    assert await store.acquire("r1", "w1", 5000)
+    assert await store.leased("r1") and not await store.leased("r2")
+    entry = await store.append("r1", {"n": 1})
+    await _commit(store, 1, entry, archive=("m:1", b'{"deal": 1}'))
+    await _commit(store, 2, entry)
+    assert await store.outbox_rooms() == ["r1"]
+    await store.outbox_settled("r1")  # not empty: stays
+    assert await store.outbox_rooms() == ["r1"]
+    await store.archived("r1", "m:1")
+    await store.outbox_settled("r1")
+    assert await store.outbox_rooms() == []
+    await store.release("r1", "w1")
+    assert not await store.leased("r1")
+
+
 async def test_a_direct_commit_is_refused_while_the_log_holds_unapplied_entries(
     store: RoomStore,
 ) -> None:
