@@ -42,6 +42,29 @@ async def _until(check: Any, timeout: float = 20) -> None:
             await asyncio.sleep(0.05)
 
 
+async def _deal_left_in_the_outbox(server: Server) -> tuple[str, list[str], str]:
+    """A room whose finished deal could not be archived, on a node whose archiver then
+    stopped, and which no writer holds any more: (room id, seat tokens, match id)."""
+    store = server.app.state.store
+    service = server.app.state.rooms
+    room_id, tokens = await seeded_room(server, 2, {"targetScore": 1000}, LAST_CARD)
+    match_id = (await store.load(room_id)).doc["matchId"]
+    client = await server.connect(room_id, tokens[0])
+    await _sql(server, "ALTER TABLE deals RENAME TO deals_away")
+    ref = await client.act({"type": "play", "cards": ["R1"]})
+    assert (await client.outcome(ref))["type"] == "ack"
+    await client.close()
+    await service.archiver.close(timeout=0)
+
+    async def idle() -> bool:
+        return room_id not in service._writers and not await store.leased(room_id)
+
+    await _until(idle)
+    await _sql(server, "ALTER TABLE deals_away RENAME TO deals")
+    assert [key for key, _ in await store.outbox(room_id)] == [f"{match_id}:1"]
+    return room_id, tokens, match_id
+
+
 async def test_a_deal_is_archived_once_sql_recovers_and_the_room_goes_on_meanwhile(
     store_kind: str, tmp_path: Any
 ) -> None:
@@ -84,23 +107,7 @@ async def test_a_new_writer_archives_what_the_last_one_left_in_the_outbox(
     async with running_server(store_kind, tmp_path, writer_idle_seconds=0.2) as server:
         store = server.app.state.store
         service = server.app.state.rooms
-        room_id, tokens = await seeded_room(server, 2, {"targetScore": 1000}, LAST_CARD)
-        match_id = (await store.load(room_id)).doc["matchId"]
-        client = await server.connect(room_id, tokens[0])
-        await _sql(server, "ALTER TABLE deals RENAME TO deals_away")
-        ref = await client.act({"type": "play", "cards": ["R1"]})
-        assert (await client.outcome(ref))["type"] == "ack"
-        await client.close()
-        # The node goes away with the deal still in the outbox (its archiver stops
-        # retrying); the room's writer has given the room up.
-        await service.archiver.close(timeout=0)
-
-        async def idle() -> bool:
-            return room_id not in service._writers
-
-        await _until(idle)
-        await _sql(server, "ALTER TABLE deals_away RENAME TO deals")
-        assert [key for key, _ in await store.outbox(room_id)] == [f"{match_id}:1"]
+        room_id, tokens, match_id = await _deal_left_in_the_outbox(server)
         # A new archiver, and a writer for the room (a socket connecting): it finds the
         # deal in the outbox and stores it.
         service.archiver.start()
@@ -123,21 +130,7 @@ async def test_an_archiver_stores_what_rooms_without_a_writer_left_in_their_outb
     async with running_server(store_kind, tmp_path, writer_idle_seconds=0.2) as server:
         store = server.app.state.store
         service = server.app.state.rooms
-        room_id, tokens = await seeded_room(server, 2, {"targetScore": 1000}, LAST_CARD)
-        match_id = (await store.load(room_id)).doc["matchId"]
-        client = await server.connect(room_id, tokens[0])
-        await _sql(server, "ALTER TABLE deals RENAME TO deals_away")
-        ref = await client.act({"type": "play", "cards": ["R1"]})
-        assert (await client.outcome(ref))["type"] == "ack"
-        await client.close()
-        await service.archiver.close(timeout=0)
-
-        async def idle() -> bool:
-            return room_id not in service._writers and not await store.leased(room_id)
-
-        await _until(idle)
-        await _sql(server, "ALTER TABLE deals_away RENAME TO deals")
-        assert [key for key, _ in await store.outbox(room_id)] == [f"{match_id}:1"]
+        room_id, _, match_id = await _deal_left_in_the_outbox(server)
         service.archiver.start()
 
         async def archived() -> bool:
