@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Header, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 import engine
+from app.api.text import NAME_PATTERN
 from app.rooms import tokens
 from app.rooms.doc import new_doc, player_by_token, summary
 from app.rooms.errors import RoomError
@@ -19,7 +20,7 @@ from app.store.base import RoomRecord
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
-Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"\S")]
+Name = Annotated[str, Field(min_length=1, max_length=40, pattern=NAME_PATTERN)]
 
 
 class CreateRoom(BaseModel):

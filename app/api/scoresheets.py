@@ -16,6 +16,7 @@ from fastapi import APIRouter, Body, Depends, Path
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
 from app.api.history import ApiError, ApiErrorRoute, ErrorOut
+from app.api.text import NAME_PATTERN, TEXT_PATTERN
 from app.db import Database, ScoresheetRecord, get_database
 from engine.errors import EngineError
 from engine.rules import rules_from_json, with_options
@@ -24,7 +25,10 @@ from engine.scoresheet import add_deal, standings
 router = APIRouter(prefix="/api/scoresheets", tags=["scoresheets"], route_class=ApiErrorRoute)
 DatabaseDep = Annotated[Database, Depends(get_database)]
 ScoresheetId = Annotated[str, Path(alias="scoresheetId", max_length=64)]
-PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+PlayerName = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=100, pattern=NAME_PATTERN),
+]
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "No such scoresheet"},
@@ -63,7 +67,7 @@ class ScoresheetDealOut(ScoresheetOut):
 class ScoresheetCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str | None = Field(default=None, max_length=100)
+    name: str | None = Field(default=None, max_length=100, pattern=TEXT_PATTERN)
     players: list[PlayerName] = Field(min_length=2, max_length=10)
     # A preset name plus option overrides, as for rooms; scoring options are what count.
     rules: dict[str, Any] = Field(default_factory=dict)

@@ -44,6 +44,19 @@ async def test_join_gives_the_lowest_free_seat_and_a_token(server: Server) -> No
     assert a["token"] != room["hostToken"]
 
 
+async def test_names_with_control_characters_are_refused(server: Server) -> None:
+    # PostgreSQL cannot store NUL in text: such a name would fail every write carrying it.
+    room = await server.create()
+    for name in ["Ann\u0000", "Ann\nBen", "\u001b[31mAnn", "   "]:
+        r = await server.http.post(f"/api/rooms/{room['roomId']}/join", json={"name": name})
+        assert r.status_code == 422, name
+        r = await server.http.post("/api/rooms", json={"name": name})
+        assert r.status_code == 422, name
+    info = (await server.http.get(f"/api/rooms/{room['roomId']}")).json()
+    assert info["players"] == []
+    assert (await server.join(room["roomId"], "Åse Ølund 🃏"))["seat"] == 0
+
+
 async def test_a_full_room_refuses_with_a_code(server: Server) -> None:
     room = await server.create(seats=2)
     await server.join(room["roomId"], "a")

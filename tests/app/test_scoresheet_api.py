@@ -197,6 +197,9 @@ async def test_bad_rules_and_players_are_refused(client: httpx.AsyncClient) -> N
         ({"players": ["Anna", "Anna"]}, "scoresheet/bad_players"),
         ({"players": ["Anna"]}, "bad_request"),
         ({"players": ["Anna", "  "]}, "bad_request"),
+        # PostgreSQL cannot store NUL in text: refused, not a failed write.
+        ({"players": ["Anna", "Ben\u0000"]}, "bad_request"),
+        ({"players": PLAYERS, "name": "Friday\nnight"}, "bad_request"),
         ({"players": [f"P{i}" for i in range(11)]}, "bad_request"),
         ({"players": PLAYERS, "extra": 1}, "bad_request"),
     ]
