@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
 from app.api import history, reference, rooms, scoresheets
+from app.api.limits import RateLimitMiddleware, RestLimits, document_429
 from app.db import Database
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
@@ -40,6 +41,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         prefix=settings.redis_prefix,
     )
     db = await Database.connect(settings.database_url)
+    rest_limits = RestLimits(
+        settings.rest_write_rate,
+        settings.room_create_rate,
+        settings.redis_url,
+        prefix=settings.redis_prefix,
+    )
     service = RoomService(
         store,
         db,
@@ -60,6 +67,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.store = store
     app.state.db = db
     app.state.rooms = service
+    app.state.rest_limits = rest_limits
     app.state.ready = True
     try:
         yield
@@ -70,6 +78,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await service.close()
         await store.close()
         await db.close()
+        await rest_limits.close()
 
 
 _gc_tuned = False
@@ -105,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.ready = False
+    app.add_middleware(RateLimitMiddleware, state=app.state)
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONBody:
@@ -144,6 +154,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(history.router)
     app.include_router(scoresheets.router)
     app.include_router(endpoint.router)
+    plain_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = document_429(plain_openapi())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     if WEB_DIR.is_dir():
         # Last: the client at / must not shadow the API.
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")

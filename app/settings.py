@@ -46,6 +46,11 @@ class Settings(BaseSettings):
     outbox_drain_seconds: float = 60.0
     # Rooms answered by GET /api/rooms at most.
     lobby_limit: int = 100
+    # REST writes (POST/PUT/PATCH/DELETE under /api/) per client address, and room
+    # creations (POST /api/rooms) besides, in the notation of the ``limits`` library
+    # ("120/minute;1000/hour"); "" turns a limit off. Over it: 429 rate_limited.
+    rest_write_rate: str = "120/minute"
+    room_create_rate: str = "20/minute"
 
 
 @lru_cache

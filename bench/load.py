@@ -342,10 +342,13 @@ async def start_target(name: str, redis_url: str, tmp: str, database: str | None
         cmd += ["--database", database or f"sqlite+aiosqlite:///{tmp}/bench-{name}.db"]
         if name == "redis":
             cmd += ["--redis", redis_url]
-        # Bots act as fast as the room allows: lift the per-socket rate limit.
+        # Bots act as fast as the room allows: lift the per-socket rate limit, and the
+        # REST limits (every room is created and joined from this one address).
         env.update(
             UNO_RATE_PER_SECOND="100000",
             UNO_RATE_BURST="100000",
+            UNO_REST_WRITE_RATE="",
+            UNO_ROOM_CREATE_RATE="",
             UNO_REDIS_PREFIX=f"bench{secrets.token_hex(3)}",
         )
     process = subprocess.Popen(cmd, cwd=ROOT, env=env)

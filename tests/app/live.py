@@ -193,6 +193,9 @@ async def running_server(
     prefix = prefix or f"t{secrets.token_hex(4)}"
     if store == "redis":
         await require_redis()
+    # Tests write fast from one address; the limits' own tests set tight ones.
+    settings.setdefault("rest_write_rate", "100000/second")
+    settings.setdefault("room_create_rate", "100000/second")
     settings.setdefault(
         "database_url", f"sqlite+aiosqlite:///{tmp_path}/uno-{secrets.token_hex(4)}.db"
     )

@@ -1,0 +1,144 @@
+"""Rate limits on REST writes, per client address, counted by the ``limits`` library.
+
+Every write (``POST``, ``PUT``, ``PATCH``, ``DELETE`` under ``/api/``) counts against the
+client address's write limit; creating a room (``POST /api/rooms``) also counts against a
+tighter limit of its own, since it costs a room in the store and a row in SQL and needs no
+token. Past a limit the request is answered ``429 {"code": "rate_limited", "message"}``
+with ``Retry-After``, before any route runs.
+
+The counters live in the room store's Redis when there is one (so every node counts the
+same address together), else in this process. The address is the connection's peer
+(``request.client.host``); behind a proxy, uvicorn's ``--proxy-headers`` with the proxy
+trusted makes it the real client's. Should the counters' Redis fail, requests are let
+through: the route itself then meets the outage and answers it.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from typing import Any
+
+import orjson
+import redis.asyncio as aioredis
+from limits import RateLimitItem, parse_many
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+log = logging.getLogger(__name__)
+
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+CREATE_PATH = "/api/rooms"
+
+
+def _items(spec: str) -> list[RateLimitItem]:
+    """``"120/minute;1000/hour"`` (the ``limits`` notation); empty: no limit."""
+    return list(parse_many(spec)) if spec.strip() else []
+
+
+class RestLimits:
+    """The write and room-creation limits of one server, and their counters."""
+
+    def __init__(
+        self, writes: str, creates: str, redis_url: str | None = None, prefix: str = "uno"
+    ) -> None:
+        self.writes = _items(writes)
+        self.creates = _items(creates)
+        storage: Storage
+        self._pool: aioredis.ConnectionPool | None = None
+        if redis_url is None:
+            storage = MemoryStorage()
+        else:
+            # A pool of our own, so that the counters' connections close with the app.
+            self._pool = aioredis.ConnectionPool.from_url(redis_url)
+            storage = RedisStorage(
+                "async+" + redis_url,
+                implementation="redispy",
+                key_prefix=f"{prefix}:limits",
+                connection_pool=self._pool,  # type: ignore[arg-type]
+            )
+        self._storage = storage
+        self._limiter = SlidingWindowCounterRateLimiter(storage)
+
+    async def retry_after(self, address: str, method: str, path: str) -> int | None:
+        """None if the request may go on (and it is counted), else seconds to wait."""
+        if method not in WRITE_METHODS or not path.startswith("/api/"):
+            return None
+        checks = [("w", item) for item in self.writes]
+        if method == "POST" and path.rstrip("/") == CREATE_PATH:
+            checks += [("c", item) for item in self.creates]
+        try:
+            for kind, item in checks:
+                if not await self._limiter.hit(item, kind, address):
+                    stats = await self._limiter.get_window_stats(item, kind, address)
+                    return max(1, math.ceil(stats.reset_time - time.time()))
+        except Exception:
+            log.exception("rate limit counters unavailable; letting the request through")
+        return None
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.disconnect()
+
+
+class RateLimitMiddleware:
+    """Answers 429 before routing when the client's address is over a limit. The limits are
+    read from ``state.rest_limits`` (set by the app's lifespan; none yet: no limit)."""
+
+    def __init__(self, app: ASGIApp, state: Any) -> None:
+        self.app = app
+        self.state = state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limits: RestLimits | None = getattr(self.state, "rest_limits", None)
+        if scope["type"] == "http" and limits is not None:
+            client = scope.get("client")
+            address = client[0] if client else "unknown"
+            wait = await limits.retry_after(address, scope["method"], scope["path"])
+            if wait is not None:
+                await _too_many(send, wait)
+                return
+        await self.app(scope, receive, send)
+
+
+async def _too_many(send: Send, wait: int) -> None:
+    body = orjson.dumps(
+        {
+            "code": "rate_limited",
+            "message": f"too many requests from this address; retry in {wait} s",
+        }
+    )
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"retry-after", str(wait).encode()),
+    ]
+    await send({"type": "http.response.start", "status": 429, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+RATE_LIMITED_RESPONSE: dict[str, Any] = {
+    "description": "Too many writes from this client address (see `Retry-After`)",
+    "content": {
+        "application/json": {
+            "schema": {
+                "type": "object",
+                "properties": {"code": {"const": "rate_limited"}, "message": {"type": "string"}},
+                "required": ["code", "message"],
+            }
+        }
+    },
+}
+
+
+def document_429(schema: dict[str, Any]) -> dict[str, Any]:
+    """Add the 429 answer to every write operation of an OpenAPI schema."""
+    for path, operations in schema.get("paths", {}).items():
+        if not path.startswith("/api/"):
+            continue
+        for method, operation in operations.items():
+            if method.upper() in WRITE_METHODS:
+                operation.setdefault("responses", {})["429"] = RATE_LIMITED_RESPONSE
+    return schema
