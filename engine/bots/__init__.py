@@ -1,0 +1,56 @@
+"""Bots: a seat's move chosen from that seat's view alone.
+
+``choose(view, level, rng)`` reads only ``view`` (what :func:`engine.view_for` gives the
+seat) and returns the action to send, complete with colour, target and UNO call, or None
+when the seat has nothing to do now. ``rng`` is the caller's seeded generator: the engine
+keeps no random state of its own. Levels:
+
+- ``easy``: the first legal move (:mod:`engine.bots.easy`);
+- ``normal``: what a sensible player does, also the autopilot of an absent seat
+  (:mod:`engine.bots.normal`);
+- ``hard``: decides by simulation over the cards it cannot see (:mod:`engine.bots.hard`).
+
+``in_turn_only`` keeps a bot to its own decisions: no jump-ins, catches or challenges
+(what the autopilot does for an absent player). Between deals (``dealOver``) every level
+returns None: the room starts the next deal. docs/engine-api.md describes the policies.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engine.bots.easy import choose_easy
+from engine.bots.hard import choose_hard
+from engine.bots.normal import choose_normal
+from engine.bots.party import choose_bottle, choose_rommy
+from engine.bots.reading import send
+from engine.errors import InvalidAction
+
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+
+__all__ = ["LEVELS", "choose"]
+
+
+def choose(
+    view: Mapping[str, Any], level: str, rng: random.Random, *, in_turn_only: bool = False
+) -> dict[str, Any] | None:
+    """The action this seat's bot sends now (wire form, with ``at``), or None.
+
+    :raises InvalidAction: an unknown ``level``.
+    """
+    if level not in LEVELS:
+        raise InvalidAction("bad_level", f"bot level must be one of {list(LEVELS)}, got {level!r}")
+    game = view.get("game")
+    if game == "bottle":
+        action = choose_bottle(view)
+    elif level == "easy":
+        action = choose_easy(view, rng)
+    elif game == "rommy":
+        action = choose_rommy(view)
+    elif level == "hard":
+        action = choose_hard(view, rng, in_turn_only)
+    else:
+        action = choose_normal(view, rng, in_turn_only)
+    return None if action is None else send(view, action)

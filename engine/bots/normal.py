@@ -1,0 +1,178 @@
+"""The ``normal`` bot, which is also the autopilot of an absent seat.
+
+On its turn it plays what a sensible player would:
+
+- it keeps its wilds until no other card can be played (a wild is then its last resort,
+  a Wild Draw Four before a plain Wild), and never plays a Wild Draw Four as a bluff;
+- among the other cards it prefers the play that lays most cards, then the one that keeps
+  most cards of the colour it leaves in force, then an action card when the next player is
+  close to going out, then the card worth most points;
+- it names the colour it holds most, swaps hands (a seven) with the opponent holding the
+  fewest cards, and calls UNO with its next-to-last card;
+- it draws only when it cannot play, and plays a drawn card that can be played;
+- it never challenges a Wild Draw Four (a view carries no history to judge a bluff by).
+
+Out of turn (unless ``in_turn_only``) it catches a seat that did not call UNO and jumps in
+whenever it holds a copy of the top card. It always calls UNO for itself. UNO Rommy and
+Bottle UNO have policies of their own in :mod:`engine.bots.party`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.actions import Action
+from engine.bots.reading import (
+    View,
+    color_counts,
+    complete_play,
+    faces,
+    fewest_cards_opponent,
+    legal,
+    most_held_color,
+    needs_target,
+    next_opponent,
+    on_turn,
+    remaining,
+    seven_swaps,
+)
+
+# Ranks that hurt the next player.
+ATTACKS = frozenset({"S", "+2", "R", "+1", "+5", "SE", "W+4", "W+2", "WDC", "W+8", "A+2"})
+# Wilds that may only be played without a card of the colour in force (engine.game).
+RESTRICTED = frozenset({"W+4", "W+2", "WDC"})
+NUMBER_RANKS = frozenset(str(n) for n in range(10))
+THREAT = 2  # an opponent holding this many cards or fewer is about to go out
+
+
+def choose_normal(view: View, rng: random.Random, in_turn_only: bool) -> Action | None:
+    actions = legal(view)
+    me = view.get("you")
+    for action in actions:
+        if action.type == "callUno" and view.get("unoExposed") == me:
+            return action
+    if not in_turn_only:
+        for action in actions:
+            if action.type == "catchUno":
+                return action
+    if not on_turn(view):
+        if in_turn_only:
+            return None
+        return _jump_in(view, actions, rng)
+    phase = view.get("phase")
+    if phase == "chooseColor":
+        return Action("chooseColor", color=most_held_color(view, view.get("hand") or (), rng))
+    if phase == "draft":
+        return Action("keep" if keeps_offer(view) else "discard")
+    if phase != "playing":
+        return None
+    return turn_move(view, actions, rng)
+
+
+def turn_move(view: View, actions: list[Action], rng: random.Random) -> Action | None:
+    """The turn holder's move during play."""
+    plays = [a for a in actions if a.type == "play" and not is_bluff(view, a.cards)]
+    face = faces(view)
+    plain = [a for a in plays if not face[a.cards[-1]].is_wild]
+    if plain:
+        best = max(plain, key=lambda a: play_score(view, a.cards))
+        return finish(view, order_group(view, best.cards), rng)
+    if plays:
+        # Stuck but for wilds: one that makes the next player draw first.
+        best = max(plays, key=lambda a: (face[a.cards[-1]].rank in ATTACKS, -len(a.cards)))
+        return finish(view, best.cards, rng)
+    for kind in ("draw", "pass"):
+        for action in actions:
+            if action.type == kind:
+                return action
+    return None
+
+
+def finish(view: View, cards: tuple[str, ...], rng: random.Random) -> Action:
+    """The play with the colour held most after it and the fewest-cards swap target."""
+    rest = remaining(view.get("hand") or (), cards)
+    return complete_play(view, cards, most_held_color(view, rest, rng), fewest_cards_opponent(view))
+
+
+def is_bluff(view: View, cards: tuple[str, ...]) -> bool:
+    """Would this play break the Wild Draw Four restriction (which a challenge punishes)?"""
+    face = faces(view)
+    last = face[cards[-1]]
+    if last.rank not in RESTRICTED:
+        return False
+    rules = view.get("rules") or {}
+    restriction = rules.get("wildDrawFourRestriction", "noMatchingColor")
+    if restriction == "none":
+        return False
+    others = remaining(view.get("hand") or (), cards[-1:])
+    if restriction == "noMatchingColor":
+        return any(face[c].color == view.get("color") for c in others)
+    top = view.get("top")
+    top_rank = face[top].rank if top else None
+    return any(
+        face[c].rank != last.rank
+        and (face[c].color in (None, view.get("color")) or face[c].rank == top_rank)
+        for c in others
+    )
+
+
+def play_score(view: View, cards: tuple[str, ...]) -> tuple[Any, ...]:
+    """How much the turn holder likes playing ``cards`` (a non-wild play): bigger is better."""
+    face = faces(view)
+    rest = remaining(view.get("hand") or (), cards)
+    last = face[cards[-1]]
+    kept = color_counts(view, rest)
+    keep = max(kept.values(), default=0) if len(cards) > 1 else kept[last.color or ""]
+    nxt = next_opponent(view)
+    threatened = nxt is not None and nxt["cards"] <= THREAT
+    attack = threatened and last.rank in ATTACKS
+    swap_gain = 0
+    if last.rank == "7" and seven_swaps(view):
+        target = fewest_cards_opponent(view)
+        if target is not None:
+            swap_gain = max(0, len(rest) - view["players"][target]["cards"])
+    points = sum(_points(face[c].rank) for c in cards)
+    return (swap_gain > 1, len(cards), attack, keep, swap_gain, points)
+
+
+def _points(rank: str) -> int:
+    return int(rank) if rank in NUMBER_RANKS else 20
+
+
+def order_group(view: View, cards: tuple[str, ...]) -> tuple[str, ...]:
+    """Several cards laid together: the first stays first (it is the one that matches),
+    the last (whose colour stays in force) is the one of the colour held most after it."""
+    if len(cards) < 2:
+        return cards
+    face = faces(view)
+    kept = color_counts(view, remaining(view.get("hand") or (), cards))
+    # A UNO Duo dump acts as its last card: an action card there hurts the next player.
+    middle = sorted(cards[1:], key=lambda c: (kept[face[c].color or ""], face[c].rank in ATTACKS))
+    return (cards[0], *middle)
+
+
+def keeps_offer(view: View) -> bool:
+    """UNO Duo's draft: keep wilds, action cards and cards of a colour already held."""
+    card = view.get("offer")
+    if card is None:
+        return True
+    info = faces(view)[card]
+    if info.is_wild or info.rank not in NUMBER_RANKS:
+        return True
+    return color_counts(view, view.get("hand") or ())[info.color or ""] > 0
+
+
+def _jump_in(view: View, actions: list[Action], rng: random.Random) -> Action | None:
+    """Out of turn: lay a copy of the top card whenever the rules allow it, unless it is a
+    seven that would swap for a bigger hand."""
+    for action in actions:
+        if action.type != "play":
+            continue
+        if needs_target(view, action.cards, list(view.get("hand") or ())):
+            target = fewest_cards_opponent(view)
+            rest = len(view.get("hand") or ()) - len(action.cards)
+            if target is None or view["players"][target]["cards"] > rest:
+                continue
+        return finish(view, action.cards, rng)
+    return None

@@ -1,0 +1,211 @@
+"""Bots: every level plays every preset to the end from its own view, and the policies do
+what docs/engine-api.md says."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import PRESETS, EngineError, InvalidAction, apply, new_match, rules_from_json, view_for
+from engine.bots import LEVELS, choose
+from tests.engine.uno_helpers import position
+
+# Party games go on until the room closes them (Bottle) or run long (Rommy): a few deals.
+SHORT = {"bottle": {"roundLimit": 2}, "rommy": {"roundLimit": 2}}
+STEP_LIMIT = 20_000
+
+
+def play_match(
+    preset: str,
+    levels: list[str],
+    seed: str,
+    options: dict[str, Any] | None = None,
+    in_turn_only: bool = False,
+    one_deal: bool = False,
+) -> tuple[Any, int]:
+    """A whole match of bots, each seeing only its view. Every step the seats are asked in
+    a random order and the first action offered is applied, so out-of-turn moves race the
+    turn holder's as they do in a room. Fails on any refused action or a table nobody moves.
+    """
+    rules = rules_from_json({"preset": preset, **SHORT.get(preset, {}), **(options or {})})
+    state, _ = new_match(rules, len(levels), seed)
+    rng = random.Random(seed)
+    moves = 0
+    for _ in range(STEP_LIMIT):
+        if state.phase == "matchOver" or (one_deal and state.phase == "dealOver"):
+            return state, moves
+        if state.phase == "dealOver":
+            out = getattr(state, "out", (False,) * len(levels))
+            for seat in range(len(levels)):
+                view = view_for(state, seat)
+                if not out[seat]:
+                    assert choose(view, levels[seat], rng) is None
+            seat = out.index(False)
+            state, _ = apply(state, seat, {"type": "nextDeal"})
+            continue
+        order = list(range(len(levels)))
+        rng.shuffle(order)
+        for seat in order:
+            action = choose(view_for(state, seat), levels[seat], rng, in_turn_only=in_turn_only)
+            if action is None:
+                continue
+            try:
+                state, _ = apply(state, seat, action)
+            except EngineError as err:  # pragma: no cover - the failure report
+                pytest.fail(f"{preset}: seat {seat} ({levels[seat]}) sent {action}: {err}")
+            moves += 1
+            break
+        else:
+            pytest.fail(f"{preset}: no bot moves at {state!r}")
+    pytest.fail(f"{preset}: no end after {STEP_LIMIT} steps")
+
+
+def players_for(preset: str) -> int:
+    return 2 if preset == "duo" else 4
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_bots_of_each_level_play_every_preset_to_the_end(preset: str, level: str) -> None:
+    levels = ([level, "easy", "normal", level])[: players_for(preset)]
+    state, moves = play_match(preset, levels, f"{preset}-{level}")
+    assert state.phase == "matchOver"
+    assert moves > 0
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_hard_bots_play_a_deal_of_every_preset(preset: str) -> None:
+    levels = (["hard", "normal", "hard", "easy"])[: players_for(preset)]
+    state, _ = play_match(preset, levels, f"{preset}-hard", one_deal=True)
+    assert state.phase in ("dealOver", "matchOver")
+
+
+def test_the_autopilot_plays_a_match_without_acting_out_of_turn() -> None:
+    state, _ = play_match("house", ["normal"] * 4, "autopilot", in_turn_only=True)
+    assert state.phase == "matchOver"
+
+
+bot_games = st.tuples(
+    st.sampled_from(sorted(PRESETS)),
+    st.lists(st.sampled_from(["easy", "normal"]), min_size=2, max_size=6),
+    st.text(min_size=1, max_size=6),
+    st.booleans(),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bot_games)
+def test_any_table_of_bots_finishes_its_match_with_only_accepted_actions(game: tuple) -> None:
+    preset, levels, seed, in_turn_only = game
+    if preset == "duo":
+        levels = levels[:2]
+    play_match(preset, levels, seed, {"roundLimit": 2}, in_turn_only=in_turn_only)
+
+
+# --- the policies ------------------------------------------------------------------------
+
+
+def bot(state: Any, seat: int, level: str = "normal", **kw: Any) -> dict[str, Any] | None:
+    return choose(view_for(state, seat), level, random.Random(0), **kw)
+
+
+def test_unknown_level_is_refused() -> None:
+    state = position(["R5 G7", "B1 B2"], "R1")
+    with pytest.raises(InvalidAction):
+        bot(state, 0, "expert")
+    assert set(LEVELS) == {"easy", "normal", "hard"}
+
+
+def test_easy_plays_the_first_listed_card() -> None:
+    state = position(["G2 R5 R9", "B1 B2"], "R1")
+    assert bot(state, 0, "easy") == {"type": "play", "cards": ["R5"], "at": 0}
+
+
+def test_normal_keeps_its_wild_while_another_card_plays() -> None:
+    state = position(["W R5 G2", "B1 B2 B3"], "R1")
+    assert bot(state, 0)["cards"] == ["R5"]
+
+
+def test_normal_plays_the_card_that_keeps_most_of_its_colour() -> None:
+    # R1 on top: G1 leaves two greens to follow, R7 leaves no red.
+    state = position(["R7 G1 G4 G8", "B1 B2 B3"], "R1")
+    assert bot(state, 0)["cards"] == ["G1"]
+
+
+def test_normal_plays_a_wild_when_stuck_and_names_the_colour_it_holds_most() -> None:
+    state = position(["W B3 B5 G2", "Y1 Y2 Y3"], "R1")
+    action = bot(state, 0)
+    assert action is not None
+    assert action["cards"] == ["W"] and action["color"] == "B"
+
+
+def test_normal_never_bluffs_a_wild_draw_four() -> None:
+    # Holding a red: the Wild Draw Four would be a bluff, so it plays the Wild.
+    state = position(["W+4 W R2 B9", "Y1 Y2 Y3"], "R1")
+    assert bot(state, 0)["cards"] == ["R2"]
+    stuck = position(["W+4 W B9", "Y1 Y2 Y3"], "R1")
+    assert bot(stuck, 0)["cards"] == ["W+4"]
+    # Having drawn a Wild Draw Four while holding a red, it keeps the card.
+    drew, _ = apply(position(["R5 B9", "Y1 Y2 Y3"], "R1", draw="W+4"), 0, {"type": "draw"})
+    assert drew.drawn == "W+4"
+    assert bot(drew, 0) == {"type": "pass", "at": drew.moves}
+
+
+def test_bots_call_uno_with_their_next_to_last_card() -> None:
+    state = position(["R5 G2", "B1 B2 B3"], "R1")
+    for level in LEVELS:
+        action = bot(state, 0, level)
+        assert action is not None and action["uno"] is True
+
+
+def test_normal_draws_only_when_it_cannot_play() -> None:
+    state = position(["G5 G2", "B1 B2 B3"], "R1", draw="Y7 Y8")
+    assert bot(state, 0) == {"type": "draw", "at": 0}
+
+
+def test_normal_catches_a_missed_uno_call_unless_kept_to_its_turn() -> None:
+    state = position(["R5 G2 B9", "B1 B2 B3", "R4 Y5"], "R1", turn=2)
+    state, _ = apply(state, 2, {"type": "play", "cards": ["R4"]})
+    assert state.exposed == 2
+    catch = bot(state, 1)
+    assert catch == {"type": "catchUno", "target": 2, "at": state.moves}
+    apply(state, 1, catch)
+    assert bot(state, 1, in_turn_only=True) is None
+    assert bot(state, 1, "easy") is None
+    assert bot(state, 2) == {"type": "callUno", "at": state.moves}
+
+
+def test_normal_jumps_in_with_a_copy_of_the_top_card_unless_kept_to_its_turn() -> None:
+    rules = {"jumpIn": True}
+    state = position(["R5 G2 B9", "B1 R1 B3", "Y4 Y5"], "R1", rules=rules)
+    jump = bot(state, 1)
+    assert jump == {"type": "play", "cards": ["R1"], "at": 0}
+    apply(state, 1, jump)
+    assert bot(state, 1, in_turn_only=True) is None
+
+
+def test_normal_swaps_hands_with_the_opponent_holding_fewest_cards() -> None:
+    rules = {"sevenZero": True}
+    state = position(["R7 G2 B9 B4 Y6", "B1 R1 B3", "Y4", "G1 G2 G3 G4"], "R1", rules=rules)
+    action = bot(state, 0)
+    assert action == {"type": "play", "cards": ["R7"], "target": 2, "at": 0}
+    apply(state, 0, action)
+
+
+def test_normal_names_a_colour_and_drafts() -> None:
+    state, _ = new_match(rules_from_json({"preset": "duo"}), 2, "draft")
+    assert state.phase == "draft"
+    action = bot(state, state.turn)
+    assert action is not None and action["type"] in ("keep", "discard")
+    apply(state, state.turn, action)
+
+
+def test_no_bot_acts_between_deals() -> None:
+    state, _ = play_match("classic", ["normal", "normal"], "between", one_deal=True)
+    assert state.phase == "dealOver"
+    for level in LEVELS:
+        assert bot(state, 0, level) is None and bot(state, 1, level) is None
