@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
+import sys
 
 import uvicorn
 
@@ -26,6 +28,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=os.environ.get("UNO_DATABASE_URL"),
         help="SQLAlchemy async URL (env UNO_DATABASE_URL; none: ./uno.db SQLite)",
     )
+    parser.add_argument(
+        "--proxy-headers",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="behind a reverse proxy: take client addresses from X-Forwarded-For, on "
+        "connections from --trusted-proxies only (env UNO_PROXY_HEADERS; default off)",
+    )
+    parser.add_argument(
+        "--trusted-proxies",
+        default=None,
+        help="comma-separated addresses or networks whose X-Forwarded-* headers are "
+        "believed (env UNO_TRUSTED_PROXIES; default 127.0.0.1,::1)",
+    )
     parser.add_argument("--log-level", default="info")
     return parser.parse_args(argv)
 
@@ -35,13 +50,39 @@ def settings_from(args: argparse.Namespace) -> Settings:
     overrides["redis_url"] = args.redis or None
     if args.database:
         overrides["database_url"] = args.database
+    if args.proxy_headers is not None:
+        overrides["proxy_headers"] = args.proxy_headers
+    if args.trusted_proxies is not None:
+        overrides["trusted_proxies"] = args.trusted_proxies
     return Settings(**overrides)  # type: ignore[arg-type]
+
+
+def check_store(settings: Settings) -> None:
+    """Exit with a clear message now if the Redis given cannot be reached (instead of a
+    traceback from the server's startup, or a hang on an address that never answers)."""
+    if settings.redis_url is None:
+        return
+    from app.store.base import StoreUnreachable
+    from app.store.redis import RedisStore
+
+    async def reach() -> None:
+        store = await RedisStore.connect(
+            settings.redis_url,  # type: ignore[arg-type]
+            connect_timeout=settings.redis_connect_timeout_seconds,
+        )
+        await store.close()
+
+    try:
+        asyncio.run(reach())
+    except StoreUnreachable as err:
+        sys.exit(f"python -m app: {err}")
 
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     settings = settings_from(args)
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s %(message)s")
+    check_store(settings)
     uvicorn.run(
         create_app(settings),
         host=settings.host,
@@ -51,6 +92,10 @@ def main(argv: list[str] | None = None) -> None:
         ws_per_message_deflate=False,
         ws_max_size=settings.max_message_bytes,
         timeout_graceful_shutdown=10,
+        # uvicorn would believe X-Forwarded-For from 127.0.0.1 unless told otherwise; the
+        # server does only when asked to, and only from the proxies named.
+        proxy_headers=settings.proxy_headers,
+        forwarded_allow_ips=settings.trusted_proxies,
     )
 
 

@@ -23,7 +23,7 @@ from app.db import Database
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
 from app.settings import Settings, get_settings
-from app.store import open_store
+from app.store import RoomStore, open_store
 from app.ws import endpoint
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         history_size=settings.history_size,
         history_ttl_seconds=settings.history_ttl_seconds,
         prefix=settings.redis_prefix,
+        connect_timeout=settings.redis_connect_timeout_seconds,
     )
+    await _warn_about(store)
     db = await Database.connect(settings.database_url)
     rest_limits = RestLimits(
         settings.rest_write_rate,
@@ -79,6 +81,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await store.close()
         await db.close()
         await rest_limits.close()
+
+
+async def _warn_about(store: RoomStore) -> None:
+    """A production store that can lose acknowledged changes is said so in the log."""
+    warnings = await store.config_warnings()
+    if warnings is None:
+        log.info("the room store's configuration cannot be read: persistence not checked")
+    for warning in warnings or ():
+        log.warning("%s", warning)
 
 
 _gc_tuned = False

@@ -19,6 +19,9 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(
         default=None, validation_alias=AliasChoices("UNO_REDIS_URL", "redis_url")
     )
+    # How long the server waits for Redis at start (connect and first reply) before it
+    # gives up and exits.
+    redis_connect_timeout_seconds: float = 5.0
     # Prefix of every Redis key and channel (several deployments can share one Redis).
     redis_prefix: str = "uno"
     database_url: str = Field(
@@ -27,6 +30,11 @@ class Settings(BaseSettings):
     )
     # Browser origins allowed to open a WebSocket besides the server's own; "*" allows any.
     allowed_origins: list[str] = []
+    # Behind a reverse proxy: read the client's address (for rate limits and logs) and
+    # scheme from X-Forwarded-For / X-Forwarded-Proto, but only on connections from
+    # ``trusted_proxies`` (comma-separated addresses or networks); anyone else's are ignored.
+    proxy_headers: bool = False
+    trusted_proxies: str = "127.0.0.1,::1"
     # Largest WebSocket message accepted (bytes); larger frames close the socket with 1009.
     max_message_bytes: int = 64 * 1024
     # Per-connection token bucket: sustained messages per second and burst size.

@@ -16,6 +16,7 @@ from app.store.memory import MemoryStore
 async def open_store(redis_url: str | None, **options: Any) -> RoomStore:
     """The Redis store when a URL is given (checked reachable now), else the memory store."""
     if redis_url is None:
+        options.pop("connect_timeout", None)
         return MemoryStore(**options)
     from app.store.redis import RedisStore
 

@@ -64,6 +64,15 @@ class LogAhead(Exception):
     """A direct commit was refused: the log holds entries the writer has not applied."""
 
 
+class StoreFull(Exception):
+    """The store refused a write for lack of memory, and wrote nothing (Redis at its
+    ``maxmemory`` with ``maxmemory-policy noeviction``). Retrying later may succeed."""
+
+
+class StoreUnreachable(Exception):
+    """The store did not answer when the server started."""
+
+
 class RoomStore(abc.ABC):
     """Live rooms, their logs, leases, history and the fan-out of changes between nodes."""
 
@@ -193,6 +202,11 @@ class RoomStore(abc.ABC):
 
     @abc.abstractmethod
     async def close(self) -> None: ...
+
+    async def config_warnings(self) -> list[str] | None:
+        """Settings of the store that put acknowledged changes at risk, one sentence each;
+        None when the store does not let the server read them."""
+        return []
 
     async def ping(self) -> bool:
         return True

@@ -29,14 +29,24 @@ import contextlib
 import logging
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 from redis.commands.core import AsyncScript
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, OutOfMemoryError
 
-from app.store.base import Commit, Delivery, LeaseLost, LogAhead, RoomRecord, RoomStore
+from app.store.base import (
+    Commit,
+    Delivery,
+    LeaseLost,
+    LogAhead,
+    RoomRecord,
+    RoomStore,
+    StoreFull,
+    StoreUnreachable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +98,20 @@ return 1
 """
 
 
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def safe_url(url: str) -> str:
+    """``url`` without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
+
+
 class _Batcher:
     """Commands issued during one turn of the event loop, sent to Redis as one pipeline.
 
@@ -137,7 +161,9 @@ class _Batcher:
         for (_, future), reply in zip(queued, replies, strict=True):
             if future.done():  # the caller was cancelled meanwhile
                 continue
-            if isinstance(reply, Exception):
+            if isinstance(reply, OutOfMemoryError):
+                future.set_exception(StoreFull(str(reply)))
+            elif isinstance(reply, Exception):
                 future.set_exception(reply)
             else:
                 future.set_result(reply)
@@ -175,20 +201,62 @@ class RedisStore(RoomStore):
         self._on_wake: Callable[[str], None] | None = None
 
     @classmethod
-    async def connect(cls, url: str, **options: Any) -> RedisStore:
-        """A store on the Redis at ``url``; fails now if Redis does not answer."""
+    async def connect(cls, url: str, connect_timeout: float = 5.0, **options: Any) -> RedisStore:
+        """A store on the Redis at ``url``.
+
+        :raises StoreUnreachable: Redis did not answer within ``connect_timeout`` s (refused,
+            unknown host, or a port that accepts and never replies).
+        """
         # A blocking pool: under load, commands wait for one of a bounded set of
         # connections instead of failing with "Too many connections".
         pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=options.pop("max_connections", 64), timeout=20
+            url,
+            max_connections=options.pop("max_connections", 64),
+            timeout=20,
+            socket_connect_timeout=connect_timeout,
         )
         client = aioredis.Redis.from_pool(pool)  # closes the pool with the client
         try:
-            await client.ping()
+            async with asyncio.timeout(connect_timeout):
+                await client.ping()
+        except (aioredis.RedisError, OSError, TimeoutError) as err:
+            await client.aclose()
+            reason = str(err) or type(err).__name__
+            raise StoreUnreachable(f"cannot reach Redis at {safe_url(url)}: {reason}") from None
         except BaseException:
             await client.aclose()
             raise
         return cls(client, **options)
+
+    async def config_warnings(self) -> list[str] | None:
+        """What in this Redis's configuration puts acknowledged changes at risk: nothing
+        kept on disk (a restart loses every room), or an eviction policy (memory pressure
+        drops rooms instead of refusing writes). None when CONFIG GET is refused (managed
+        services often rename or forbid it)."""
+        try:
+            reply = await self._redis.config_get("appendonly", "save", "maxmemory-policy")
+        except aioredis.ResponseError:
+            return None
+        config = {_text(k): _text(v) for k, v in reply.items()}
+        warnings = []
+        if config.get("appendonly") != "yes":
+            if config.get("save", "").strip():
+                warnings.append(
+                    "Redis keeps rooms on disk only in its periodic snapshots (appendonly no): "
+                    "a restart loses what changed since the last one; set appendonly yes"
+                )
+            else:
+                warnings.append(
+                    "Redis keeps nothing on disk (appendonly no, no snapshots): a Redis "
+                    "restart loses every room; set appendonly yes"
+                )
+        policy = config.get("maxmemory-policy", "noeviction")
+        if policy != "noeviction":
+            warnings.append(
+                f"Redis may evict keys (maxmemory-policy {policy}): under memory pressure it "
+                "drops rooms instead of refusing writes; set maxmemory-policy noeviction"
+            )
+        return warnings
 
     def _key(self, room_id: str, part: str) -> str:
         return f"{self.prefix}:{{{room_id}}}:{part}"
@@ -222,7 +290,10 @@ class RedisStore(RoomStore):
             pipe.hset(f"{self.prefix}:codes", code, room_id)
         if listed:
             pipe.zadd(f"{self.prefix}:lobby", {room_id: doc.get("createdAt", 0)})
-        await pipe.execute()
+        try:
+            await pipe.execute()
+        except OutOfMemoryError as err:  # a transaction: nothing of it was written
+            raise StoreFull(str(err)) from None
 
     async def load(self, room_id: str) -> RoomRecord | None:
         pipe = self._redis.pipeline(transaction=True)
@@ -273,7 +344,10 @@ class RedisStore(RoomStore):
             return await self._batch.call("EVALSHA", script.sha, len(keys), *keys, *args)
         except NoScriptError:
             # Not run: Redis did not know the script (first use, or Redis restarted).
-            return await script(keys=keys, args=args)
+            try:
+                return await script(keys=keys, args=args)
+            except OutOfMemoryError as err:
+                raise StoreFull(str(err)) from None
 
     # The lease
 
@@ -359,6 +433,10 @@ class RedisStore(RoomStore):
         return f"{self.prefix}:alive:{node}"
 
     async def heartbeat(self, node: str, ttl_ms: int) -> bool:
+        # PEXPIRE first: Redis allows it when full (noeviction refuses SET), so a node stays
+        # alive while writes are refused, and its sockets are not taken for dead.
+        if await self._batch.call("PEXPIRE", self._alive_key(node), ttl_ms):
+            return True
         previous = await self._batch.call("SET", self._alive_key(node), 1, "PX", ttl_ms, "GET")
         return previous is not None
 

@@ -186,12 +186,17 @@ class Client:
 
 @contextlib.asynccontextmanager
 async def running_server(
-    store: str, tmp_path: Any, prefix: str | None = None, **settings: Any
+    store: str,
+    tmp_path: Any,
+    prefix: str | None = None,
+    redis_url: str | None = None,
+    **settings: Any,
 ) -> AsyncIterator[Server]:
-    """A live server; servers given the same Redis ``prefix`` are nodes of one cluster."""
-    shared = prefix is not None
+    """A live server; servers given the same Redis ``prefix`` are nodes of one cluster.
+    ``redis_url``: a Redis of the test's own (``own_redis``) instead of the shared one."""
+    shared = prefix is not None or redis_url is not None
     prefix = prefix or f"t{secrets.token_hex(4)}"
-    if store == "redis":
+    if store == "redis" and redis_url is None:
         await require_redis()
     # Tests write fast from one address; the limits' own tests set tight ones.
     settings.setdefault("rest_write_rate", "100000/second")
@@ -200,7 +205,9 @@ async def running_server(
         "database_url", f"sqlite+aiosqlite:///{tmp_path}/uno-{secrets.token_hex(4)}.db"
     )
     config_settings = Settings(
-        redis_url=REDIS_URL if store == "redis" else None, redis_prefix=prefix, **settings
+        redis_url=(redis_url or REDIS_URL) if store == "redis" else None,
+        redis_prefix=prefix,
+        **settings,
     )
     app = create_app(config_settings)
     config = uvicorn.Config(

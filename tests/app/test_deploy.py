@@ -1,0 +1,235 @@
+"""The production deployment: docker-compose.yml and the proxy's config as files (Docker
+is not run here), and what the server does at start with the Redis it is given."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from live import in_ci, running_server
+from own_redis import free_port, own_redis
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE = ROOT / "docker-compose.yml"
+CADDYFILE = ROOT / "deploy" / "Caddyfile"
+
+
+def _defaults(value: Any) -> Any:
+    """``value`` with compose's ``${NAME:-default}`` replaced by the default."""
+    if isinstance(value, str):
+        return re.sub(r"\$\{[A-Z_]+:-([^}]*)\}", r"\1", value)
+    if isinstance(value, list):
+        return [_defaults(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _defaults(v) for k, v in value.items()}
+    return value
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    loaded: dict[str, Any] = _defaults(yaml.safe_load(COMPOSE.read_text()))
+    return loaded
+
+
+def _options(command: list[str]) -> dict[str, str]:
+    """``--name value`` pairs of a command line."""
+    return {
+        command[i][2:]: command[i + 1]
+        for i in range(len(command) - 1)
+        if command[i].startswith("--") and not command[i + 1].startswith("--")
+    }
+
+
+def _apps(compose: dict[str, Any]) -> dict[str, Any]:
+    return {
+        name: service
+        for name, service in compose["services"].items()
+        if service.get("image") == "uno-server" and name != "migrate"
+    }
+
+
+def test_compose_redis_appends_every_write_to_a_file_on_a_volume(compose: dict[str, Any]) -> None:
+    redis = compose["services"]["redis"]
+    options = _options(redis["command"])
+    assert options["appendonly"] == "yes"
+    assert options["appendfsync"] == "everysec"  # the documented default
+    volume = next(v for v in redis["volumes"] if v.endswith(":/data"))
+    assert volume.split(":")[0] in compose["volumes"]  # a named volume, kept across restarts
+
+
+def test_compose_redis_refuses_writes_when_full_instead_of_evicting(
+    compose: dict[str, Any],
+) -> None:
+    options = _options(compose["services"]["redis"]["command"])
+    assert options["maxmemory-policy"] == "noeviction"
+    assert options["maxmemory"] not in ("", "0")  # without a limit the policy never acts
+
+
+def test_compose_publishes_one_port_the_proxy_and_no_replica(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    published = {name: s["ports"] for name, s in services.items() if s.get("ports")}
+    assert list(published) == ["proxy"]
+    assert published["proxy"] == ["8000:80"]
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("caddy:")
+    assert "./deploy/Caddyfile:/etc/caddy/Caddyfile:ro" in proxy["volumes"]
+    apps = _apps(compose)
+    assert len(apps) >= 2
+    for name in apps:
+        assert proxy["depends_on"][name] == {"condition": "service_healthy"}
+        assert "healthcheck" in apps[name]
+
+
+def test_compose_replicas_trust_forwarded_headers_from_the_proxy_only(
+    compose: dict[str, Any],
+) -> None:
+    proxy_address = compose["services"]["proxy"]["networks"]["uno"]["ipv4_address"]
+    for service in _apps(compose).values():
+        command = service["command"]
+        assert "--proxy-headers" in command
+        assert _options(command)["trusted-proxies"] == proxy_address
+        origins = service["environment"]["UNO_PUBLIC_ORIGINS"]
+        assert "http://localhost:8000" in origins  # the proxy's address, as browsers see it
+
+
+def test_caddyfile_balances_every_replica_with_health_checks_and_no_stickiness(
+    compose: dict[str, Any],
+) -> None:
+    text = CADDYFILE.read_text()
+    upstreams = re.search(r"reverse_proxy ([^{]+)\{", text)
+    assert upstreams is not None
+    assert set(upstreams.group(1).split()) == {f"{name}:8000" for name in _apps(compose)}
+    assert re.search(r"^\s*health_uri /healthz$", text, re.M)
+    assert re.search(r"^\s*lb_policy round_robin$", text, re.M)
+    assert "cookie" not in text and "ip_hash" not in text and "client_ip" not in text
+    assert re.search(r"^\s*respond @metrics 404$", text, re.M)  # metrics stay inside
+
+
+def _caddy() -> str:
+    binary = shutil.which("caddy")
+    if binary is None:
+        if in_ci():
+            pytest.fail("CI=true but caddy is not installed (.ci/run installs it)")
+        pytest.skip("caddy is not installed")
+    return binary
+
+
+def test_caddy_accepts_the_proxy_config(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [_caddy(), "validate", "--adapter", "caddyfile", "--config", str(CADDYFILE)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)},
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Valid configuration" in done.stdout + done.stderr
+
+
+# Redis at start
+
+
+def _start(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("UNO_")}
+    return subprocess.run(
+        [sys.executable, "-m", "app", "--port", str(free_port()), *args],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT), "UNO_REDIS_CONNECT_TIMEOUT_SECONDS": "2"},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+
+def test_a_redis_that_refuses_connections_stops_the_server_with_a_clear_error(
+    tmp_path: Path,
+) -> None:
+    port = free_port()  # nothing listens there
+    started = time.monotonic()
+    done = _start(tmp_path, "--redis", f"redis://:secret@127.0.0.1:{port}/0")
+    assert done.returncode != 0
+    assert f"cannot reach Redis at redis://:***@127.0.0.1:{port}/0" in done.stderr
+    assert "secret" not in done.stderr
+    assert "Traceback" not in done.stderr
+    assert time.monotonic() - started < 20
+
+
+def test_a_redis_address_that_never_answers_stops_the_server_instead_of_hanging(
+    tmp_path: Path,
+) -> None:
+    # Accepts connections (the kernel's backlog) and never replies.
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)
+        port = silent.getsockname()[1]
+        started = time.monotonic()
+        done = _start(tmp_path, "--redis", f"redis://127.0.0.1:{port}/0")
+    assert done.returncode != 0
+    assert f"cannot reach Redis at redis://127.0.0.1:{port}/0" in done.stderr
+    assert time.monotonic() - started < 20
+
+
+def _store_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "app.main" and r.levelno >= 30]
+
+
+async def test_start_warns_when_redis_keeps_nothing_on_disk_and_may_evict(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="app.main")
+    options = ("--save", "", "--appendonly", "no", "--maxmemory-policy", "allkeys-lru")
+    with own_redis(tmp_path / "redis", *options) as url:
+        async with running_server("redis", tmp_path, redis_url=url) as server:
+            assert (await server.http.get("/healthz")).status_code == 200
+    warnings = _store_warnings(caplog)
+    assert any("keeps nothing on disk" in w and "appendonly yes" in w for w in warnings)
+    assert any("may evict keys (maxmemory-policy allkeys-lru)" in w for w in warnings)
+
+
+async def test_start_warns_when_redis_keeps_only_snapshots(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with own_redis(tmp_path / "redis", "--save", "60 1", "--appendonly", "no") as url:
+        async with running_server("redis", tmp_path, redis_url=url):
+            pass
+    warnings = _store_warnings(caplog)
+    assert any("only in its periodic snapshots" in w for w in warnings)
+    assert not any("evict" in w for w in warnings)
+
+
+async def test_start_says_nothing_about_a_redis_that_keeps_its_rooms(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    options = ("--appendonly", "yes", "--save", "", "--maxmemory-policy", "noeviction")
+    with own_redis(tmp_path / "redis", *options) as url:
+        async with running_server("redis", tmp_path, redis_url=url):
+            pass
+    assert _store_warnings(caplog) == []
+
+
+async def test_start_says_so_when_redis_does_not_let_it_read_the_configuration(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="app.main")
+    # As managed services do: CONFIG renamed away.
+    with own_redis(tmp_path / "redis", "--save", "", "--appendonly", "no") as url:
+        import redis as sync_redis
+
+        client = sync_redis.Redis.from_url(url)
+        client.execute_command("ACL", "SETUSER", "default", "-config")
+        client.close()
+        async with running_server("redis", tmp_path, redis_url=url):
+            pass
+    messages = [r.getMessage() for r in caplog.records if r.name == "app.main"]
+    assert any("cannot be read: persistence not checked" in m for m in messages)
+    assert _store_warnings(caplog) == []
