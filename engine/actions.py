@@ -41,7 +41,8 @@ ACTION_TYPES = frozenset(
 
 class Action(NamedTuple):
     """One action. ``at`` (optional) is the ``moves`` count of the state the seat reacted to:
-    an out-of-turn action whose ``at`` is stale arrived too late and is refused."""
+    an action of any type whose ``at`` is not the current ``moves`` arrived too late and is
+    refused with ``too_late`` before any other check."""
 
     type: str
     cards: tuple[str, ...] = ()
@@ -84,7 +85,7 @@ def parse_action(data: Mapping[str, Any] | Action) -> Action:
         color=_color_field(data.get("color")),
         target=_int_field(data, "target"),
         uno=_uno_field(data.get("uno")),
-        at=_int_field(data, "at"),
+        at=_at_field(data.get("at")),
     )
 
 
@@ -118,6 +119,15 @@ def _int_field(data: Mapping[str, Any], name: str) -> int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidAction(f"bad_{name}", f"{name!r} must be a whole number, got {value!r}")
+    return value
+
+
+def _at_field(value: object) -> int | None:
+    """``at``: the ``moves`` count of the position the action answers (see engine.game)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidAction("bad_at", f"'at' must be a non-negative whole number, got {value!r}")
     return value
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NoReturn
 
 from engine.actions import Action, check_seat, parse_action
 from engine.cards import FACES, NUMBERS, SIDE_COLORS, CardInfo
@@ -50,6 +50,8 @@ def apply(state: Any, seat: int, action: Mapping[str, Any] | Action) -> tuple[An
                 return _play_one_card(state, seat, action)  # the commonest, without a hop
             return _RESOLVERS[kind](state, seat, action)
     act = action if type(action) is Action else parse_action(action)
+    if act.at is not None and act.at != state.moves:
+        raise_too_late(state.moves, act.at)
     if type(state) is not State:
         return other_game(state).apply(state, seat, act)
     if type(seat) is not int or not 0 <= seat < state.players or state.out[seat]:
@@ -58,6 +60,16 @@ def apply(state: Any, seat: int, action: Mapping[str, Any] | Action) -> tuple[An
     if handler is None:
         raise IllegalAction("wrong_game", f"{act.type!r} is not an action of this game")
     return handler(state, seat, act)
+
+
+def raise_too_late(moves: int, at: int) -> NoReturn:
+    """The one rule of ``at``: an action answering a position the table has left (or not
+    reached) is refused, whatever it is, before anything else is checked. Every game's
+    state counts its table moves in ``moves``."""
+    raise IllegalAction(
+        "too_late",
+        f"too late: the table moved on (your action answers move {at}, the table is at {moves})",
+    )
 
 
 def _check_seat(state: State, seat: object) -> None:
@@ -158,15 +170,14 @@ def turn_play_problem(state: State, seat: int, card: str) -> str | None:
     return None
 
 
-def jump_in_problem(state: State, seat: int, card: str, at: int | None) -> str | None:
-    """Why ``seat`` may not jump in with ``card`` now (an error code), or None."""
+def jump_in_problem(state: State, seat: int, card: str) -> str | None:
+    """Why ``seat`` may not jump in with ``card`` now (an error code), or None. (A stale
+    ``at`` was refused before: see :func:`apply`.)"""
     rules = state.rules
     faces = FACES[state.side]
     info = faces[card]
     if not rules.jump_in:
         return "not_your_turn"
-    if at is not None and at != state.moves:
-        return "too_late"
     top = state.discard[-1]
     same = card == top or info.code == faces[top].code
     if info.is_wild or state.pending or not same:
@@ -223,7 +234,6 @@ _PROBLEM_TEXT = {
     " matching card",
     "action_finish_forbidden": "your last card must be a number card",
     "not_your_turn": "it is not your turn",
-    "too_late": "too late: the table moved on before your action arrived",
     "must_follow_color": "after a Wild Draw Four you must play its colour",
     "card_not_in_hand": "you do not hold all of those cards",
     "dump_all_or_nothing": "after a Reverse lay every card of its colour, or only the Reverse",
@@ -243,7 +253,7 @@ def _play(state: State, seat: int, act: Action) -> Transition:
         raise IllegalAction("card_not_in_hand", f"you do not hold {card!r}")
     jump = seat != state.turn
     if jump:
-        problem = jump_in_problem(state, seat, card, act.at) if len(cards) == 1 else "not_your_turn"
+        problem = jump_in_problem(state, seat, card) if len(cards) == 1 else "not_your_turn"
     else:
         problem = turn_play_problem(state, seat, card)
         if problem is None and len(cards) > 1:
@@ -609,8 +619,6 @@ def _catch_uno(state: State, seat: int, act: Action) -> Transition:
         raise IllegalAction("bad_target", f"seat {target!r} cannot be caught by seat {seat}")
     if state.rules.uno_penalty == 0:
         raise IllegalAction("uno_penalty_off", "this room has no penalty for a missed UNO call")
-    if act.at is not None and act.at != state.moves:
-        raise IllegalAction("too_late", "too late: the table moved on before your catch arrived")
     if state.exposed != target:
         if state.caught == target or len(state.hands[target]) == 1:
             raise IllegalAction("too_late", f"seat {target} called UNO or was caught already")

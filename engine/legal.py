@@ -73,7 +73,7 @@ def _other_actions(state: State, seat: int) -> list[Action]:
     actions: list[Action] = []
     if state.rules.jump_in:
         top = state.discard[-1]
-        if top in state.hands[seat] and jump_in_problem(state, seat, top, None) is None:
+        if top in state.hands[seat] and jump_in_problem(state, seat, top) is None:
             _add_plays(state, seat, (top,), actions)
     _add_uno(state, seat, actions)
     return actions

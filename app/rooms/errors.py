@@ -9,18 +9,27 @@ class RoomError(Exception):
     """A refusal with an HTTP-like ``status``, a machine-readable ``code`` and an English
     ``message``; REST answers it as ``{"code", "message"}``, the socket as an ``error``."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, detail: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        # Extra fields of the answer (``won``: the change a lost race went to).
+        self.detail = detail or {}
 
     def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message}
+        return {"code": self.code, "message": self.message, **self.detail}
 
     @classmethod
     def from_result(cls, result: dict[str, Any]) -> RoomError:
-        return cls(result.get("status", 409), result["code"], result["message"])
+        detail = {k: result[k] for k in DETAIL_KEYS if k in result}
+        return cls(result.get("status", 409), result["code"], result["message"], detail)
+
+
+# The fields a refusal may carry beside its code and message.
+DETAIL_KEYS = ("won",)
 
 
 def not_found(room_id: str) -> RoomError:

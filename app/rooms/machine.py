@@ -52,7 +52,8 @@ class Step:
 
 
 def _refuse(err: RoomError) -> Step:
-    return Step({"ok": False, "status": err.status, "code": err.code, "message": err.message})
+    result = {"ok": False, "status": err.status, "code": err.code, "message": err.message}
+    return Step({**result, **err.detail})
 
 
 def replay(deal: list[dict[str, Any]]) -> Any:
@@ -110,15 +111,22 @@ class RoomMachine:
     def __init__(self, doc: dict[str, Any], seq: int, deal_log: list[dict[str, Any]]) -> None:
         self.doc = doc
         self.seq = seq
-        self.state: Any = replay(deal_log)
+        self.state: Any = None
         self.acks: OrderedDict[str, int] = OrderedDict()
         self.deal_start: dict[str, Any] | None = None
         self.deal_actions: list[dict[str, Any]] = []
+        # The change that left each position of the deal (by its ``moves``), or the first
+        # one made on it: what a race's loser is told it lost to.
+        self.positions: dict[int, dict[str, Any]] = {}
         for entry in deal_log:
             if "start" in entry:
+                self.state = engine.state_from_json(entry["start"])
                 self.deal_start = entry["start"]
                 self.deal_actions = []
-            else:
+                self.positions = {}
+            elif self.state is not None:
+                self._mark(self.state.moves, entry)
+                self.state, _ = engine.apply(self.state, entry["seat"], entry["action"])
                 self.deal_actions.append(_archived(entry))
                 if "key" in entry:
                     self.acks[entry["key"]] = entry["seq"]
@@ -292,6 +300,7 @@ class RoomMachine:
         doc["matchId"] = secrets.token_hex(8)
         self.deal_start = self.state.to_json()
         self.deal_actions = []
+        self.positions = {}
         return Step(
             {"ok": True},
             changed=True,
@@ -335,12 +344,33 @@ class RoomMachine:
         step.public_events.append({"type": "timer", "action": "nextDeal"})
         return step
 
+    def _mark(self, moves: int, entry: dict[str, Any]) -> None:
+        if moves not in self.positions:
+            action = entry["action"]
+            self.positions[moves] = {
+                "seq": entry["seq"],
+                "type": action.get("type"),
+                "seat": entry["seat"],
+            }
+
+    def refusal(self, err: engine.EngineError, action: dict[str, Any]) -> RoomError:
+        """The room's answer to an action the engine refused; a lost race (``too_late``)
+        names the change that won it (``won``: its seq, action type and seat) when the room
+        still knows it."""
+        detail: dict[str, Any] = {}
+        if err.code == "too_late" and self.state is not None:
+            at = action.get("at")
+            won = self.positions.get(self.state.moves if at is None else at)
+            if won is not None:
+                detail["won"] = dict(won)
+        return RoomError(409, err.code, err.message, detail)
+
     def _apply(self, seat: int, action: dict[str, Any], key: str | None, now_ms: int) -> Step:
         before = self.state
         try:
             after, events = engine.apply(before, seat, action)
         except engine.EngineError as err:
-            raise RoomError(409, err.code, err.message) from None
+            raise self.refusal(err, action) from None
         self.state = after
         step = Step({"ok": True, "seq": self.seq + 1}, changed=True)
         step.events = list(events)
@@ -349,9 +379,11 @@ class RoomMachine:
             # A new deal began (nextDeal): its log starts from the state just dealt.
             self.deal_start = after.to_json()
             self.deal_actions = []
+            self.positions = {}
             step.deal_reset = True
             step.deal_append = [{"start": self.deal_start}]
         else:
+            self._mark(before.moves, entry)
             self.deal_actions.append(entry)
             # The key lets a writer that takes the room over remember the action's id.
             step.deal_append = [{**entry, "key": key} if key else entry]

@@ -170,6 +170,6 @@ def _answer(conn: Connection, ref: str, future: asyncio.Future[dict[str, Any]]) 
     try:
         result = answer(future)
     except RoomError as err:
-        conn.send(error(err.code, err.message, ref))
+        conn.send({**error(err.code, err.message, ref), **err.detail})
         return
     conn.send({"type": "ack", "ref": ref, "seq": result["seq"]})

@@ -82,13 +82,23 @@ class AckMessage(_Message):
     seq: int
 
 
+class RaceWinner(_Message):
+    """The change a lost race went to: its ``seq``, action ``type`` and ``seat``."""
+
+    seq: int
+    type: str | None
+    seat: int
+
+
 class ErrorMessage(_Message):
-    """Something you sent was refused; ``ref`` is the action's id when there was one."""
+    """Something you sent was refused; ``ref`` is the action's id when there was one. A
+    ``too_late`` refusal names the change that won the race in ``won`` (when known)."""
 
     type: Literal["error"]
     ref: str | None
     code: str
     message: str
+    won: RaceWinner | None = None
 
 
 class PongMessage(_Message):

@@ -8,6 +8,7 @@ import asyncio
 from collections import Counter
 from typing import Any
 
+import pytest
 from live import Client, Server, seeded_room
 
 ROUNDS = 12
@@ -143,3 +144,73 @@ async def test_a_challenge_against_a_draw_from_two_devices(server: Server) -> No
         winner = _one_wins(outcomes, {"not_your_turn", "too_late", "nothing_to_challenge"})
         # A failed challenge costs 4 + 2 cards, a draw the 4 of the penalty.
         assert clients[0].view["players"][1]["cards"] == (9 if winner == 0 else 7)
+
+
+# Every action type answers a stale ``at`` with too_late, naming the change that won.
+STALE_SETUP = {
+    "hands": [["R7", "G1", "G2"], ["Y1", "Y2", "Y3"], ["R5", "B1", "B2"]],
+    "discard": ["R5"],
+    "color": "R",
+    "drawPile": ["G7", "G8", "G9"],
+    "turn": 0,
+}
+EVERY_ACTION = [
+    {"type": "play", "cards": ["Y1"]},
+    {"type": "play", "cards": ["R5"]},
+    {"type": "draw"},
+    {"type": "pass"},
+    {"type": "callUno"},
+    {"type": "catchUno", "target": 0},
+    {"type": "challenge"},
+    {"type": "chooseColor", "color": "R"},
+    {"type": "nextDeal"},
+    {"type": "keep"},
+    {"type": "discard"},
+    {"type": "meld", "cards": ["R5", "G5", "B5"]},
+    {"type": "layOff", "cards": ["R5"], "target": 0},
+    {"type": "takeDiscard"},
+    {"type": "takePile"},
+    {"type": "discardCard", "cards": ["R5"]},
+    {"type": "swapJoker", "cards": ["R5"], "target": 0},
+    {"type": "turnCard"},
+]
+
+
+async def test_every_action_type_with_a_stale_at_is_too_late_naming_the_winner(
+    server: Server,
+) -> None:
+    room_id, tokens = await seeded_room(server, 3, {"jumpIn": True}, STALE_SETUP)
+    clients = [await server.connect(room_id, t) for t in tokens]
+    ref = await clients[0].act({"type": "play", "cards": ["R7"], "at": 0})
+    won = await clients[0].outcome(ref)
+    assert won["type"] == "ack"
+    await clients[1].wait_seq(won["seq"])
+    seq = clients[1].seq
+    for action in EVERY_ACTION:
+        ref = await clients[1].act({**action, "at": 0})
+        answer = await clients[1].outcome(ref)
+        assert answer["code"] == "too_late", (action, answer)
+        assert answer["won"] == {"seq": won["seq"], "type": "play", "seat": 0}
+        ref = await clients[1].act({**action, "at": 5})
+        assert (await clients[1].outcome(ref))["code"] == "too_late", action
+    assert clients[1].seq == seq  # nothing changed
+    for client in clients:
+        await client.close()
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "0", True, None, [0]])
+async def test_at_of_the_wrong_type_is_bad_at_and_changes_nothing(
+    server: Server, bad: object
+) -> None:
+    room_id, tokens = await seeded_room(server, 3, {"jumpIn": True}, STALE_SETUP)
+    client = await server.connect(room_id, tokens[0])
+    seq = client.seq
+    ref = await client.act({"type": "play", "cards": ["R7"], "at": bad})
+    answer = await client.outcome(ref)
+    if bad is None:  # JSON null: no ``at``
+        assert answer["type"] == "ack"
+    else:
+        assert answer["code"] == "bad_at", answer
+        await asyncio.sleep(0.05)
+        assert client.seq == seq
+    await client.close()

@@ -322,13 +322,13 @@ def test_two_identical_jump_ins_the_second_with_the_same_at_is_too_late() -> Non
     assert result["state"]["turn"] == 0
 
 
-def test_jump_in_arriving_on_your_own_turn_is_an_ordinary_play() -> None:
-    """Engine's choice (RULES.md is silent): once the turn has reached the second
-    jumper, its play is a turn play and its stale ``at`` is not looked at."""
+def test_jump_in_arriving_on_your_own_turn_with_a_stale_at_is_too_late() -> None:
+    """Once the turn has reached the second jumper, its stale jump-in is still too late:
+    ``at`` is checked for every action, in turn or not."""
     actions = [play(0, "R5"), play(2, "R5", at=1), play(3, "R5", at=1)]
     result = run_setup(HANDS_JUMP, "R9", rules=JUMP, actions=actions)
-    assert outcomes(result) == ["ok", "ok", "ok"]
-    assert result["state"]["turn"] == 0
+    assert outcomes(result) == ["ok", "ok", "too_late"]
+    assert result["state"]["turn"] == 3
 
 
 def test_jump_in_with_stale_at_after_the_top_changed_is_too_late() -> None:

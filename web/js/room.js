@@ -115,7 +115,10 @@ export function showRoom(root, roomId, params = {}) {
       toast(errorText("not_seated"), { kind: "error", code: "not_seated" });
       return;
     }
-    connection.sendAction(action);
+    // Every action answers the table this client showed: one that lost a race to a change
+    // it did not see yet is refused as too_late instead of landing on another table.
+    const moves = state.view?.moves;
+    connection.sendAction(action.at === undefined && Number.isInteger(moves) ? { ...action, at: moves } : action);
   }
 
   function name(seat) {
