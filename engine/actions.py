@@ -77,7 +77,8 @@ def parse_action(data: Mapping[str, Any] | Action) -> Action:
     if not isinstance(data, Mapping):
         raise InvalidAction("bad_action", f"an action must be a JSON object, got {data!r}")
     kind = data.get("type")
-    if kind not in ACTION_TYPES:
+    # A string first: an object or list would make the set lookup itself fail.
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise InvalidAction("unknown_action", f"unknown action type {kind!r}")
     return Action(
         type=kind,
@@ -113,12 +114,18 @@ def _color_field(value: object) -> str | None:
     raise InvalidAction("bad_color", f"'color' must be one of {list(ALL_COLORS)}, got {value!r}")
 
 
+_INT_LIMIT = 2**53
+
+
 def _int_field(data: Mapping[str, Any], name: str) -> int | None:
     value = data.get(name)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidAction(f"bad_{name}", f"{name!r} must be a whole number, got {value!r}")
+    if not -_INT_LIMIT < value < _INT_LIMIT:
+        # Counts and seats are small; a huge number fits no serialiser or database column.
+        raise InvalidAction(f"bad_{name}", f"{name!r} is out of range: {value!r}")
     return value
 
 

@@ -468,7 +468,8 @@ def rules_from_json(data: Mapping[str, Any] | None) -> Rules:
     if not isinstance(data, Mapping):
         raise InvalidRules("rules/not_an_object", f"rules must be a JSON object, got {data!r}")
     preset = data.get("preset", "classic")
-    if preset not in PRESETS:
+    # A string first: an object or list would make the lookup itself fail.
+    if not isinstance(preset, str) or preset not in PRESETS:
         raise InvalidRules(
             "rules/unknown_preset", f"unknown preset {preset!r}; known presets: {sorted(PRESETS)}"
         )

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
+from app.api.text import DB_INT_MAX, ID_MAX, ID_PATTERN
 from app.db import Database, DealReplay, get_database
 from engine import EngineError, apply, state_from_json
 
@@ -160,6 +161,8 @@ class ReplayOut(BaseModel):
 
 router = APIRouter(prefix="/api", tags=["history"], route_class=ApiErrorRoute)
 DatabaseDep = Annotated[Database, Depends(get_database)]
+PlayerId = Annotated[str, Path(alias="playerId", max_length=ID_MAX, pattern=ID_PATTERN)]
+MatchId = Annotated[str, Path(alias="matchId", max_length=ID_MAX, pattern=ID_PATTERN)]
 
 
 @router.get(
@@ -167,9 +170,9 @@ DatabaseDep = Annotated[Database, Depends(get_database)]
 )
 async def player_matches(
     db: DatabaseDep,
-    player_id: Annotated[str, Path(alias="playerId", max_length=64)],
+    player_id: PlayerId,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=DB_INT_MAX)] = 0,
 ) -> dict[str, Any]:
     """The player's finished matches, most recently finished first (paged)."""
     matches = await db.player_matches(player_id, limit=limit, offset=offset)
@@ -184,9 +187,7 @@ async def player_matches(
 
 
 @router.get("/matches/{matchId}", response_model=MatchOut, responses=ERROR_RESPONSES)
-async def match(
-    db: DatabaseDep, match_id: Annotated[str, Path(alias="matchId", max_length=64)]
-) -> dict[str, Any]:
+async def match(db: DatabaseDep, match_id: MatchId) -> dict[str, Any]:
     """A match (finished or still being played) with its players and every recorded deal."""
     found = await db.match(match_id)
     if found is None:
@@ -201,8 +202,8 @@ async def match(
 )
 async def deal_replay(
     db: DatabaseDep,
-    match_id: Annotated[str, Path(alias="matchId", max_length=64)],
-    deal_number: Annotated[int, Path(alias="dealNumber", ge=1)],
+    match_id: MatchId,
+    deal_number: Annotated[int, Path(alias="dealNumber", ge=1, le=DB_INT_MAX)],
 ) -> dict[str, Any]:
     """A finished deal: its full start state, its action log, and the state they lead to.
 

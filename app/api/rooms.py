@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Request, Response
+from fastapi import APIRouter, Depends, Header, Path, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 import engine
-from app.api.text import NAME_PATTERN
+from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN
 from app.rooms import tokens
 from app.rooms.doc import new_doc, player_by_token, summary
 from app.rooms.errors import RoomError
@@ -21,13 +21,17 @@ from app.store.base import RoomRecord
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
 Name = Annotated[str, Field(min_length=1, max_length=40, pattern=NAME_PATTERN)]
+RoomId = Annotated[str, Path(max_length=ID_MAX, pattern=ID_PATTERN)]
+# Join codes are 6 characters; a little room for spaces typed around them.
+Code = Annotated[str, Field(max_length=16)]
+MAX_SEATS = 10
 
 
 class CreateRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Name
     rules: dict[str, Any] = Field(default_factory=dict, description="preset plus options")
-    seats: int = Field(default=4, ge=2, le=10)
+    seats: int = Field(default=4, ge=2, le=MAX_SEATS)
     private: bool = False
     spectators: bool = Field(default=True, description="whether token-less sockets may watch")
     nextDealDelay: int = Field(
@@ -48,7 +52,7 @@ class RoomCreated(BaseModel):
 class JoinRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Name
-    code: str | None = None
+    code: Code | None = None
     ageConfirmed: bool = Field(
         default=False, description="of legal drinking age (required where drinks are on)"
     )
@@ -57,7 +61,7 @@ class JoinRoom(BaseModel):
 class JoinByCode(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Name
-    code: str
+    code: Code
     ageConfirmed: bool = False
 
 
@@ -70,14 +74,14 @@ class Joined(BaseModel):
 
 class Kick(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    seat: int = Field(ge=0)
+    seat: int = Field(ge=0, lt=MAX_SEATS)
 
 
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Name | None = None
     rules: dict[str, Any] | None = None
-    seats: int | None = Field(default=None, ge=2, le=10)
+    seats: int | None = Field(default=None, ge=2, le=MAX_SEATS)
     private: bool | None = None
     spectators: bool | None = None
     nextDealDelay: int | None = Field(default=None, ge=0, le=600)
@@ -177,7 +181,7 @@ async def list_rooms(request: Request, rooms: Rooms) -> list[dict[str, Any]]:
 
 
 @router.get("/{room_id}", response_model=RoomSummary, responses=ERRORS)
-async def get_room(room_id: str, rooms: Rooms) -> dict[str, Any]:
+async def get_room(room_id: RoomId, rooms: Rooms) -> dict[str, Any]:
     record = await rooms.load(room_id)
     return summary(record.doc, record.seq)
 
@@ -208,7 +212,7 @@ async def join_by_code(body: JoinByCode, request: Request, rooms: Rooms) -> Join
 
 
 @router.post("/{room_id}/join", status_code=201, response_model=Joined, responses=ERRORS)
-async def join_room(room_id: str, body: JoinRoom, request: Request, rooms: Rooms) -> Joined:
+async def join_room(room_id: RoomId, body: JoinRoom, request: Request, rooms: Rooms) -> Joined:
     """Take the lowest free seat. A private room wants its ``code``."""
     record = await rooms.load(room_id)
     if record.doc["private"]:
@@ -219,7 +223,7 @@ async def join_room(room_id: str, body: JoinRoom, request: Request, rooms: Rooms
 
 @router.post("/{room_id}/start", response_model=Started, responses=ERRORS)
 async def start_room(
-    room_id: str, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
+    room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
 ) -> Started:
     """Deal the first hand (host only; at least two seated players)."""
     await _as_host(rooms, room_id, authorization)
@@ -229,7 +233,7 @@ async def start_room(
 
 @router.post("/{room_id}/leave", status_code=204, responses=ERRORS)
 async def leave_room(
-    room_id: str, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
+    room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
 ) -> Response:
     """Give a seat up (bearer: the seat's token); only while no match is in progress."""
     token = _bearer(authorization)
@@ -243,7 +247,7 @@ async def leave_room(
 
 @router.post("/{room_id}/kick", status_code=204, responses=ERRORS)
 async def kick_player(
-    room_id: str,
+    room_id: RoomId,
     body: Kick,
     rooms: Rooms,
     authorization: Annotated[str | None, Header()] = None,
@@ -256,7 +260,7 @@ async def kick_player(
 
 @router.patch("/{room_id}", response_model=RoomSummary, responses=ERRORS)
 async def change_settings(
-    room_id: str,
+    room_id: RoomId,
     body: Settings,
     request: Request,
     rooms: Rooms,

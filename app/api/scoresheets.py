@@ -16,7 +16,7 @@ from fastapi import APIRouter, Body, Depends, Path
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
 from app.api.history import ApiError, ApiErrorRoute, ErrorOut
-from app.api.text import NAME_PATTERN, TEXT_PATTERN
+from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN, TEXT_PATTERN
 from app.db import Database, ScoresheetRecord, get_database
 from engine.errors import EngineError
 from engine.rules import rules_from_json, with_options
@@ -24,7 +24,7 @@ from engine.scoresheet import add_deal, standings
 
 router = APIRouter(prefix="/api/scoresheets", tags=["scoresheets"], route_class=ApiErrorRoute)
 DatabaseDep = Annotated[Database, Depends(get_database)]
-ScoresheetId = Annotated[str, Path(alias="scoresheetId", max_length=64)]
+ScoresheetId = Annotated[str, Path(alias="scoresheetId", max_length=ID_MAX, pattern=ID_PATTERN)]
 PlayerName = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=100, pattern=NAME_PATTERN),

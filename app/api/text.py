@@ -13,3 +13,8 @@ _PRINTABLE = r"[^\x00-\x1f\x7f]"
 NAME_PATTERN = rf"^{_PRINTABLE}*[^\s\x00-\x1f\x7f]{_PRINTABLE}*$"
 # Printable (may be empty).
 TEXT_PATTERN = rf"^{_PRINTABLE}*$"
+# Ids in paths (rooms, matches, players, scoresheets): printable, 1-64 characters.
+ID_PATTERN = rf"^{_PRINTABLE}+$"
+ID_MAX = 64
+# The database's integer columns (deal numbers, offsets) are 32-bit signed.
+DB_INT_MAX = 2**31 - 1

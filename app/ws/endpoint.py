@@ -47,13 +47,13 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
     if not origin_allowed(origin, websocket.headers.get("host"), settings.allowed_origins):
         await websocket.close(1008)  # before accept: the client sees HTTP 403
         return
-    record = await service.store.load(room_id)
+    record = await service.store.load(room_id) if _plausible(room_id, 64) else None
     if record is None:
         await _refuse(websocket, "room_not_found", f"no room {room_id!r}", CLOSE_NOT_FOUND)
         return
     pid: str | None = None
     if token:
-        player = player_by_token(record.doc, token)
+        player = player_by_token(record.doc, token) if _plausible(token, 128) else None
         if player is None:
             await _refuse(websocket, "bad_token", "this token holds no seat", CLOSE_BAD_TOKEN)
             return
@@ -94,6 +94,11 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
         conn.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sender, timeout=1)
+
+
+def _plausible(text: str, longest: int) -> bool:
+    """Ids and tokens are short and printable; anything else names nothing."""
+    return len(text) <= longest and text.isprintable()
 
 
 async def _disconnect(service: RoomService, room_id: str, command: dict[str, Any]) -> None:
