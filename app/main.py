@@ -20,10 +20,11 @@ from starlette.responses import Response
 from app.api import history, reference, rooms, scoresheets
 from app.api.limits import RateLimitMiddleware, RestLimits, document_429
 from app.db import Database
-from app.rooms.errors import RoomError
+from app.rooms.errors import RoomError, store_full
 from app.rooms.service import RoomService
 from app.settings import Settings, get_settings
 from app.store import RoomStore, open_store
+from app.store.base import StoreFull
 from app.ws import endpoint
 
 log = logging.getLogger(__name__)
@@ -130,6 +131,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONBody:
         return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(StoreFull)
+    async def full(request: Request, exc: StoreFull) -> JSONBody:
+        error = store_full()
+        return _error(error.status, error.code, error.message)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONBody:

@@ -24,9 +24,9 @@ from typing import Any, Protocol
 import orjson
 
 from app.rooms.archiver import Archive, Archiver
-from app.rooms.errors import RoomError, not_found
+from app.rooms.errors import RoomError, not_found, store_full
 from app.rooms.writer import RoomWriter, now_ms
-from app.store.base import RoomRecord, RoomStore
+from app.store.base import RoomRecord, RoomStore, StoreFull
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +152,18 @@ class RoomService:
         try:
             # A writer running here is woken directly; others through the store.
             await self.store.append(room_id, command, wake=room_id not in self._writers)
+        except StoreFull:
+            # Redis is full and refused the entry: the command is not in the log.
+            self._pending.pop(cid, None)
+            raise store_full() from None
+        except BaseException:
+            self._pending.pop(cid, None)
+            raise
+        try:
             await self._ensure_writer(room_id)
+        except StoreFull:
+            # Logged, and now no writer may take the room: the sweeper tries again.
+            log.warning("room %s: the store is full; no writer could take the room", room_id)
         except BaseException:
             self._pending.pop(cid, None)
             raise

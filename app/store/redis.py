@@ -112,6 +112,19 @@ def safe_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
 
 
+# KEYS: room, deal. The room and its current deal, read together. A script rather than
+# MULTI: a Redis at its memory limit refuses every command queued in a MULTI, reads too,
+# while a script that only reads runs.
+_LOAD = """
+return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
+"""
+
+# KEYS: room, hist. The room's seq and its history, read together (as _LOAD).
+_HISTORY = """
+return {redis.call('HGET', KEYS[1], 'seq'), redis.call('LRANGE', KEYS[2], 0, -1)}
+"""
+
+
 class _Batcher:
     """Commands issued during one turn of the event loop, sent to Redis as one pipeline.
 
@@ -190,6 +203,8 @@ class RedisStore(RoomStore):
         self._acquire = client.register_script(_ACQUIRE)
         self._release = client.register_script(_RELEASE)
         self._commit = client.register_script(_COMMIT)
+        self._load = client.register_script(_LOAD)
+        self._history = client.register_script(_HISTORY)
         self._batch = _Batcher(client)
         self._pubsub: PubSub | None = None
         self._listener: asyncio.Task[None] | None = None
@@ -296,12 +311,12 @@ class RedisStore(RoomStore):
             raise StoreFull(str(err)) from None
 
     async def load(self, room_id: str) -> RoomRecord | None:
-        pipe = self._redis.pipeline(transaction=True)
-        pipe.hgetall(self._key(room_id, "room"))
-        pipe.lrange(self._key(room_id, "deal"), 0, -1)
-        raw, deal = await pipe.execute()
-        if not raw:
+        flat, deal = await self._eval(
+            self._load, [self._key(room_id, "room"), self._key(room_id, "deal")], []
+        )
+        if not flat:
             return None
+        raw = dict(zip(flat[::2], flat[1::2], strict=True))
         return RoomRecord(
             orjson.loads(raw[b"doc"]),
             int(raw[b"seq"]),
@@ -451,11 +466,10 @@ class RedisStore(RoomStore):
     # Fan-out
 
     async def history(self, room_id: str, after_seq: int) -> list[bytes] | None:
-        pipe = self._redis.pipeline(transaction=True)
-        pipe.hget(self._key(room_id, "room"), "seq")
-        pipe.lrange(self._key(room_id, "hist"), 0, -1)
-        seq_raw, entries = await pipe.execute()
-        if seq_raw is None:
+        seq_raw, entries = await self._eval(
+            self._history, [self._key(room_id, "room"), self._key(room_id, "hist")], []
+        )
+        if not seq_raw:  # Lua's nil: no such room
             return None
         seq = int(seq_raw)
         if after_seq >= seq:
