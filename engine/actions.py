@@ -133,7 +133,7 @@ def _at_field(value: object) -> int | None:
     """``at``: the ``moves`` count of the position the action answers (see engine.game)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _INT_LIMIT:
         raise InvalidAction("bad_at", f"'at' must be a non-negative whole number, got {value!r}")
     return value
 
