@@ -8,16 +8,18 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from app.api import history, reference, rooms, scoresheets
+from app.api import history, protocol, reference, rooms, scoresheets
+from app.api.errors import ErrorOut, validation_body
 from app.api.limits import RateLimitMiddleware, RestLimits, document_429
 from app.db import Database
 from app.rooms.errors import RoomError, store_full
@@ -106,6 +108,11 @@ def _tune_gc() -> None:
         gc.set_threshold(10_000, 5, 100)
 
 
+class Health(BaseModel):
+    status: Literal["ok"]
+    node: str = Field(description="this node's id (one of the servers behind a balancer)")
+
+
 class JSONBody(Response):
     media_type = "application/json"
 
@@ -139,15 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONBody:
-        errors = exc.errors()
-        first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
-        where = ".".join(str(p) for p in first["loc"])
-        return _error(
-            422,
-            "invalid_request",
-            f"{where}: {first['msg']}",
-            errors=[{"loc": list(e["loc"]), "msg": e["msg"]} for e in errors],
-        )
+        return JSONBody(validation_body(exc.errors()), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONBody:
@@ -159,7 +158,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         return _error(exc.status_code, code, str(detail))
 
-    @app.get("/healthz", tags=["ops"])
+    @app.get(
+        "/healthz",
+        tags=["ops"],
+        response_model=Health,
+        responses={503: {"model": ErrorOut, "description": "Not ready: `not_ready`"}},
+    )
     async def healthz(request: Request) -> JSONBody:
         """200 once the server accepts rooms (store reachable), else 503."""
         if not request.app.state.ready or not await request.app.state.store.ping():
@@ -168,6 +172,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(rooms.router)
     app.include_router(reference.router)
+    app.include_router(protocol.router)
     app.include_router(history.router)
     app.include_router(scoresheets.router)
     app.include_router(endpoint.router)

@@ -35,8 +35,15 @@ class Settings(BaseSettings):
     # ``trusted_proxies`` (comma-separated addresses or networks); anyone else's are ignored.
     proxy_headers: bool = False
     trusted_proxies: str = "127.0.0.1,::1"
-    # Largest WebSocket message accepted (bytes); larger frames close the socket with 1009.
+    # Largest WebSocket message accepted (bytes, UTF-8). A larger one is answered with the
+    # error ``too_large`` and the socket is closed with 1009; the WebSocket layer itself
+    # cuts off (1009, no message) frames over twice this, which it would have to buffer.
     max_message_bytes: int = 64 * 1024
+    # Liveness: the server pings every socket (WebSocket ping frames, which every client
+    # library answers by itself) this often, and closes one whose pong has not come within
+    # the timeout with 4408.
+    heartbeat_interval_seconds: float = 20.0
+    heartbeat_timeout_seconds: float = 20.0
     # Per-connection token bucket: sustained messages per second and burst size.
     rate_per_second: float = 20.0
     rate_burst: int = 40
@@ -59,6 +66,12 @@ class Settings(BaseSettings):
     # ("120/minute;1000/hour"); "" turns a limit off. Over it: 429 rate_limited.
     rest_write_rate: str = "120/minute"
     room_create_rate: str = "20/minute"
+
+    @property
+    def max_frame_bytes(self) -> int:
+        """What the WebSocket layer buffers at most: room to read a message that is too
+        large, to answer ``too_large``, before closing."""
+        return 2 * self.max_message_bytes
 
 
 @lru_cache

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
+from app.api.errors import responses, validation_body
 from app.api.text import DB_INT_MAX, ID_MAX, ID_PATTERN
 from app.db import Database, DealReplay, get_database
 from engine import EngineError, apply, state_from_json
@@ -47,29 +48,9 @@ class ApiErrorRoute(APIRoute):
             except ApiError as error:
                 return error.response()
             except RequestValidationError as error:
-                return ApiError(422, "bad_request", _describe(error.errors())).response()
+                return JSONResponse(validation_body(error.errors()), status_code=422)
 
         return route_handler
-
-
-def _describe(errors: Any) -> str:
-    """One English line from pydantic's error list: where, and what is wrong."""
-    parts = []
-    for error in errors:
-        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
-        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else error.get("msg", ""))
-    return "; ".join(parts) or "the request is malformed"
-
-
-class ErrorOut(BaseModel):
-    code: str
-    message: str
-
-
-ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorOut, "description": "Not found"},
-    422: {"model": ErrorOut, "description": "Malformed request"},
-}
 
 
 # Response shapes, for /openapi.json: what app.db.records' to_json() produce.
@@ -166,7 +147,9 @@ MatchId = Annotated[str, Path(alias="matchId", max_length=ID_MAX, pattern=ID_PAT
 
 
 @router.get(
-    "/players/{playerId}/matches", response_model=PlayerMatchesOut, responses=ERROR_RESPONSES
+    "/players/{playerId}/matches",
+    response_model=PlayerMatchesOut,
+    responses=responses({404: ("player_not_found",)}),
 )
 async def player_matches(
     db: DatabaseDep,
@@ -186,7 +169,9 @@ async def player_matches(
     }
 
 
-@router.get("/matches/{matchId}", response_model=MatchOut, responses=ERROR_RESPONSES)
+@router.get(
+    "/matches/{matchId}", response_model=MatchOut, responses=responses({404: ("match_not_found",)})
+)
 async def match(db: DatabaseDep, match_id: MatchId) -> dict[str, Any]:
     """A match (finished or still being played) with its players and every recorded deal."""
     found = await db.match(match_id)
@@ -198,7 +183,7 @@ async def match(db: DatabaseDep, match_id: MatchId) -> dict[str, Any]:
 @router.get(
     "/matches/{matchId}/deals/{dealNumber}/replay",
     response_model=ReplayOut,
-    responses=ERROR_RESPONSES,
+    responses=responses({404: ("match_not_found", "deal_not_found")}),
 )
 async def deal_replay(
     db: DatabaseDep,

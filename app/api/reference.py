@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
+from app.api.errors import responses
 from engine import PRESETS, describe_options
 from engine.drinks import BEVERAGES, SHOT_ABV, SHOT_CL, low_strength_shot_cl
 
@@ -30,7 +31,7 @@ async def beverages() -> dict[str, Any]:
     }
 
 
-@router.get("/drinks/low-strength")
+@router.get("/drinks/low-strength", responses=responses({}))
 async def low_strength(
     abv: float = Query(gt=0, le=100, description="alcohol by volume, in percent"),
 ) -> dict[str, float]:

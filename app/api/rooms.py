@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Header, Path, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 import engine
+from app.api.errors import RULE_CODES, responses
 from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN
 from app.rooms import tokens
 from app.rooms.doc import new_doc, player_by_token, summary
@@ -88,7 +89,7 @@ class Settings(BaseModel):
 
 
 class Started(BaseModel):
-    seq: int
+    seq: int = Field(description="the seq of the start change in the room's order")
 
 
 class PlayerSummary(BaseModel):
@@ -111,14 +112,39 @@ class RoomSummary(BaseModel):
     seq: int | None = None
 
 
-class ApiError(BaseModel):
-    code: str
-    message: str
-
-
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ApiError} for code in (400, 401, 403, 404, 409, 422)
-}
+# What each route can answer besides success (see app.api.errors.responses).
+_BUSY = {503: ("shutting_down", "timeout")}
+_HOST = {401: ("missing_token",), 403: ("not_host",), 404: ("room_not_found",)}
+CREATE_ERRORS = responses({422: RULE_CODES})
+GET_ERRORS = responses({404: ("room_not_found",)})
+JOIN_ERRORS = responses(
+    {
+        403: ("bad_code", "age_confirmation_required"),
+        404: ("room_not_found",),
+        409: ("room_full", "match_in_progress"),
+        **_BUSY,
+    }
+)
+JOIN_CODE_ERRORS = responses(
+    {403: ("age_confirmation_required",), 404: ("bad_code",), 409: ("room_full",), **_BUSY}
+)
+START_ERRORS = responses(
+    {
+        **_HOST,
+        409: ("match_in_progress", "not_enough_players", "age_confirmation_required"),
+        **_BUSY,
+    }
+)
+LEAVE_ERRORS = responses(
+    {401: ("missing_token",), 403: ("not_seated",), 404: ("room_not_found",), **_BUSY}
+    | {409: ("match_in_progress",)}
+)
+KICK_ERRORS = responses(
+    {**_HOST, 404: ("room_not_found", "seat_empty"), 409: ("match_in_progress",), **_BUSY}
+)
+SETTINGS_ERRORS = responses(
+    {**_HOST, 409: ("match_in_progress", "seats_taken"), 422: RULE_CODES, **_BUSY}
+)
 
 
 def get_rooms(request: Request) -> RoomService:
@@ -151,7 +177,7 @@ def _rules(data: dict[str, Any]) -> dict[str, Any]:
     return rules
 
 
-@router.post("", status_code=201, response_model=RoomCreated, responses=ERRORS)
+@router.post("", status_code=201, response_model=RoomCreated, responses=CREATE_ERRORS)
 async def create_room(body: CreateRoom, request: Request, rooms: Rooms) -> RoomCreated:
     """Open a room; its creator hosts it (and joins it like anyone else)."""
     rules = _rules(body.rules)
@@ -180,7 +206,7 @@ async def list_rooms(request: Request, rooms: Rooms) -> list[dict[str, Any]]:
     return [summary(doc) for doc in await rooms.store.listed(limit)]
 
 
-@router.get("/{room_id}", response_model=RoomSummary, responses=ERRORS)
+@router.get("/{room_id}", response_model=RoomSummary, responses=GET_ERRORS)
 async def get_room(room_id: RoomId, rooms: Rooms) -> dict[str, Any]:
     record = await rooms.load(room_id)
     return summary(record.doc, record.seq)
@@ -202,7 +228,7 @@ async def _join(
     return Joined(roomId=room_id, seat=result["seat"], token=token, playerId=pid)
 
 
-@router.post("/join", status_code=201, response_model=Joined, responses=ERRORS)
+@router.post("/join", status_code=201, response_model=Joined, responses=JOIN_CODE_ERRORS)
 async def join_by_code(body: JoinByCode, request: Request, rooms: Rooms) -> Joined:
     """Take a seat in the room with this join code (private or not)."""
     room_id = await rooms.store.room_for_code(body.code.strip().upper())
@@ -211,7 +237,7 @@ async def join_by_code(body: JoinByCode, request: Request, rooms: Rooms) -> Join
     return await _join(request, rooms, room_id, body.name, body.ageConfirmed)
 
 
-@router.post("/{room_id}/join", status_code=201, response_model=Joined, responses=ERRORS)
+@router.post("/{room_id}/join", status_code=201, response_model=Joined, responses=JOIN_ERRORS)
 async def join_room(room_id: RoomId, body: JoinRoom, request: Request, rooms: Rooms) -> Joined:
     """Take the lowest free seat. A private room wants its ``code``."""
     record = await rooms.load(room_id)
@@ -221,17 +247,17 @@ async def join_room(room_id: RoomId, body: JoinRoom, request: Request, rooms: Ro
     return await _join(request, rooms, room_id, body.name, body.ageConfirmed)
 
 
-@router.post("/{room_id}/start", response_model=Started, responses=ERRORS)
+@router.post("/{room_id}/start", response_model=Started, responses=START_ERRORS)
 async def start_room(
     room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
 ) -> Started:
     """Deal the first hand (host only; at least two seated players)."""
     await _as_host(rooms, room_id, authorization)
     result = await rooms.submit(room_id, {"k": "start"})
-    return Started(seq=result.get("seq", 0))
+    return Started(seq=result["seq"])
 
 
-@router.post("/{room_id}/leave", status_code=204, responses=ERRORS)
+@router.post("/{room_id}/leave", status_code=204, responses=LEAVE_ERRORS)
 async def leave_room(
     room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
 ) -> Response:
@@ -245,7 +271,7 @@ async def leave_room(
     return Response(status_code=204)
 
 
-@router.post("/{room_id}/kick", status_code=204, responses=ERRORS)
+@router.post("/{room_id}/kick", status_code=204, responses=KICK_ERRORS)
 async def kick_player(
     room_id: RoomId,
     body: Kick,
@@ -258,7 +284,7 @@ async def kick_player(
     return Response(status_code=204)
 
 
-@router.patch("/{room_id}", response_model=RoomSummary, responses=ERRORS)
+@router.patch("/{room_id}", response_model=RoomSummary, responses=SETTINGS_ERRORS)
 async def change_settings(
     room_id: RoomId,
     body: Settings,

@@ -15,7 +15,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Path
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
-from app.api.history import ApiError, ApiErrorRoute, ErrorOut
+from app.api.errors import RULE_CODES, responses
+from app.api.history import ApiError, ApiErrorRoute
 from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN, TEXT_PATTERN
 from app.db import Database, ScoresheetRecord, get_database
 from engine.errors import EngineError
@@ -30,11 +31,15 @@ PlayerName = Annotated[
     StringConstraints(strip_whitespace=True, min_length=1, max_length=100, pattern=NAME_PATTERN),
 ]
 
-ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorOut, "description": "No such scoresheet"},
-    409: {"model": ErrorOut, "description": "The match is already finished"},
-    422: {"model": ErrorOut, "description": "Malformed request, bad rules, or bad entries"},
-}
+_ENTRY_CODES = ("scoresheet/bad_entry", "scoresheet/wrong_length", "scoresheet/bad_input")
+CREATE_ERRORS = responses({422: (*RULE_CODES, "rules/not_an_object", "scoresheet/bad_players")})
+GET_ERRORS = responses({404: ("scoresheet_not_found",)})
+DEAL_ERRORS = responses(
+    {404: ("scoresheet_not_found",), 409: ("scoresheet/finished",), 422: _ENTRY_CODES}
+)
+RULES_ERRORS = responses(
+    {404: ("scoresheet_not_found",), 422: (*RULE_CODES, "rules/not_an_object")}
+)
 
 
 class StandingOut(BaseModel):
@@ -80,7 +85,7 @@ class DealEntries(BaseModel):
     entries: list[StrictInt]
 
 
-@router.post("", status_code=201, response_model=ScoresheetOut, responses=ERROR_RESPONSES)
+@router.post("", status_code=201, response_model=ScoresheetOut, responses=CREATE_ERRORS)
 async def create_scoresheet(db: DatabaseDep, body: ScoresheetCreate) -> dict[str, Any]:
     """Start a scoresheet: its players (2-10, distinct names) and rules."""
     with _engine_errors():
@@ -92,7 +97,7 @@ async def create_scoresheet(db: DatabaseDep, body: ScoresheetCreate) -> dict[str
     return _sheet_json(sheet)
 
 
-@router.get("/{scoresheetId}", response_model=ScoresheetOut, responses=ERROR_RESPONSES)
+@router.get("/{scoresheetId}", response_model=ScoresheetOut, responses=GET_ERRORS)
 async def get_scoresheet(db: DatabaseDep, scoresheet_id: ScoresheetId) -> dict[str, Any]:
     """The scoresheet with its entries and standings (totals, places, winner, warnings)."""
     sheet = await db.scoresheet(scoresheet_id)
@@ -105,7 +110,7 @@ async def get_scoresheet(db: DatabaseDep, scoresheet_id: ScoresheetId) -> dict[s
     "/{scoresheetId}/deals",
     status_code=201,
     response_model=ScoresheetDealOut,
-    responses=ERROR_RESPONSES,
+    responses=DEAL_ERRORS,
 )
 async def add_scoresheet_deal(
     db: DatabaseDep, scoresheet_id: ScoresheetId, body: DealEntries
@@ -124,7 +129,7 @@ async def add_scoresheet_deal(
     return {**_sheet_json(sheet), "deal": len(sheet.deals)}
 
 
-@router.patch("/{scoresheetId}/rules", response_model=ScoresheetOut, responses=ERROR_RESPONSES)
+@router.patch("/{scoresheetId}/rules", response_model=ScoresheetOut, responses=RULES_ERRORS)
 async def change_scoresheet_rules(
     db: DatabaseDep,
     scoresheet_id: ScoresheetId,

@@ -302,7 +302,7 @@ class RoomMachine:
         self.deal_actions = []
         self.positions = {}
         return Step(
-            {"ok": True},
+            {"ok": True, "seq": self.seq + 1},
             changed=True,
             events=list(events),
             public_events=[{"type": "start", "matchId": doc["matchId"]}],

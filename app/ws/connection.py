@@ -21,6 +21,7 @@ from app.rooms.machine import replay
 from app.rooms.service import RoomService
 from app.rooms.views import SPECTATOR, build_view
 from app.rooms.writer import now_ms
+from app.ws.protocol import VERSION
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +130,9 @@ class Connection:
         doc = record.doc
         view = build_view(doc, replay(record.deal), self.audience, record.seq)
         ts = doc.get("ts") or now_ms()
-        self.send({"type": "snapshot", "seq": record.seq, "ts": ts, "view": view})
+        self.send(
+            {"type": "snapshot", "protocol": VERSION, "seq": record.seq, "ts": ts, "view": view}
+        )
         self.seq = record.seq
         self._flush()
 

@@ -1,8 +1,10 @@
 """The socket endpoint ``/ws/rooms/{roomId}?token=``: handshake, receive loop, cleanup.
 
-Handshake: the Origin must be allowed (else HTTP 403 before accepting); then the room and
-token are checked after accepting, so that the client can read why it is turned away (an
-``error`` message, then a close with a 44xx code). A seat's socket first commits its
+Handshake: the Origin must be allowed (else HTTP 403 before accepting) and the protocol
+version one this server speaks (else HTTP 400 with an ``{"code", "message"}`` body: a
+client asking for no subprotocol speaks ``uno.v1``); then the room and token are checked
+after accepting, so that the client can read why it is turned away (an ``error`` message,
+then a close with a 44xx code). A seat's socket first commits its
 connection (``connect``, one seq) and then gets a snapshot that already includes it.
 """
 
@@ -15,6 +17,7 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
+from starlette.responses import JSONResponse
 
 import engine
 from app.rooms.doc import player_by_token
@@ -23,7 +26,14 @@ from app.rooms.service import RoomService, answer
 from app.settings import Settings
 from app.ws.connection import Connection
 from app.ws.limits import TokenBucket, origin_allowed
-from app.ws.protocol import ActionMessage, PingMessage, ProtocolError, error, parse
+from app.ws.protocol import (
+    SUBPROTOCOLS,
+    ActionMessage,
+    PingMessage,
+    ProtocolError,
+    error,
+    parse,
+)
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -31,10 +41,25 @@ router = APIRouter()
 CLOSE_NOT_FOUND = 4404
 CLOSE_BAD_TOKEN = 4401
 CLOSE_NO_SPECTATORS = 4403
+CLOSE_TOO_LARGE = 1009
 
 
-async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
-    await websocket.accept()
+def negotiate(websocket: WebSocket) -> tuple[bool, str | None]:
+    """Whether the client speaks a version this server does, and the subprotocol to accept
+    with (None when the client asked for none: it is taken to speak ``uno.v1``)."""
+    offered = websocket.scope.get("subprotocols") or []
+    if not offered:
+        return True, None
+    for name in offered:
+        if name in SUBPROTOCOLS:
+            return True, name
+    return False, None
+
+
+async def _refuse(
+    websocket: WebSocket, code: str, message: str, close_code: int, subprotocol: str | None
+) -> None:
+    await websocket.accept(subprotocol=subprotocol)
     await websocket.send_json(error(code, message))
     await websocket.close(close_code)
 
@@ -47,23 +72,41 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
     if not origin_allowed(origin, websocket.headers.get("host"), settings.allowed_origins):
         await websocket.close(1008)  # before accept: the client sees HTTP 403
         return
+    known, subprotocol = negotiate(websocket)
+    if not known:
+        offered = ", ".join(websocket.scope.get("subprotocols") or [])
+        body = {
+            "code": "unsupported_protocol",
+            "message": f"this server speaks {', '.join(SUBPROTOCOLS)}, not {offered}",
+        }
+        await websocket.send_denial_response(JSONResponse(body, status_code=400))
+        return
     record = await service.store.load(room_id) if _plausible(room_id, 64) else None
     if record is None:
-        await _refuse(websocket, "room_not_found", f"no room {room_id!r}", CLOSE_NOT_FOUND)
+        await _refuse(
+            websocket, "room_not_found", f"no room {room_id!r}", CLOSE_NOT_FOUND, subprotocol
+        )
         return
     pid: str | None = None
-    if token:
+    if token is not None:
+        # An empty token is a token that holds no seat, not a spectator's missing one.
         player = player_by_token(record.doc, token) if _plausible(token, 128) else None
         if player is None:
-            await _refuse(websocket, "bad_token", "this token holds no seat", CLOSE_BAD_TOKEN)
+            await _refuse(
+                websocket, "bad_token", "this token holds no seat", CLOSE_BAD_TOKEN, subprotocol
+            )
             return
         pid = player["pid"]
     elif not record.doc["spectators"]:
         await _refuse(
-            websocket, "no_spectators", "this room has no spectators", CLOSE_NO_SPECTATORS
+            websocket,
+            "no_spectators",
+            "this room has no spectators",
+            CLOSE_NO_SPECTATORS,
+            subprotocol,
         )
         return
-    await websocket.accept()
+    await websocket.accept(subprotocol=subprotocol)
     conn = Connection(websocket, service, room_id, pid)
     sender = asyncio.create_task(conn.run_sender())
     connected = False
@@ -113,16 +156,20 @@ async def _receive(
     conn: Connection,
 ) -> None:
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    limit = settings.max_message_bytes
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
         raw = message.get("text")
         if raw is None:
-            raw = message.get("bytes") or b""
-        if len(raw) > settings.max_message_bytes:
-            conn.send(error("too_large", f"messages are limited to {settings.max_message_bytes} B"))
+            conn.send(error("text_only", "messages are JSON in text frames, not binary"))
             continue
+        # A character is 1-4 bytes in UTF-8: encode only when the length could be over.
+        if len(raw) * 4 > limit and len(raw.encode()) > limit:
+            conn.send(error("too_large", f"messages are limited to {limit} bytes"))
+            conn.close(CLOSE_TOO_LARGE)
+            return
         try:
             parsed = parse(raw)
         except ProtocolError as err:

@@ -13,15 +13,26 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+# The protocol's version: the WebSocket subprotocol a client asks for, stated in every
+# snapshot and at GET /api/protocol. Within a version only additions happen (new message
+# types, new optional fields, new event types, new view keys); anything else is a new one.
+VERSION = "uno.v1"
+SUBPROTOCOLS = (VERSION,)
+
 
 class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class _ClientMessage(_Message):
+    # Strict: a client sends exactly what the schemas allow (``"5"`` is no integer).
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
 # Client -> server
 
 
-class ActionMessage(_Message):
+class ActionMessage(_ClientMessage):
     """Send an action for your seat. ``id`` is yours to choose, unique per seat; a retry
     with the same ``id`` is never applied twice and is answered with the first ``ack``."""
 
@@ -30,7 +41,7 @@ class ActionMessage(_Message):
     action: dict[str, Any]
 
 
-class ResumeMessage(_Message):
+class ResumeMessage(_ClientMessage):
     """After a reconnect: the ``seq`` of the view you hold. Answered with the patches since
     (``patch`` messages, in order) or, when they are no longer kept, a ``snapshot``."""
 
@@ -38,7 +49,7 @@ class ResumeMessage(_Message):
     lastSeq: int = Field(ge=0)
 
 
-class PingMessage(_Message):
+class PingMessage(_ClientMessage):
     """Answered with ``pong``."""
 
     type: Literal["ping"]
@@ -58,6 +69,7 @@ class SnapshotMessage(_Message):
     """The whole view; on connect (already including this connection) and on resync."""
 
     type: Literal["snapshot"]
+    protocol: Literal["uno.v1"] = Field(description="the protocol version of this socket")
     seq: int
     ts: int
     view: dict[str, Any]
@@ -102,6 +114,10 @@ class ErrorMessage(_Message):
 
 
 class PongMessage(_Message):
+    """Answers ``ping`` with the server's clock (ms since the epoch) when it was read: with
+    the send and receive times of the ping, ``ts - (sent + received) / 2`` estimates the
+    offset of the server's clock from yours."""
+
     type: Literal["pong"]
     ts: int
 

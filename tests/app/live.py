@@ -27,6 +27,7 @@ import websockets
 
 from app.main import create_app
 from app.settings import Settings
+from app.ws.transport import uvicorn_options
 
 REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -215,8 +216,7 @@ async def running_server(
         host="127.0.0.1",
         port=0,
         log_level="warning",
-        ws_per_message_deflate=False,
-        ws_max_size=config_settings.max_message_bytes,
+        **uvicorn_options(config_settings),
         lifespan="on",
     )
     server = uvicorn.Server(config)

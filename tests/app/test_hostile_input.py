@@ -116,7 +116,7 @@ async def test_history_ids_and_numbers_outside_the_database_are_a_422(
     ]:
         r = await client.get(path)
         assert r.status_code == 422, (path, r.text)
-        assert r.json()["code"] == "bad_request", (path, r.text)
+        assert r.json()["code"] == "invalid_request", (path, r.text)
     # The largest values the database holds are still answered (not found, not a 500).
     r = await client.get("/api/matches/m/deals/2147483647/replay")
     assert r.status_code == 404, r.text

@@ -155,8 +155,8 @@ async def test_bad_entries_are_refused(client: httpx.AsyncClient) -> None:
     for bad in ({"entries": [0, "7", 0, 0]}, {"entries": [0, 1.5, 0, 0]}, {}, {"points": [0]}):
         response = await client.post(f"/api/scoresheets/{sheet}/deals", json=bad)
         assert response.status_code == 422
-        assert set(response.json()) == {"code", "message"}
-        assert response.json()["code"] == "bad_request"
+        assert set(response.json()) == {"code", "message", "errors"}
+        assert response.json()["code"] == "invalid_request"
     assert (await client.get(f"/api/scoresheets/{sheet}")).json()["deals"] == []
 
 
@@ -195,13 +195,13 @@ async def test_bad_rules_and_players_are_refused(client: httpx.AsyncClient) -> N
         ({"players": PLAYERS, "rules": {"noSuchOption": True}}, "rules/unknown_option"),
         ({"players": PLAYERS, "rules": {"preset": "nope"}}, "rules/unknown_preset"),
         ({"players": ["Anna", "Anna"]}, "scoresheet/bad_players"),
-        ({"players": ["Anna"]}, "bad_request"),
-        ({"players": ["Anna", "  "]}, "bad_request"),
+        ({"players": ["Anna"]}, "invalid_request"),
+        ({"players": ["Anna", "  "]}, "invalid_request"),
         # PostgreSQL cannot store NUL in text: refused, not a failed write.
-        ({"players": ["Anna", "Ben\u0000"]}, "bad_request"),
-        ({"players": PLAYERS, "name": "Friday\nnight"}, "bad_request"),
-        ({"players": [f"P{i}" for i in range(11)]}, "bad_request"),
-        ({"players": PLAYERS, "extra": 1}, "bad_request"),
+        ({"players": ["Anna", "Ben\u0000"]}, "invalid_request"),
+        ({"players": PLAYERS, "name": "Friday\nnight"}, "invalid_request"),
+        ({"players": [f"P{i}" for i in range(11)]}, "invalid_request"),
+        ({"players": PLAYERS, "extra": 1}, "invalid_request"),
     ]
     for body, code in bad_creates:
         response = await client.post("/api/scoresheets", json=body)
