@@ -22,6 +22,8 @@ from app.api import history, protocol, reference, rooms, scoresheets
 from app.api.errors import ErrorOut, validation_body
 from app.api.limits import RateLimitMiddleware, RestLimits, document_429
 from app.db import Database
+from app.metrics import CONTENT_TYPE as METRICS_TYPE
+from app.metrics import Metrics
 from app.rooms.errors import RoomError, store_full
 from app.rooms.service import RoomService
 from app.settings import Settings, get_settings
@@ -59,7 +61,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         writer_idle_seconds=settings.writer_idle_seconds,
         command_timeout_seconds=settings.command_timeout_seconds,
         outbox_drain_seconds=settings.outbox_drain_seconds,
+        metrics=app.state.metrics,
     )
+    app.state.metrics.watch(service.gauges)
     await service.start()
     # Everything alive now (modules, routes, pydantic and SQLAlchemy metadata: hundreds of
     # thousands of objects) lives as long as the process. Left to the garbage collector,
@@ -133,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.ready = False
+    app.state.metrics = Metrics()
     app.add_middleware(RateLimitMiddleware, state=app.state)
 
     @app.exception_handler(RoomError)
@@ -169,6 +174,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not request.app.state.ready or not await request.app.state.store.ping():
             return _error(503, "not_ready", "the server is not ready")
         return JSONBody({"status": "ok", "node": request.app.state.rooms.node})
+
+    @app.get("/metrics", tags=["ops"], include_in_schema=False)
+    async def metrics(request: Request) -> Response:
+        """This node's metrics in Prometheus's text format (docs/deploy.md)."""
+        return Response(request.app.state.metrics.render(), media_type=METRICS_TYPE)
 
     app.include_router(rooms.router)
     app.include_router(reference.router)

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 import orjson
 
+from app.metrics import Metrics
 from app.rooms.archiver import Archive, Archiver
 from app.rooms.errors import RoomError, not_found, store_full
 from app.rooms.writer import RoomWriter, now_ms
@@ -64,8 +65,10 @@ class RoomService:
         writer_idle_seconds: float = 30.0,
         command_timeout_seconds: float = 10.0,
         outbox_drain_seconds: float = 60.0,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
+        self.metrics = metrics
         self.archive = archive
         self.archiver = Archiver(store, archive, drain_seconds=outbox_drain_seconds)
         self.node = secrets.token_hex(8)
@@ -240,6 +243,7 @@ class RoomService:
                 local_change=self._deliver,
                 on_stop=self._writer_stopping,
                 schedule=self.schedule,
+                metrics=self.metrics,
             )
             self._writers[room_id] = writer
             self._writing.add(room_id)
@@ -353,6 +357,24 @@ class RoomService:
             elif not want and room_id in self._subscribed:
                 self._subscribed.discard(room_id)
                 await self.store.unsubscribe(room_id)
+
+    def gauges(self) -> dict[str, tuple[str, float]]:
+        """This node's state for the metrics endpoint (``app.metrics``)."""
+        return {
+            "uno_rooms": ("Rooms whose writer runs on this node", len(self._writers)),
+            "uno_sockets": (
+                "Open WebSockets (seats and spectators) on this node",
+                sum(len(group) for group in self._listeners.values()),
+            ),
+            "uno_commands_waiting": (
+                "Commands sent from this node and not answered yet",
+                len(self._pending),
+            ),
+            "uno_archive_backlog": (
+                "Finished deals handed to this node's archiver and not yet stored in SQL",
+                self.archiver.pending,
+            ),
+        }
 
     def listeners(self) -> Iterable[Listener]:
         for group in self._listeners.values():

@@ -24,6 +24,7 @@ from typing import Any
 import orjson
 
 import engine
+from app.metrics import Metrics
 from app.rooms.archiver import Archiver, outbox_entry
 from app.rooms.doc import is_listed
 from app.rooms.machine import RoomMachine, Step, connection_nodes
@@ -60,8 +61,10 @@ class RoomWriter:
         local_change: Callable[[str, dict[str, Any]], None] | None = None,
         on_stop: Callable[[str, int], Awaitable[None]] | None = None,
         schedule: Callable[[str, float, dict[str, Any]], None] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.room_id = room_id
+        self._metrics = metrics
         self._store = store
         self._archiver = archiver
         self._owner = owner
@@ -259,6 +262,8 @@ class RoomWriter:
         node = command.get("node")
         local = node == self._owner and self._local_result is not None
         if not step.changed:
+            if self._metrics is not None:
+                self._metrics.applied(command, False)
             if local:
                 self._local_result(result)  # type: ignore[misc]
             elif node:
@@ -282,11 +287,15 @@ class RoomWriter:
             lease_ttl_ms=self._ttl_ms,
             archive=archive,
         )
+        started = time.perf_counter()
         try:
             await self._store.commit(self.room_id, self._owner, commit)
         except LogAhead:
             await self._reload(views, shared)
             raise
+        if self._metrics is not None:
+            self._metrics.commit_seconds.observe(time.perf_counter() - started)
+            self._metrics.applied(command, True)
         if archive is not None:
             self._archiver.submit(self.room_id, *archive)
         machine.seq = seq

@@ -233,3 +233,84 @@ async def test_start_says_so_when_redis_does_not_let_it_read_the_configuration(
     messages = [r.getMessage() for r in caplog.records if r.name == "app.main"]
     assert any("cannot be read: persistence not checked" in m for m in messages)
     assert _store_warnings(caplog) == []
+
+
+# Client addresses behind the proxy
+
+
+def _access_log_of(tmp_path: Path, forwarded_for: str, *args: str) -> str:
+    """The log of a real ``python -m app`` that answered one request carrying
+    ``X-Forwarded-For: forwarded_for`` from 127.0.0.1."""
+    import httpx
+
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("UNO_")}
+    log_path = tmp_path / f"server-{port}.log"
+    with log_path.open("w") as log_file:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "app", "--port", str(port), *args],
+            cwd=tmp_path,
+            env={**env, "PYTHONPATH": str(ROOT)},
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+                    break
+                except httpx.HTTPError:
+                    assert process.poll() is None and time.monotonic() < deadline
+                    time.sleep(0.1)
+            r = httpx.get(
+                f"http://127.0.0.1:{port}/api/rooms",
+                headers={"X-Forwarded-For": forwarded_for},
+                timeout=5,
+            )
+            assert r.status_code == 200
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+    return log_path.read_text()
+
+
+def _client_of(log: str) -> str:
+    line = next(line for line in log.splitlines() if '"GET /api/rooms' in line)
+    return line.split()[1].rsplit(":", 1)[0]
+
+
+def test_a_forwarded_address_from_an_untrusted_peer_is_ignored(tmp_path: Path) -> None:
+    log = _access_log_of(
+        tmp_path, "203.0.113.7", "--proxy-headers", "--trusted-proxies", "10.9.9.9"
+    )
+    assert _client_of(log) == "127.0.0.1"
+
+
+def test_without_proxy_headers_no_forwarded_address_is_believed(tmp_path: Path) -> None:
+    # Even from 127.0.0.1, which uvicorn alone would trust.
+    assert _client_of(_access_log_of(tmp_path, "203.0.113.7")) == "127.0.0.1"
+
+
+def test_a_forwarded_address_from_the_trusted_proxy_is_the_client(tmp_path: Path) -> None:
+    log = _access_log_of(
+        tmp_path, "203.0.113.7", "--proxy-headers", "--trusted-proxies", "127.0.0.1"
+    )
+    assert _client_of(log) == "203.0.113.7"
+
+
+def test_proxy_settings_come_from_the_environment_and_flags_beat_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from app.__main__ import parse_args, settings_from
+
+    monkeypatch.delenv("UNO_PROXY_HEADERS", raising=False)
+    monkeypatch.delenv("UNO_TRUSTED_PROXIES", raising=False)
+    defaults = settings_from(parse_args([]))
+    assert (defaults.proxy_headers, defaults.trusted_proxies) == (False, "127.0.0.1,::1")
+    monkeypatch.setenv("UNO_PROXY_HEADERS", "true")
+    monkeypatch.setenv("UNO_TRUSTED_PROXIES", "172.28.0.10")
+    from_env = settings_from(parse_args([]))
+    assert (from_env.proxy_headers, from_env.trusted_proxies) == (True, "172.28.0.10")
+    flags = settings_from(parse_args(["--no-proxy-headers", "--trusted-proxies", "10.0.0.0/8"]))
+    assert (flags.proxy_headers, flags.trusted_proxies) == (False, "10.0.0.0/8")
