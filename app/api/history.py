@@ -183,23 +183,35 @@ async def match(db: DatabaseDep, match_id: MatchId) -> dict[str, Any]:
 @router.get(
     "/matches/{matchId}/deals/{dealNumber}/replay",
     response_model=ReplayOut,
-    responses=responses({404: ("match_not_found", "deal_not_found")}),
+    responses=responses(
+        {404: ("match_not_found", "deal_not_found"), 409: ("match_in_progress",)}
+    ),
 )
 async def deal_replay(
     db: DatabaseDep,
     match_id: MatchId,
     deal_number: Annotated[int, Path(alias="dealNumber", ge=1, le=DB_INT_MAX)],
 ) -> dict[str, Any]:
-    """A finished deal: its full start state, its action log, and the state they lead to.
+    """A deal of a finished match: its full start state, its action log, and the state
+    they lead to.
 
-    The deal is over, so nothing is hidden: the start state holds every hand and the
+    The match is over, so nothing is hidden: the start state holds every hand and the
     shuffle seed. ``finalState`` is recomputed by running the log through the engine;
-    ``replay.consistent`` says whether that reproduces the recorded scores.
+    ``replay.consistent`` says whether that reproduces the recorded scores. While the match
+    is played, 409 ``match_in_progress``: every deal's shuffle follows from the match seed,
+    so any deal's seed or state would predict the hands and draw pile of the deals to come.
     """
+    found = await db.match(match_id)
+    if found is None:
+        raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+    if found.finished is None:
+        raise ApiError(
+            409,
+            "match_in_progress",
+            f"match {match_id!r} is still being played; its replays are served once it is over",
+        )
     replay = await db.deal_replay(match_id, deal_number)
     if replay is None:
-        if await db.match(match_id) is None:
-            raise ApiError(404, "match_not_found", f"no match {match_id!r}")
         raise ApiError(404, "deal_not_found", f"match {match_id!r} has no deal {deal_number}")
     return {**replay.to_json(), **_replay(replay)}
 

@@ -94,9 +94,7 @@ async def test_a_deal_is_archived_once_sql_recovers_and_the_room_goes_on_meanwhi
         await _until(archived)
         match = (await server.http.get(f"/api/matches/{match_id}")).json()
         assert [d["number"] for d in match["deals"]] == [1]
-        replay = (await server.http.get(f"/api/matches/{match_id}/deals/1/replay")).json()
-        assert replay["replay"]["consistent"] is True
-        assert len(replay["actions"]) == 1
+        assert match["deals"][0]["actions"] == 1
         for client in clients:
             await client.close()
 

@@ -88,7 +88,8 @@ async def test_a_bot_match_ends_and_its_deal_replays_from_sql(fast_server: Serve
 async def test_next_deal_starts_a_new_deal_with_its_own_archive(fast_server: Server) -> None:
     server = fast_server
     rng = random.Random(5)
-    room, seats = await server.table(2, rules={"targetScore": 1000})
+    # Two deals: replays are served once the match is over.
+    room, seats = await server.table(2, rules={"targetScore": 1000, "roundLimit": 2})
     clients = [await server.connect(room["roomId"], s["token"]) for s in seats]
     await clients[0].wait_seq(clients[1].seq)
     await play_to_the_end(clients, rng)

@@ -119,7 +119,7 @@ async def test_tampered_log_reports_where_the_replay_breaks(
         scores=[0, 0],
         totals=[0, 0],
         winner=None,
-        match_over=False,
+        match_over=True,
         seats=SEATS[:2],
     )
     replay = (await client.get("/api/matches/m/deals/1/replay")).json()
