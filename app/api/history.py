@@ -183,9 +183,7 @@ async def match(db: DatabaseDep, match_id: MatchId) -> dict[str, Any]:
 @router.get(
     "/matches/{matchId}/deals/{dealNumber}/replay",
     response_model=ReplayOut,
-    responses=responses(
-        {404: ("match_not_found", "deal_not_found"), 409: ("match_in_progress",)}
-    ),
+    responses=responses({404: ("match_not_found", "deal_not_found"), 409: ("match_in_progress",)}),
 )
 async def deal_replay(
     db: DatabaseDep,
