@@ -42,6 +42,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="comma-separated addresses or networks whose X-Forwarded-* headers are "
         "believed (env UNO_TRUSTED_PROXIES; default 127.0.0.1,::1)",
     )
+    parser.add_argument(
+        "--public-origin",
+        action="append",
+        default=None,
+        metavar="ORIGIN",
+        help="an origin (scheme://host[:port]) browsers load the client from; only these may "
+        "open a socket; repeatable (env UNO_PUBLIC_ORIGINS, a JSON list; default: "
+        "http://HOST:PORT the server is started on)",
+    )
     parser.add_argument("--log-level", default="info")
     return parser.parse_args(argv)
 
@@ -55,6 +64,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
         overrides["proxy_headers"] = args.proxy_headers
     if args.trusted_proxies is not None:
         overrides["trusted_proxies"] = args.trusted_proxies
+    if args.public_origin:
+        overrides["public_origins"] = args.public_origin
     return Settings(**overrides)  # type: ignore[arg-type]
 
 

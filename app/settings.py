@@ -28,7 +28,11 @@ class Settings(BaseSettings):
         default="sqlite+aiosqlite:///./uno.db",
         validation_alias=AliasChoices("UNO_DATABASE_URL", "database_url"),
     )
-    # Browser origins allowed to open a WebSocket besides the server's own; "*" allows any.
+    # The origins (scheme://host[:port]) browsers load the client from, as a JSON list;
+    # only these may open a WebSocket. Empty: the origin the server was started with
+    # (http://host:port; each loopback name for a loopback host).
+    public_origins: list[str] = []
+    # More browser origins allowed to open a WebSocket (other sites); "*" allows any.
     allowed_origins: list[str] = []
     # Behind a reverse proxy: read the client's address (for rate limits and logs) and
     # scheme from X-Forwarded-For / X-Forwarded-Proto, but only on connections from

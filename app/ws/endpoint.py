@@ -25,7 +25,8 @@ from app.rooms.errors import RoomError
 from app.rooms.service import RoomService, answer
 from app.settings import Settings
 from app.ws.connection import Connection
-from app.ws.limits import TokenBucket, origin_allowed
+from app.ws.limits import TokenBucket
+from app.ws.origins import allowed_origins, origin_allowed
 from app.ws.protocol import (
     SUBPROTOCOLS,
     ActionMessage,
@@ -68,8 +69,7 @@ async def _refuse(
 async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None) -> None:
     settings: Settings = websocket.app.state.settings
     service: RoomService = websocket.app.state.rooms
-    origin = websocket.headers.get("origin")
-    if not origin_allowed(origin, websocket.headers.get("host"), settings.allowed_origins):
+    if not _origin_allowed(websocket, settings):
         await websocket.close(1008)  # before accept: the client sees HTTP 403
         return
     known, subprotocol = negotiate(websocket)
@@ -137,6 +137,16 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
         conn.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sender, timeout=1)
+
+
+def _origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
+    """The browser's ``Origin`` against the public origins (see app.ws.origins); the port
+    the server listens on is the one this connection came in on."""
+    local = websocket.scope.get("server") or (None, settings.port)
+    allowed = allowed_origins(
+        settings.public_origins, settings.allowed_origins, settings.host, local[1], local[0]
+    )
+    return origin_allowed(websocket.headers.get("origin"), allowed)
 
 
 def _plausible(text: str, longest: int) -> bool:

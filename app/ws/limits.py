@@ -22,16 +22,3 @@ class TokenBucket:
             self._tokens -= 1.0
             return True
         return False
-
-
-def origin_allowed(origin: str | None, host: str | None, allowed: list[str]) -> bool:
-    """Browsers send ``Origin``; a page from elsewhere must not drive a player's seat.
-
-    No Origin (bots, native apps), the server's own origin, or one on the allow-list pass.
-    """
-    if origin is None:
-        return True
-    if "*" in allowed or origin in allowed:
-        return True
-    netloc = origin.split("://", 1)[-1].rstrip("/")
-    return host is not None and netloc == host
