@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from app.api import history, protocol, reference, rooms, scoresheets
+from app.api import cards, history, protocol, reference, rooms, scoresheets
 from app.api.errors import ErrorOut, validation_body
 from app.api.limits import RateLimitMiddleware, RestLimits, document_429
 from app.db import Database
@@ -183,6 +183,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rooms.router)
     app.include_router(reference.router)
     app.include_router(protocol.router)
+    app.include_router(cards.router)
     app.include_router(history.router)
     app.include_router(scoresheets.router)
     app.include_router(endpoint.router)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from engine.actions import Action
 from engine.draft import offer
 from engine.drinks import tally
 from engine.games import other_game
@@ -67,18 +68,33 @@ def seed_commitment(seed: str) -> str:
 
 
 def wire_legal(state: State, seat: int) -> list[dict[str, Any]]:
-    """Legal actions in wire form for clients: a wild or seven play listed once, without
-    the ``color`` or ``target`` the client adds."""
-    seen: set[tuple[Any, ...]] = set()
-    out: list[dict[str, Any]] = []
+    """Legal actions in wire form for clients: a wild or seven-swap play listed once,
+    without the ``color`` or ``target`` the client adds, and saying what it must add:
+    ``needs`` (``["color"]`` or ``["target"]``) with the choices, ``colors`` or
+    ``targets``. An entry without ``needs`` is complete as it stands."""
+    entries: dict[Action, dict[str, Any]] = {}
     for action in legal_actions(state, seat):
+        color = target = None
         if action.type == "play":
             # A play that empties the hand with several cards must carry the UNO call;
             # any other play leaves calling to the player.
             finishing = len(action.cards) > 1 and len(action.cards) == len(state.hands[seat])
+            color, target = action.color, action.target
             action = action._replace(color=None, target=None, uno=finishing)
-        key = tuple(action)
-        if key not in seen:
-            seen.add(key)
-            out.append(action.to_json())
-    return out
+        entry = entries.get(action)
+        if entry is None:
+            entry = entries[action] = action.to_json()
+        if color is not None:
+            _choice(entry, "color", "colors", color)
+        if target is not None:
+            _choice(entry, "target", "targets", target)
+    return list(entries.values())
+
+
+def _choice(entry: dict[str, Any], field: str, choices: str, value: Any) -> None:
+    listed = entry.get(choices)
+    if listed is None:
+        entry["needs"] = [field]
+        entry[choices] = [value]
+    elif value not in listed:
+        listed.append(value)

@@ -236,3 +236,30 @@ def test_state_json_round_trip_is_exact(game: tuple) -> None:
         if state.phase == "matchOver":
             break
         state = step(state, rng)
+
+
+def completed(entry: dict, rng: random.Random) -> dict:
+    """A wire ``legal`` entry made into an action the way a client does: adding what it
+    ``needs`` from the choices it lists, and nothing else."""
+    action = {k: v for k, v in entry.items() if k not in ("needs", "colors", "targets")}
+    for need in entry.get("needs", ()):
+        action[need] = rng.choice(entry[{"color": "colors", "target": "targets"}[need]])
+    return action
+
+
+@common
+@given(games())
+def test_a_client_that_only_reads_the_views_legal_is_never_refused(game: tuple) -> None:
+    state, rng = game
+    for _ in range(PLAYOUT_STEPS // 4):
+        if state.phase == "matchOver":
+            break
+        moves = []
+        for seat in range(state.players):
+            for entry in view_for(state, seat)["legal"]:
+                assert set(entry.get("needs", ())) <= {"color", "target"}, entry
+                action = completed(entry, rng)
+                apply(state, seat, action)  # must not raise
+                moves.append((seat, action))
+        seat, action = rng.choice(moves)
+        state = apply(state, seat, action)[0]

@@ -118,7 +118,9 @@ def test_challenge_hand_is_shown_to_the_challenger_only() -> None:
 def test_view_legal_lists_a_wild_once_without_colour() -> None:
     state = position(HANDS, "R9")
     legal = view_for(state, 0)["legal"]
-    assert legal.count({"type": "play", "cards": ["W"]}) == 1
+    wilds = [a for a in legal if a["type"] == "play" and a["cards"] == ["W"]]
+    assert wilds == [{**wilds[0], "needs": ["color"], "colors": ["R", "G", "B", "Y"]}]
+    assert "color" not in wilds[0]
     assert {"type": "play", "cards": ["R1"]} in legal
     assert {"type": "draw"} in legal
     assert view_for(state, 1)["legal"] == []
@@ -181,3 +183,19 @@ def test_views_commit_to_the_seed_and_reveal_it_only_when_the_match_is_over() ->
         state, _ = apply(state, state.turn, legal_actions(state, state.turn)[0])
     assert view_for(state, 1)["seed"] == "s3cr3t"
     assert view_for(state, 1)["seedCommitment"] == digest
+
+
+def test_view_legal_says_a_seven_swap_needs_a_target_even_as_the_last_card() -> None:
+    from engine.scenario import initial_state
+
+    setup = {
+        "hands": [["R7"], ["G2"], ["B3"]],
+        "discard": ["R5"],
+        "color": "R",
+        "drawPile": ["Y1"],
+        "turn": 0,
+        "direction": 1,
+    }
+    state = initial_state({"rules": {"preset": "warszawa"}, "players": 3, "setup": setup})
+    legal = view_for(state, 0)["legal"]
+    assert {"type": "play", "cards": ["R7"], "needs": ["target"], "targets": [1, 2]} in legal

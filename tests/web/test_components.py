@@ -55,7 +55,7 @@ def base_view(**changes):
         "rules": {"preset": "classic", "sevenZero": False},
         "legal": [
             {"type": "play", "cards": ["R5"]},
-            {"type": "play", "cards": ["W"]},
+            {"type": "play", "cards": ["W"], "needs": ["color"], "colors": list("RGBY")},
             {"type": "draw"},
         ],
         "deal": 1,
@@ -114,7 +114,11 @@ def test_wild_asks_for_a_colour_and_others_play_directly(page):
     card(page, "W").click()
     card(page, "R5").click()
     plans = [s["plan"] for s in sent(page)]
-    assert plans[0] == {"action": {"type": "play", "cards": ["W"]}, "needs": "color"}
+    assert plans[0] == {
+        "action": {"type": "play", "cards": ["W"]},
+        "needs": "color",
+        "colors": list("RGBY"),
+    }
     assert plans[1] == {"action": {"type": "play", "cards": ["R5"]}, "needs": None}
 
 
@@ -139,11 +143,15 @@ def test_seven_under_seven_zero_asks_whom_to_swap_with(page):
     view = base_view(
         hand=["R7", "G2"],
         rules={"preset": "house", "sevenZero": True},
-        legal=[{"type": "play", "cards": ["R7"]}, {"type": "draw"}],
+        legal=[
+            {"type": "play", "cards": ["R7"], "needs": ["target"], "targets": [1, 2]},
+            {"type": "draw"},
+        ],
     )
     render(page, view)
     card(page, "R7").click()
     assert sent(page)[0]["plan"]["needs"] == "target"
+    assert sent(page)[0]["plan"]["targets"] == [1, 2]
     page.evaluate(
         """async (players) => {
             const { pickTarget } = await import('/js/pickers.js');
@@ -156,6 +164,22 @@ def test_seven_under_seven_zero_asks_whom_to_swap_with(page):
     expect(dialog.get_by_test_id("target-1")).to_contain_text("Ben")
     dialog.get_by_test_id("target-2").click()
     assert page.evaluate("window.__target") == 2
+
+
+def test_a_warszawa_seven_as_the_last_card_asks_whom_to_swap_with(page):
+    # The table asks what `legal` says the play needs, whatever the hand holds.
+    view = base_view(
+        hand=["R7"],
+        rules={"preset": "warszawa", "sevenSwap": True, "swapOnLastCard": True},
+        legal=[
+            {"type": "play", "cards": ["R7"], "needs": ["target"], "targets": [2]},
+            {"type": "draw"},
+        ],
+    )
+    render(page, view)
+    card(page, "R7").click()
+    plan = sent(page)[0]["plan"]
+    assert (plan["needs"], plan["targets"]) == ("target", [2])
 
 
 def test_wild_draw_four_prompt_offers_challenge_or_taking_the_cards(page, shot):
@@ -455,7 +479,10 @@ def test_flip_cards_show_the_side_in_play(page):
         hand=["R7|T+5", "B2|WDC"],
         top="G3|P5",
         color="P",
-        legal=[{"type": "play", "cards": ["B2|WDC"]}, {"type": "draw"}],
+        legal=[
+            {"type": "play", "cards": ["B2|WDC"], "needs": ["color"], "colors": list("PTOV")},
+            {"type": "draw"},
+        ],
     )
     render(page, view)
     expect(page.get_by_test_id("top-card").locator(".card")).to_have_attribute(
@@ -499,7 +526,13 @@ def test_duo_dump_plays_every_card_of_the_colour(page):
         hand=["Y3", "G7", "Y9"],
         rules={"preset": "duo", "reverseDumpsColor": True},
         dumpColor="Y",
-        legal=[{"type": "play", "cards": ["Y3"]}, {"type": "play", "cards": ["Y9"]}],
+        # As the server lists them: each card, and the dump of the colour it starts.
+        legal=[
+            {"type": "play", "cards": ["Y3"]},
+            {"type": "play", "cards": ["Y3", "Y9"]},
+            {"type": "play", "cards": ["Y9"]},
+            {"type": "play", "cards": ["Y9", "Y3"]},
+        ],
     )
     render(page, view)
     expect(page.get_by_test_id("dump-color")).to_contain_text("yellow")
@@ -511,7 +544,10 @@ def test_duo_dump_plays_every_card_of_the_colour(page):
         base_view(
             hand=["Y3", "Y9"],
             dumpColor="Y",
-            legal=[{"type": "play", "cards": ["Y3"]}],
+            legal=[
+                {"type": "play", "cards": ["Y3"]},
+                {"type": "play", "cards": ["Y3", "Y9"], "uno": True},
+            ],
         ),
     )
     card(page, "Y3").click()

@@ -26,8 +26,9 @@ function dialog(title, body) {
   return el;
 }
 
-/** Ask which colour `code` (a wild) names; `done(color)` unless cancelled. */
-export function pickColor(code, done) {
+/** Ask which colour `code` (a wild) names, among `colors` (those `legal` lists; default:
+ * the side's colours); `done(color)` unless cancelled. */
+export function pickColor(code, done, colors = undefined) {
   let el = null;
   const body = h(
     "div",
@@ -35,7 +36,7 @@ export function pickColor(code, done) {
     colorButtons((color) => {
       el.close();
       done(color);
-    }),
+    }, colors),
   );
   el = dialog(`${t("table.chooseColor")} – ${cardName(code)}`, body);
   return el;

@@ -11,6 +11,7 @@
 
 import { applyPatch } from "./patch.js";
 
+export const PROTOCOL = "uno.v1";
 const BACKOFF_MS = [300, 700, 1500, 3000, 6000, 10000];
 const GAP_WAIT_MS = 1500; // how long an out-of-order patch may wait for the missing ones
 const PING_MS = 20000;
@@ -72,7 +73,8 @@ export class RoomConnection {
   connect() {
     this.closed = false;
     this.status("connecting");
-    const ws = new WebSocket(socketUrl(this.roomId, this.token));
+    // The protocol version this client speaks: a server that does not speak it refuses.
+    const ws = new WebSocket(socketUrl(this.roomId, this.token), [PROTOCOL]);
     this.ws = ws;
     ws.addEventListener("open", () => this.onOpen(ws));
     ws.addEventListener("message", (e) => this.onMessage(ws, e.data));

@@ -134,7 +134,7 @@ export function showRoom(root, roomId, params = {}) {
     if (!state.view) return;
     const plan = planPlay(state.view, code);
     if (plan.needs === "color") {
-      pickColor(code, (color) => send({ ...plan.action, color }));
+      pickColor(code, (color) => send({ ...plan.action, color }), plan.colors);
     } else if (plan.needs === "companions") {
       pickCompanions(code, plan.companions, (extra, uno) => {
         const cards = [code, ...extra];
@@ -144,7 +144,7 @@ export function showRoom(root, roomId, params = {}) {
       });
     } else if (plan.needs === "target") {
       const view = state.view;
-      const others = (view.players || []).filter((p) => p.seat !== view.you && !p.out);
+      const others = (view.players || []).filter((p) => plan.targets.includes(p.seat));
       pickTarget(others, name, (target) => send({ ...plan.action, target }));
     } else {
       send(plan.action);

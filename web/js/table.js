@@ -53,9 +53,11 @@ export function legalInfo(view) {
 }
 
 /**
- * What clicking `code` in the hand should send: {action, needs}, where `needs` is
- * "color" (a wild: ask for a colour), "target" (a seven under sevenZero: ask whom to swap
- * with) or null. An unplayable card is still sent as it is, so the server says why not.
+ * What clicking `code` in the hand should send: {action, needs}, where `needs` is what
+ * the server's `legal` entry for the card says the client must add: "color" (with the
+ * `colors` to offer), "target" (with the `targets`), "companions" under multiPlay, or
+ * null. Nothing is derived from the rules here. An unplayable card is still sent as it
+ * is, so the server says why not.
  */
 export function planPlay(view, code) {
   const action = { type: "play", cards: [code] };
@@ -64,23 +66,23 @@ export function planPlay(view, code) {
   if (view.turn !== view.you && view.moves !== undefined && view.moves !== null) {
     action.at = view.moves;
   }
-  const playable = (view.legal || []).some((a) => a.type === "play" && a.cards?.[0] === code);
-  const card = parseCard(code);
-  const rules = view.rules || {};
-  if (playable && card.wild) return { action, needs: "color" };
-  const swap = (rules.sevenZero || rules.sevenSwap) && card.rank === "7" && (view.hand || []).length > 1;
-  if (playable && swap) return { action, needs: "target" };
-  const hand = view.hand || [];
-  if (playable && view.dumpColor && view.turn === view.you && card.color === view.dumpColor) {
-    // UNO Duo's dump after a Reverse is all or nothing: every card of that colour at once.
-    const rest = [...hand];
-    rest.splice(rest.indexOf(code), 1);
-    action.cards = [code, ...rest.filter((c) => parseCard(c).color === view.dumpColor)];
-    // Going out with several cards needs UNO called with the play (RULES.md section 4).
-    if (action.cards.length > 1 && action.cards.length === hand.length) action.uno = true;
+  const starts = (view.legal || []).filter((a) => a.type === "play" && a.cards?.[0] === code);
+  const single = starts.find((a) => a.cards.length === 1);
+  const needs = single?.needs || [];
+  if (needs.includes("color")) return { action, needs: "color", colors: single.colors };
+  if (needs.includes("target")) return { action, needs: "target", targets: single.targets };
+  if (starts.length && view.dumpColor && view.turn === view.you) {
+    // UNO Duo's dump after a Reverse is all or nothing: `legal` lists it as one play of
+    // every card of that colour (with the UNO call when it empties the hand).
+    const dump = starts.reduce((a, b) => (b.cards.length > a.cards.length ? b : a));
+    if (dump.cards.length > 1) {
+      action.cards = [...dump.cards];
+      if (dump.uno) action.uno = true;
+    }
     return { action, needs: null };
   }
-  if (playable && rules.multiPlay && view.turn === view.you) {
+  const rules = view.rules || {};
+  if (starts.length && rules.multiPlay && view.turn === view.you) {
     const companions = companionsOf(view.hand || [], code);
     if (companions.length) return { action, needs: "companions", companions };
   }
