@@ -24,7 +24,7 @@ from app.rooms.tokens import same_hash
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 # Action ids remembered per room by its writer, so that a retry is answered with its first
-# ack (after a writer takeover: the ids of the current deal's actions).
+# ack, across deals and writers (the deal log carries them: see app.rooms.machine).
 ACKS_KEPT = 256
 
 

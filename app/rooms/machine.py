@@ -67,7 +67,7 @@ def replay(deal: list[dict[str, Any]]) -> Any:
     for entry in deal:
         if "start" in entry:
             state = engine.state_from_json(entry["start"])
-        elif state is not None:
+        elif state is not None and "action" in entry:
             state, _ = engine.apply(state, entry["seat"], entry["action"])
     return state
 
@@ -119,17 +119,35 @@ class RoomMachine:
         # one made on it: what a race's loser is told it lost to.
         self.positions: dict[int, dict[str, Any]] = {}
         for entry in deal_log:
+            if "acks" in entry:
+                # The ids the room remembered when this entry was written (a deal's start,
+                # the return to the lobby), so that they outlive the deal log's reset.
+                self.acks = OrderedDict((key, seq) for key, seq in entry["acks"])
             if "start" in entry:
                 self.state = engine.state_from_json(entry["start"])
                 self.deal_start = entry["start"]
                 self.deal_actions = []
                 self.positions = {}
-            elif self.state is not None:
+            elif self.state is not None and "action" in entry:
                 self._mark(self.state.moves, entry)
                 self.state, _ = engine.apply(self.state, entry["seat"], entry["action"])
                 self.deal_actions.append(_archived(entry))
                 if "key" in entry:
                     self.acks[entry["key"]] = entry["seq"]
+        self._trim_acks()
+
+    def _remember(self, key: str, seq: int) -> None:
+        """An applied action's id: a retry of it is answered with this seq."""
+        self.acks[key] = seq
+        self._trim_acks()
+
+    def _trim_acks(self) -> None:
+        while len(self.acks) > ACKS_KEPT:
+            self.acks.popitem(last=False)
+
+    def _acks_entry(self) -> list[list[Any]]:
+        """The remembered ids, for a deal-log entry that starts the log afresh."""
+        return [[key, seq] for key, seq in self.acks.items()]
 
     def next_deal_timer(self, now_ms: int) -> tuple[float, dict[str, Any]] | None:
         """(delay in s, command) if the room should deal on by itself after a deal ended."""
@@ -180,7 +198,12 @@ class RoomMachine:
         reset = self._back_to_lobby()
         event = {"type": "join", "seat": seat, "name": command["name"]}
         return Step(
-            {"ok": True, "seat": seat}, changed=True, public_events=[event], deal_reset=reset
+            {"ok": True, "seat": seat},
+            changed=True,
+            public_events=[event],
+            deal_reset=reset,
+            # The cleared log keeps the room's remembered action ids.
+            deal_append=[{"acks": self._acks_entry()}] if reset else [],
         )
 
     def _on_leave(self, command: dict[str, Any], now_ms: int) -> Step:
@@ -307,7 +330,7 @@ class RoomMachine:
             events=list(events),
             public_events=[{"type": "start", "matchId": doc["matchId"]}],
             deal_reset=True,
-            deal_append=[{"start": self.deal_start}],
+            deal_append=[{"start": self.deal_start, "acks": self._acks_entry()}],
         )
 
     # Play
@@ -323,9 +346,6 @@ class RoomMachine:
             raise RoomError(409, "not_playing", "no match is in progress in this room")
         step = self._apply(player["seat"], command["action"], key, now_ms)
         step.result = {"ok": True, "ref": ref, "seq": self.seq + 1}
-        self.acks[key] = self.seq + 1
-        while len(self.acks) > ACKS_KEPT:
-            self.acks.popitem(last=False)
         return step
 
     def _on_timer(self, command: dict[str, Any], now_ms: int) -> Step:
@@ -372,6 +392,8 @@ class RoomMachine:
         except engine.EngineError as err:
             raise self.refusal(err, action) from None
         self.state = after
+        if key is not None:
+            self._remember(key, self.seq + 1)
         step = Step({"ok": True, "seq": self.seq + 1}, changed=True)
         step.events = list(events)
         entry = {"seq": self.seq + 1, "ts": now_ms, "seat": seat, "action": action}
@@ -381,7 +403,8 @@ class RoomMachine:
             self.deal_actions = []
             self.positions = {}
             step.deal_reset = True
-            step.deal_append = [{"start": self.deal_start}]
+            # The new log carries the room's remembered ids, this action's included.
+            step.deal_append = [{"start": self.deal_start, "acks": self._acks_entry()}]
         else:
             self._mark(before.moves, entry)
             self.deal_actions.append(entry)
