@@ -62,6 +62,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         command_timeout_seconds=settings.command_timeout_seconds,
         outbox_drain_seconds=settings.outbox_drain_seconds,
         metrics=app.state.metrics,
+        watchers_refresh_seconds=settings.watchers_refresh_seconds,
     )
     app.state.metrics.watch(service.gauges)
     await service.start()

@@ -51,6 +51,13 @@ class Settings(BaseSettings):
     # Per-connection token bucket: sustained messages per second and burst size.
     rate_per_second: float = 20.0
     rate_burst: int = 40
+    # Sockets one seat token may hold open at once, and spectator sockets per room; more
+    # are refused (close 4429).
+    max_sockets_per_seat: int = 4
+    max_spectators: int = 200
+    # Spectators come and go without a change of the room; the count views show is
+    # refreshed by the next change, or by a change of its own this long after it went stale.
+    watchers_refresh_seconds: float = 5.0
     # Changes kept per room so a reconnecting client can resume; idle history expires.
     history_size: int = 64
     history_ttl_seconds: int = 300

@@ -6,7 +6,8 @@
      "createdAt", "status": "lobby" | "playing" | "over", "listed",
      "players": [{"seat", "pid", "name", "token" (hash), "conn" (open sockets),
                   "at" (open sockets by node id)}],
-     "matchId", "watchers" (spectator sockets), "watchAt" (spectator sockets by node id),
+     "matchId", "watching" (spectator sockets open), "watchAt" (the same by node id),
+     "watchers" (spectator sockets as of the last change: what views show),
      "nextDealDelay" (s, 0: off),
      "ts" (time of the last change)}
 
@@ -65,6 +66,13 @@ def new_doc(
 def is_listed(doc: dict[str, Any]) -> bool:
     """Whether the public lobby shows the room: public, not started, a seat free."""
     return not doc["private"] and doc["status"] == LOBBY and len(doc["players"]) < doc["seats"]
+
+
+def watching(doc: dict[str, Any]) -> int:
+    """Spectator sockets open now (documents from before ``watching`` count in
+    ``watchers``)."""
+    count: int = doc.get("watching", doc.get("watchers", 0))
+    return count
 
 
 def player_by_token(doc: dict[str, Any], token: str) -> dict[str, Any] | None:

@@ -14,7 +14,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from app.rooms.doc import ACKS_KEPT, LOBBY, OVER, PLAYING, player_by_pid, player_by_seat
+from app.rooms.doc import (
+    ACKS_KEPT,
+    LOBBY,
+    OVER,
+    PLAYING,
+    player_by_pid,
+    player_by_seat,
+    watching,
+)
 from app.rooms.errors import RoomError
 
 _DEAL_OVER = ("dealOver", "matchOver")
@@ -49,6 +57,9 @@ class Step:
     deal_append: list[dict[str, Any]] = field(default_factory=list)
     deal_end: DealEnd | None = None
     removed: list[str] = field(default_factory=list)  # player ids whose sockets must close
+    # The document changed in a way no view shows (a spectator socket opening or closing):
+    # stored, but no change of the room: no seq, no patch.
+    quiet: bool = False
 
 
 def _refuse(err: RoomError) -> Step:
@@ -170,6 +181,9 @@ class RoomMachine:
             step: Step = handler(command, now_ms)
         except RoomError as err:
             return _refuse(err)
+        if step.changed:
+            # Views show the spectators counted as of the room's last change.
+            self.doc["watchers"] = watching(self.doc)
         return step
 
     # Seats
@@ -237,6 +251,9 @@ class RoomMachine:
 
     def _on_connect(self, command: dict[str, Any], now_ms: int) -> Step:
         player = self._player(command["pid"])
+        limit = command.get("max")
+        if limit is not None and player["conn"] >= limit:
+            raise RoomError(429, "too_many_sockets", f"this seat has {limit} sockets open already")
         player["conn"] += 1
         _count(player.setdefault("at", {}), _socket_node(command), 1)
         event = {"type": "connect", "seat": player["seat"]}
@@ -252,29 +269,51 @@ class RoomMachine:
         return Step({"ok": True}, changed=True, public_events=[event])
 
     def _on_watch(self, command: dict[str, Any], now_ms: int) -> Step:
-        self.doc["watchers"] = self.doc.get("watchers", 0) + 1
+        # Not a change of the room: each spectator connect patched to every socket cost
+        # quadratically many frames. The count shown refreshes with the next change (or
+        # the ``watchers`` timer's).
+        count = watching(self.doc)
+        limit = command.get("max")
+        if limit is not None and count >= limit:
+            raise RoomError(429, "too_many_spectators", f"this room has {limit} spectators already")
+        self.doc["watching"] = count + 1
         _count(self.doc.setdefault("watchAt", {}), _socket_node(command), 1)
-        return Step({"ok": True}, changed=True, public_events=[{"type": "watch"}])
+        return Step({"ok": True}, quiet=True)
 
     def _on_unwatch(self, command: dict[str, Any], now_ms: int) -> Step:
-        watchers = self.doc.get("watchers", 0)
-        if not _count(self.doc.setdefault("watchAt", {}), _socket_node(command), -1, watchers):
+        count = watching(self.doc)
+        if not _count(self.doc.setdefault("watchAt", {}), _socket_node(command), -1, count):
             return Step({"ok": True})
-        self.doc["watchers"] = watchers - 1
-        return Step({"ok": True}, changed=True, public_events=[{"type": "unwatch"}])
+        self.doc["watching"] = count - 1
+        return Step({"ok": True}, quiet=True)
+
+    def _on_watchers(self, command: dict[str, Any], now_ms: int) -> Step:
+        """The room's own refresh of the spectator count its views show, when spectators
+        came or went since its last change (at most one per refresh period)."""
+        count = watching(self.doc)
+        if self.doc.get("watchers", 0) == count:
+            return Step({"ok": True, "stale": True})
+        event = {"type": "watchers", "count": count}
+        return Step({"ok": True}, changed=True, public_events=[event])
+
+    def watchers_stale(self) -> bool:
+        """Whether the spectator count the views show is not the count now."""
+        shown: int = self.doc.get("watchers", 0)
+        return shown != watching(self.doc)
 
     def gone(self, dead: set[str]) -> list[dict[str, Any]]:
         """Disconnects for every connection held on a ``dead`` node: one command
         per socket (each is a change of its own, as its own disconnect would have been)."""
         commands: list[dict[str, Any]] = []
+        # Spectators first: the seats' disconnects, each a change, then show them gone.
+        for node, count in self.doc.get("watchAt", {}).items():
+            if node in dead:
+                commands.extend({"k": "unwatch", "at": node} for _ in range(count))
         for player in self.doc["players"]:
             for node, count in player.get("at", {}).items():
                 if node in dead:
                     command = {"k": "disconnect", "pid": player["pid"], "at": node}
                     commands.extend(dict(command) for _ in range(count))
-        for node, count in self.doc.get("watchAt", {}).items():
-            if node in dead:
-                commands.extend({"k": "unwatch", "at": node} for _ in range(count))
         return commands
 
     def _player(self, pid: str) -> dict[str, Any]:

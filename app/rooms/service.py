@@ -66,6 +66,7 @@ class RoomService:
         command_timeout_seconds: float = 10.0,
         outbox_drain_seconds: float = 60.0,
         metrics: Metrics | None = None,
+        watchers_refresh_seconds: float = 5.0,
     ) -> None:
         self.store = store
         self.metrics = metrics
@@ -76,6 +77,7 @@ class RoomService:
         self._ttl_ms = lease_ttl_ms
         self._idle = writer_idle_seconds
         self._timeout = command_timeout_seconds
+        self._watchers_every = watchers_refresh_seconds
         self._writers: dict[str, RoomWriter] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._timers: set[asyncio.Task[None]] = set()
@@ -244,6 +246,7 @@ class RoomService:
                 on_stop=self._writer_stopping,
                 schedule=self.schedule,
                 metrics=self.metrics,
+                watchers_refresh_seconds=self._watchers_every,
             )
             self._writers[room_id] = writer
             self._writing.add(room_id)

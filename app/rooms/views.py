@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from app.rooms.doc import player_by_pid, player_by_seat
+from app.rooms.doc import player_by_pid, player_by_seat, watching
 
 SPECTATOR = "*"
 
@@ -23,7 +23,8 @@ def room_info(doc: dict[str, Any]) -> dict[str, Any]:
         "private": doc["private"],
         "spectators": doc["spectators"],
         "matchId": doc["matchId"],  # for the history REST once a deal is archived
-        "watchers": doc.get("watchers", 0),  # spectator sockets open
+        # Spectator sockets as of the room's last change (they come and go without one).
+        "watchers": doc.get("watchers", 0),
     }
 
 
@@ -33,7 +34,7 @@ def audiences(doc: dict[str, Any]) -> list[str]:
     a view nobody receives costs an engine view for nothing. A spectator socket opening
     when none watched gets its snapshot, then patches again."""
     out = [p["pid"] for p in doc["players"]]
-    if doc.get("watchers", 0) > 0:
+    if watching(doc) > 0:
         out.append(SPECTATOR)
     return out
 

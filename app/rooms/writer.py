@@ -62,6 +62,7 @@ class RoomWriter:
         on_stop: Callable[[str, int], Awaitable[None]] | None = None,
         schedule: Callable[[str, float, dict[str, Any]], None] | None = None,
         metrics: Metrics | None = None,
+        watchers_refresh_seconds: float = 5.0,
     ) -> None:
         self.room_id = room_id
         self._metrics = metrics
@@ -80,6 +81,9 @@ class RoomWriter:
         # Sends a command to the room's log after a delay (the room's own timers).
         self._schedule = schedule
         self._timer_for: int | None = None  # the deal whose next-deal timer is set
+        # A refresh of the spectator count views show is set (see _commit_quiet).
+        self._watchers_every = watchers_refresh_seconds
+        self._watchers_armed = False
         self._wake = asyncio.Event()
         # The log may hold entries not applied yet (appended by another node, or while no
         # writer ran here): read it before the next direct command.
@@ -261,6 +265,11 @@ class RoomWriter:
         result = {"cid": command.get("cid"), **step.result}
         node = command.get("node")
         local = node == self._owner and self._local_result is not None
+        if command.get("k") == "watchers":
+            self._watchers_armed = False
+        if step.quiet:
+            await self._commit_quiet(machine, log_id, direct, node, local, result)
+            return
         if not step.changed:
             if self._metrics is not None:
                 self._metrics.applied(command, False)
@@ -305,6 +314,38 @@ class RoomWriter:
         if local:
             self._local_result(result)  # type: ignore[misc]  # after the commit, as above
         self._arm_timer(machine)
+
+    async def _commit_quiet(
+        self,
+        machine: RoomMachine,
+        log_id: str,
+        direct: bool,
+        node: str | None,
+        local: bool,
+        result: dict[str, Any],
+    ) -> None:
+        """Store a document change that is no change of the room (same seq, nothing
+        published but the result): a spectator socket opening or closing."""
+        commit = Commit(
+            seq=machine.seq,
+            doc=machine.to_doc(),
+            log_id=log_id,
+            direct=direct,
+            change=b"",
+            results=[(node, orjson.dumps(result))] if node and not local else [],
+            lease_ttl_ms=self._ttl_ms,
+        )
+        try:
+            await self._store.commit(self.room_id, self._owner, commit)
+        except LogAhead:
+            await self._reload(self._views, self._shared)
+            raise
+        if local:
+            self._local_result(result)  # type: ignore[misc]
+        if machine.watchers_stale() and not self._watchers_armed and self._schedule is not None:
+            # One refresh of the count the views show per period, however many come and go.
+            self._watchers_armed = True
+            self._schedule(self.room_id, self._watchers_every, {"k": "watchers"})
 
     async def _reload(self, views: dict[str, dict[str, Any]], shared: dict[str, Any]) -> None:
         """Back to the room as committed, with the views the sockets hold: the machine may

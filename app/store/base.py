@@ -40,7 +40,11 @@ class Commit:
     seq: int  # the new seq; the store refuses it unless the stored seq is seq - 1
     doc: dict[str, Any]
     log_id: str  # the last log entry this change includes
-    change: bytes  # published to the room's subscribers and kept in the history
+    # Published to the room's subscribers and kept in the history. Empty: a quiet commit,
+    # a document change no view shows (a spectator socket opening or closing): ``seq`` is
+    # the stored seq (refused unless it still is), nothing is published or kept in the
+    # history but the results.
+    change: bytes
     # The current deal's action log (for the SQL archive): cleared first when reset is set.
     deal_reset: bool = False
     deal_append: list[dict[str, Any]] = field(default_factory=list)

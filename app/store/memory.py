@@ -125,7 +125,8 @@ class MemoryStore(RoomStore):
         lease = room.lease
         if lease is None or lease[0] != owner or lease[1] <= time.monotonic():
             raise LeaseLost(room_id)
-        if room.seq != commit.seq - 1:
+        quiet = not commit.change
+        if room.seq != (commit.seq if quiet else commit.seq - 1):
             raise LeaseLost(room_id)
         if commit.direct and room.log and room.log[-1][0] > commit.log_id:
             raise LogAhead(room_id)
@@ -136,9 +137,10 @@ class MemoryStore(RoomStore):
         room.log_id = commit.log_id
         while room.log and room.log[0][0] <= commit.log_id:
             room.log.popleft()
-        room.history.append((commit.seq, commit.change))
-        while len(room.history) > self.history_size:
-            room.history.popleft()
+        if not quiet:
+            room.history.append((commit.seq, commit.change))
+            while len(room.history) > self.history_size:
+                room.history.popleft()
         if commit.deal_reset:
             room.deal = []
         room.deal.extend(orjson.dumps(entry) for entry in commit.deal_append)
@@ -148,7 +150,7 @@ class MemoryStore(RoomStore):
             self._listed[room_id] = None
         elif commit.listed is False:
             self._listed.pop(room_id, None)
-        if room_id in self._subscribed:
+        if room_id in self._subscribed and not quiet:
             await self._emit(room_id, commit.change)
         for node, payload in commit.results:
             await self.deliver(node, payload)

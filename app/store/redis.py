@@ -72,12 +72,16 @@ return 1
 # ARGV: owner, seq, doc, log id, change, history size, history ttl ms, changes channel,
 #       deal reset (0/1), number of deal entries, lease ttl ms (0: keep), outbox key ('':
 #       none), outbox record, direct (0/1), the deal entries, then (channel, payload) pairs
-#       of results. Everything is written before anything is published. A commit also
+#       of results. An empty change is a quiet commit (see Commit.change): the stored seq
+#       must be seq itself, and only the results are published. Everything is written
+#       before anything is published. A commit also
 #       extends the lease: a busy writer never loses its room. Returns 1, or 0 (no lease),
 #       -1 (out of order), -2 (direct, and the log holds entries after the log id).
 _COMMIT = """
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 local seq = tonumber(ARGV[2])
+local quiet = ARGV[5] == ''
+if quiet then seq = seq + 1 end
 if tonumber(redis.call('HGET', KEYS[1], 'seq')) ~= seq - 1 then return -1 end
 if ARGV[14] == '1' and #redis.call('XRANGE', KEYS[4], '(' .. ARGV[4], '+', 'COUNT', 1) > 0 then
   return -2
@@ -85,14 +89,16 @@ end
 if ARGV[11] ~= '0' then redis.call('PEXPIRE', KEYS[2], ARGV[11]) end
 redis.call('HSET', KEYS[1], 'doc', ARGV[3], 'seq', ARGV[2], 'log', ARGV[4])
 redis.call('XTRIM', KEYS[4], 'MINID', ARGV[4])
-redis.call('RPUSH', KEYS[3], ARGV[5])
-redis.call('LTRIM', KEYS[3], -tonumber(ARGV[6]), -1)
-redis.call('PEXPIRE', KEYS[3], ARGV[7])
+if not quiet then
+  redis.call('RPUSH', KEYS[3], ARGV[5])
+  redis.call('LTRIM', KEYS[3], -tonumber(ARGV[6]), -1)
+  redis.call('PEXPIRE', KEYS[3], ARGV[7])
+end
 if ARGV[9] == '1' then redis.call('DEL', KEYS[5]) end
 local n = tonumber(ARGV[10])
 for i = 1, n do redis.call('RPUSH', KEYS[5], ARGV[14 + i]) end
 if ARGV[12] ~= '' then redis.call('HSET', KEYS[6], ARGV[12], ARGV[13]) end
-redis.call('PUBLISH', ARGV[8], ARGV[5])
+if not quiet then redis.call('PUBLISH', ARGV[8], ARGV[5]) end
 for i = 15 + n, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
 return 1
 """

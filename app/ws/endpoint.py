@@ -16,6 +16,7 @@ import functools
 import logging
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.responses import JSONResponse
 
@@ -43,6 +44,9 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_BAD_TOKEN = 4401
 CLOSE_NO_SPECTATORS = 4403
 CLOSE_TOO_LARGE = 1009
+CLOSE_TOO_MANY = 4429  # the seat's sockets, or the room's spectators, are at their cap
+# A flood's drops are answered with this one string (the message is not read: no ref).
+_RATE_LIMITED = orjson.dumps(error("rate_limited", "too many messages; slow down")).decode()
 
 
 def negotiate(websocket: WebSocket) -> tuple[bool, str | None]:
@@ -112,16 +116,23 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
     connected = False
     try:
         await service.listen(room_id, conn)
-        # A seat's connection, or a spectator's, is a change of the room; the snapshot
-        # below already includes it.
-        opening = {"k": "connect", "pid": pid} if pid is not None else {"k": "watch"}
+        # A seat's connection is a change of the room (a spectator's is counted quietly);
+        # the snapshot below already includes it.
+        opening: dict[str, Any] = (
+            {"k": "connect", "pid": pid, "max": settings.max_sockets_per_seat}
+            if pid is not None
+            else {"k": "watch", "max": settings.max_spectators}
+        )
         await service.submit(room_id, opening)
         connected = True
         await conn.snapshot()
         await _receive(websocket, settings, service, conn)
     except RoomError as err:
         conn.send(error(err.code, err.message))
-        conn.close(1011 if err.status >= 500 else CLOSE_BAD_TOKEN)
+        if err.status == 429:
+            conn.close(CLOSE_TOO_MANY)
+        else:
+            conn.close(1011 if err.status >= 500 else CLOSE_BAD_TOKEN)
     except Exception:
         log.exception("room %s: socket handler failed", room_id)
         conn.close(1011)
@@ -171,6 +182,12 @@ async def _receive(
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
+        if not bucket.allow():
+            # Before anything is read of the message: a flood costs a token check each.
+            # Dropped, but answered, so that the client learns why (its pending actions
+            # may be sent again with the same id: applied at most once).
+            conn.send(_RATE_LIMITED)
+            continue
         raw = message.get("text")
         if raw is None:
             conn.send(error("text_only", "messages are JSON in text frames, not binary"))
@@ -183,14 +200,7 @@ async def _receive(
         try:
             parsed = parse(raw)
         except ProtocolError as err:
-            parsed, problem = None, err
-        if not bucket.allow():
-            # Dropped, but answered, so that a client waiting on an action id learns why.
-            ref = parsed.id if isinstance(parsed, ActionMessage) else None
-            conn.send(error("rate_limited", "too many messages; slow down", ref))
-            continue
-        if parsed is None:
-            conn.send(error(problem.code, problem.message, problem.ref))
+            conn.send(error(err.code, err.message, err.ref))
             continue
         if isinstance(parsed, PingMessage):
             conn.send({"type": "pong", "ts": service.now_ms()})

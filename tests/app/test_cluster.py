@@ -166,36 +166,40 @@ async def test_the_sockets_of_a_node_that_dies_without_closing_them_are_disconne
     each a change of its own, patched to every socket."""
     prefix = f"t{secrets.token_hex(4)}"
     try:
-        async with running_server("redis", tmp_path, prefix=prefix, lease_ttl_ms=600) as a:
+        fast = {"lease_ttl_ms": 600, "watchers_refresh_seconds": 0.2}
+        async with running_server("redis", tmp_path, prefix=prefix, **fast) as a:
             room_id, tokens = await seeded_room(a, 3, {}, SETUP)
             store = a.app.state.store
             on_a = await a.connect(room_id, tokens[0])
             assert room_id in a.app.state.rooms._writers
-            async with running_server("redis", tmp_path, prefix=prefix, lease_ttl_ms=600) as b:
+            async with running_server("redis", tmp_path, prefix=prefix, **fast) as b:
                 on_b = await b.connect(room_id, tokens[1])
                 watcher = await b.connect(room_id)
+                # Two connections, then the room's refresh of its spectator count.
                 await on_a.wait_seq(3)
                 assert [p["connected"] for p in on_a.view["players"]] == [True, True, False]
                 assert on_a.view["room"]["watchers"] == 1
+                assert on_a.events[-1] == {"type": "watchers", "count": 1}
                 # b dies: its heartbeat stops, its sockets stay open.
                 rooms_b = b.app.state.rooms
                 rooms_b._heartbeat.cancel()
-                await _until(lambda: on_a.seq == 5)
+                await _until(lambda: on_a.seq == 4)
                 connected = [p["connected"] for p in on_a.view["players"]]
                 assert connected == [True, False, False]
                 assert on_a.view["room"]["watchers"] == 0
-                assert [e["type"] for e in on_a.events[-2:]] == ["disconnect", "unwatch"]
+                # The spectator gone first (no change of its own), then the seat.
+                assert on_a.events[-1]["type"] == "disconnect"
                 # b's sockets (still subscribed) got the same patches.
-                await on_b.wait_seq(5)
-                await watcher.wait_seq(5)
+                await on_b.wait_seq(4)
+                await watcher.wait_seq(4)
                 assert on_b.view["players"] == on_a.view["players"]
                 # b now shuts down: the disconnects its sockets send change nothing more.
             record = await store.load(room_id)
-            assert record.seq == 5
+            assert record.seq == 4
             assert [p["conn"] for p in record.doc["players"]] == [1, 0, 0]
-            assert record.doc["watchers"] == 0
+            assert record.doc["watchers"] == record.doc["watching"] == 0
             ref = await on_a.act({"type": "play", "cards": ["R1"]})
-            assert (await on_a.outcome(ref))["seq"] == 6
+            assert (await on_a.outcome(ref))["seq"] == 5
             await on_a.close()
     finally:
         await drop_prefix(prefix)
@@ -212,7 +216,7 @@ async def test_a_new_writer_disconnects_the_sockets_of_dead_nodes(
         record.doc["players"][1].update(conn=1, at={"gone": 1})
         await store.create(room_id, record.doc, None, False, record.deal)
         client = await server.connect(room_id, tokens[0])
-        await client.wait_seq(3)
+        await client.wait_seq(2)  # a disconnect and a connect (the spectator: no change)
         assert [p["connected"] for p in client.view["players"]] == [True, False, False]
         assert client.view["room"]["watchers"] == 0
         await client.close()

@@ -38,15 +38,18 @@ async def test_seq_is_gapless_and_patches_rebuild_the_view(server: Server) -> No
     room_id, tokens = await seeded_room(server, 3, {}, SETUP)
     clients = [await server.connect(room_id, t) for t in tokens]
     watcher = await server.connect(room_id)
-    # Each seat's connection is a change, and so is a spectator's.
-    assert [c.messages[0]["seq"] for c in [*clients, watcher]] == [1, 2, 3, 4]
-    assert watcher.view["room"]["watchers"] == 1
+    # Each seat's connection is a change; a spectator's is not (it is counted with the
+    # next change).
+    assert [c.messages[0]["seq"] for c in [*clients, watcher]] == [1, 2, 3, 3]
+    assert watcher.view["room"]["watchers"] == 0
     ref = await clients[0].act({"type": "play", "cards": ["R1"]})
-    assert (await clients[0].outcome(ref))["seq"] == 5
+    assert (await clients[0].outcome(ref))["seq"] == 4
+    await watcher.wait_seq(4)
+    assert watcher.view["room"]["watchers"] == clients[0].view["room"]["watchers"] == 1
     ref = await clients[1].act({"type": "draw"})
-    assert (await clients[1].outcome(ref))["seq"] == 6
+    assert (await clients[1].outcome(ref))["seq"] == 5
     for client in [*clients, watcher]:
-        await client.wait_seq(6)
+        await client.wait_seq(5)
     # Every client's patched view equals a fresh snapshot of the same seat.
     for seat, client in enumerate(clients):
         fresh = await server.connect(room_id, tokens[seat])

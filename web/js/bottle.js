@@ -116,7 +116,7 @@ export function describePartyEvent(e, ctx) {
 
 /** The event log of the party games (the classic log's shape and hooks). */
 export function partyLog(log, ctx) {
-  const shown = log.filter((e) => !["watch", "unwatch"].includes(e.type)).slice(-40).reverse();
+  const shown = log.filter((e) => !["watch", "unwatch", "watchers"].includes(e.type)).slice(-40).reverse();
   return h("section", { class: "log panel", "aria-labelledby": "log-h" }, [
     h("h2", { id: "log-h" }, [t("table.log")]),
     h(

@@ -97,7 +97,7 @@ export function describeEvent(e, ctx) {
 }
 
 // Spectators coming and going are not game news.
-const QUIET = new Set(["watch", "unwatch"]);
+const QUIET = new Set(["watch", "unwatch", "watchers"]);
 
 export function eventLog(log, ctx) {
   const shown = log.filter((e) => !QUIET.has(e.type)).slice(-40).reverse();
