@@ -1,0 +1,204 @@
+"""A cluster under attack: Redis, nodes, tables of bots, and the counts at the end.
+
+``run_cluster`` starts a Redis of its own and the nodes, opens the tables and lets the
+bots play while ``attack`` does its damage (kills, stops); then it brings everything back,
+lets the bots finish, and counts what the bots were told against what the room stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from reliability.bots import Report, Table, forks, fresh_views_unequal, lost_and_doubled, record_of
+from reliability.processes import Node, RedisServer, node_env
+
+# Short matches (two deals), so that games finish and deals change writers often.
+RULES: dict[str, Any] = {"preset": "classic", "roundLimit": 2}
+
+
+@dataclass
+class Cluster:
+    directory: Path
+    redis: RedisServer
+    nodes: list[Node]
+    database: Path
+    tables: list[Table] = field(default_factory=list)
+    rng: random.Random = field(default_factory=random.Random)
+    log: list[str] = field(default_factory=list)
+
+    def note(self, text: str) -> None:
+        self.log.append(f"{time.strftime('%H:%M:%S')} {text}")
+
+    async def redis_get(self, key: str) -> bytes | None:
+        client = aioredis.Redis.from_url(self.redis.url)
+        try:
+            value: bytes | None = await client.get(key)
+            return value
+        finally:
+            await client.aclose()
+
+
+@dataclass
+class Outcome:
+    counts: Counter[str]
+    cluster: Cluster
+    seconds: float
+
+
+Attack = Callable[[Cluster], Awaitable[None]]
+
+
+async def run_cluster(
+    attack: Attack,
+    *,
+    nodes: int = 2,
+    rooms: int = 4,
+    seats: int = 3,
+    spectators: int = 0,
+    fsync: str = "always",
+    lease_ms: int = 2000,
+    think: float = 0.0,
+    settle: float = 5.0,
+    seed: int | None = None,
+    env: dict[str, str] | None = None,
+    during: Callable[[Cluster], Awaitable[None]] | None = None,
+) -> Outcome:
+    started = time.monotonic()
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory(prefix="uno-reliability-") as tmp:
+        directory = Path(tmp)
+        redis = RedisServer(directory, fsync)
+        redis.start()
+        database = directory / "archive.db"
+        url = f"sqlite+aiosqlite:///{database}"
+        settings = node_env(lease_ms, **(env or {}))
+        cluster = Cluster(
+            directory,
+            redis,
+            [Node(f"node{i}", directory, redis.url, url, settings) for i in range(nodes)],
+            database,
+            rng=rng,
+        )
+        try:
+            # One at a time: the first migrates the fresh archive.
+            for node in cluster.nodes:
+                await asyncio.to_thread(node.start)
+            for _ in range(rooms):
+                table = Table(cluster.nodes, random.Random(rng.random()))
+                await table.open(seats, RULES, spectators)
+                cluster.tables.append(table)
+            stop = asyncio.Event()
+            players = [
+                asyncio.create_task(bot.run(stop, think))
+                for table in cluster.tables
+                for bot in table.bots
+                if not bot.spectator
+            ]
+            side = asyncio.create_task(during(cluster)) if during else None
+            await attack(cluster)
+            await heal(cluster)
+            await asyncio.sleep(settle)
+            for table in cluster.tables:
+                table.stopping = True
+            stop.set()
+            _, pending = await asyncio.wait(players, timeout=30)
+            for task in pending:
+                task.cancel()
+            if side is not None:
+                side.cancel()
+                with contextlib.suppress(BaseException):
+                    await side
+            counts = await count(cluster)
+        finally:
+            for table in cluster.tables:
+                for bot in table.bots:
+                    with contextlib.suppress(Exception):
+                        await bot.drop()
+            for node in cluster.nodes:
+                with contextlib.suppress(Exception):
+                    await asyncio.to_thread(node.stop)
+            redis.stop()
+        counts["seconds"] = round(time.monotonic() - started)
+        return Outcome(counts, cluster, time.monotonic() - started)
+
+
+async def heal(cluster: Cluster) -> None:
+    """Everything up again: Redis, then every node (continued if stopped)."""
+    if cluster.redis.process is None:
+        await asyncio.to_thread(cluster.redis.start)
+    for node in cluster.nodes:
+        if node.alive:
+            with contextlib.suppress(ProcessLookupError):
+                node.resume()
+        else:
+            await asyncio.to_thread(node.start)
+
+
+async def settled_record(cluster: Cluster, table: Table, wait: float = 15) -> dict[int, dict[str, Any]]:
+    """The room's record once the archive has caught up (outbox drained) or ``wait`` passed."""
+    end = time.monotonic() + wait
+    while True:
+        record = await record_of(table, cluster.database, cluster.redis.url)
+        client = aioredis.Redis.from_url(cluster.redis.url)
+        try:
+            pending = await client.hlen(f"rel:{{{table.room_id}}}:outbox")
+        finally:
+            await client.aclose()
+        if not pending or time.monotonic() > end:
+            return record
+        await asyncio.sleep(0.5)
+
+
+async def count(cluster: Cluster) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for table in cluster.tables:
+        record = await settled_record(cluster, table)
+        lost, doubled, checked = lost_and_doubled(table, record)
+        counts["acked_checked"] += checked
+        counts["acked_lost"] += lost
+        counts["applied_twice"] += doubled
+        counts["forks"] += forks(table)
+        counts["games_finished"] += table.finished
+        counts.update({f"stat_{k}": v for k, v in table.stats.items()})
+        counts.update({f"refused_{k}": v for k, v in table.refusals.items()})
+        counts.update({f"close_{k}": v for k, v in table.closes.items()})
+    for table in cluster.tables:
+        counts["views_unequal"] += await fresh_views_unequal(table)
+    for node in cluster.nodes:
+        counts.update({f"log_{k}": v for k, v in node.problems().items()})
+    return counts
+
+
+def node_of(cluster: Cluster, node_id: bytes | None) -> Node | None:
+    if node_id is None:
+        return None
+    return next((n for n in cluster.nodes if n.node_id == node_id.decode()), None)
+
+
+def chaos_report(title: str, outcome: Outcome, attacks: int, resumed_name: str) -> Report:
+    c = outcome.counts
+    report = Report(title)
+    report.add(resumed_name, f"{c['resumed']}/{attacks}", f"{attacks}/{attacks}", c["resumed"] == attacks)
+    report.add("games finished", c["games_finished"])
+    report.add("acked actions checked", c["acked_checked"], "> 0", c["acked_checked"] > 0)
+    report.add("acked actions lost", c["acked_lost"], "0", c["acked_lost"] == 0)
+    report.add("applied twice", c["applied_twice"], "0", c["applied_twice"] == 0)
+    report.add("views unequal to a fresh snapshot", c["views_unequal"], "0", c["views_unequal"] == 0)
+    report.add("seq forks (two changes under one seq)", c["forks"], "0", c["forks"] == 0)
+    report.add("sockets wedged (no patch while the room moved)", c["stat_wedged"])
+    report.add("retries refused instead of acked", c["stat_retries_refused"])
+    report.add("reconnects", c["stat_connects"])
+    report.add("tracebacks in server logs", c["log_traceback"])
+    report.add("seconds", c["seconds"])
+    return report
