@@ -69,7 +69,9 @@ class Bot:
         self.changed = asyncio.Event()
         self.closed = asyncio.Event()
         self.reader: asyncio.Task[None] | None = None
-        self.frames: list[str] = []  # every frame, when the table keeps them (leak scans)
+        # Every frame (seq after it, (matchId, deal, phase), text) when the table keeps them.
+        self.frames: list[tuple[int, tuple[Any, Any, Any], str]] = []
+        self.seats: list[tuple[int, int | None]] = []  # (seq, view.you) beside the frames
         self.node: Node | None = None
         self.last_progress = time.monotonic()
         self.spectator = False
@@ -125,9 +127,9 @@ class Bot:
     async def _read(self, ws: ClientConnection) -> None:
         try:
             async for raw in ws:
-                if self.table.keep_frames:
-                    self.frames.append(raw if isinstance(raw, str) else raw.decode())
                 self._handle(orjson.loads(raw))
+                if self.table.keep_frames:
+                    self.keep(raw if isinstance(raw, str) else raw.decode())
         except (websockets.ConnectionClosed, OSError):
             pass
         finally:
@@ -135,6 +137,15 @@ class Bot:
             self.table.closes[code if code is not None else -1] += 1
             self.closed.set()
             self.changed.set()
+
+    def keep(self, raw: str) -> None:
+        """The frame, tagged with what this socket's view says after it (leak scans)."""
+        view = self.view or {}
+        tag = ((view.get("room") or {}).get("matchId"), view.get("deal"), view.get("phase"))
+        self.frames.append((self.seq, tag, raw))
+        self.seats.append((self.seq, view.get("you")))
+        if view.get("you") is not None:
+            self.table.hands.setdefault(self.seq, {})[self.pid] = tuple(sorted(view.get("hand") or ()))
 
     def _handle(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -295,6 +306,7 @@ class Table:
         self.closes: Counter[int] = Counter()
         self.seen: dict[int, set[int]] = {}
         self.max_seq = 0
+        self.hands: dict[int, dict[str, tuple[str, ...]]] = {}  # seq -> pid -> sorted hand
         self.matches = 0
         self.finished = 0
         self._restarting: asyncio.Lock = asyncio.Lock()

@@ -73,6 +73,9 @@ async def run_cluster(
     seed: int | None = None,
     env: dict[str, str] | None = None,
     during: Callable[[Cluster], Awaitable[None]] | None = None,
+    after: Callable[[Cluster], Awaitable[None]] | None = None,
+    keep_frames: bool = False,
+    rules: dict[str, Any] | None = None,
 ) -> Outcome:
     started = time.monotonic()
     rng = random.Random(seed)
@@ -95,8 +98,8 @@ async def run_cluster(
             for node in cluster.nodes:
                 await asyncio.to_thread(node.start)
             for _ in range(rooms):
-                table = Table(cluster.nodes, random.Random(rng.random()))
-                await table.open(seats, RULES, spectators)
+                table = Table(cluster.nodes, random.Random(rng.random()), keep_frames)
+                await table.open(seats, rules or RULES, spectators)
                 cluster.tables.append(table)
             stop = asyncio.Event()
             players = [
@@ -120,6 +123,8 @@ async def run_cluster(
                 with contextlib.suppress(BaseException):
                     await side
             counts = await count(cluster)
+            if after is not None:
+                await after(cluster)
         finally:
             for table in cluster.tables:
                 for bot in table.bots:
