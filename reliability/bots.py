@@ -90,7 +90,12 @@ class Bot:
                 ws = await asyncio.wait_for(
                     connect(url, compression=None, open_timeout=5, max_size=2**22), 6
                 )
-            except (OSError, TimeoutError, websockets.InvalidHandshake, websockets.ConnectionClosed):
+            except (
+                OSError,
+                TimeoutError,
+                websockets.InvalidHandshake,
+                websockets.ConnectionClosed,
+            ):
                 if time.monotonic() > end:
                     raise
                 await asyncio.sleep(0.1)
@@ -145,7 +150,9 @@ class Bot:
         self.frames.append((self.seq, tag, raw))
         self.seats.append((self.seq, view.get("you")))
         if view.get("you") is not None:
-            self.table.hands.setdefault(self.seq, {})[self.pid] = tuple(sorted(view.get("hand") or ()))
+            self.table.hands.setdefault(self.seq, {})[self.pid] = tuple(
+                sorted(view.get("hand") or ())
+            )
 
     def _handle(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -190,14 +197,20 @@ class Bot:
         if not legal:
             return None
         if view.get("phase") == "dealOver":
-            return {"type": "nextDeal"} if view["you"] == min(p["seat"] for p in view["players"]) else None
+            return (
+                {"type": "nextDeal"}
+                if view["you"] == min(p["seat"] for p in view["players"])
+                else None
+            )
         plays = [a for a in legal if a["type"] == "play"]
         if plays and self.rng.random() < 0.9:
             action = dict(self.rng.choice(plays))
         else:
             action = dict(self.rng.choice(legal))
         if action["type"] == "chooseColor" or (
-            action["type"] == "play" and action["cards"][0].startswith("W") and "color" not in action
+            action["type"] == "play"
+            and action["cards"][0].startswith("W")
+            and "color" not in action
         ):
             action["color"] = self.rng.choice("RGBY")
         if action["type"] == "play" and len(view.get("hand", ())) == 2:
@@ -218,7 +231,9 @@ class Bot:
         try:
             await ws.send(orjson.dumps(message).decode())
             closed = asyncio.ensure_future(self.closed.wait())
-            done, _ = await asyncio.wait({future, closed}, timeout=timeout, return_when="FIRST_COMPLETED")
+            done, _ = await asyncio.wait(
+                {future, closed}, timeout=timeout, return_when="FIRST_COMPLETED"
+            )
             closed.cancel()
         except (websockets.ConnectionClosed, OSError):
             done = set()
@@ -332,15 +347,21 @@ class Table:
         raise RuntimeError(f"{method} {path}: no node answered")
 
     async def open(self, seats: int, rules: dict[str, Any], spectators: int = 0) -> None:
-        created = await self.rest("POST", "/api/rooms", json={"name": "attack", "seats": seats, "rules": rules})
+        created = await self.rest(
+            "POST", "/api/rooms", json={"name": "attack", "seats": seats, "rules": rules}
+        )
         created.raise_for_status()
         body = created.json()
         self.room_id, self.host = body["roomId"], body["hostToken"]
         for i in range(seats):
-            joined = await self.rest("POST", f"/api/rooms/{self.room_id}/join", json={"name": f"bot{i}"})
+            joined = await self.rest(
+                "POST", f"/api/rooms/{self.room_id}/join", json={"name": f"bot{i}"}
+            )
             joined.raise_for_status()
             seat = joined.json()
-            self.bots.append(Bot(self, seat["token"], seat["playerId"], random.Random(self.rng.random())))
+            self.bots.append(
+                Bot(self, seat["token"], seat["playerId"], random.Random(self.rng.random()))
+            )
         for _ in range(spectators):
             watcher = Bot(self, "", "", random.Random(self.rng.random()))
             watcher.spectator = True
@@ -351,7 +372,9 @@ class Table:
 
     async def start(self) -> None:
         answer = await self.rest(
-            "POST", f"/api/rooms/{self.room_id}/start", headers={"Authorization": f"Bearer {self.host}"}
+            "POST",
+            f"/api/rooms/{self.room_id}/start",
+            headers={"Authorization": f"Bearer {self.host}"},
         )
         if answer.status_code == 200:
             self.matches += 1
@@ -362,7 +385,11 @@ class Table:
             return
         async with self._restarting:
             view = bot.view
-            if view is None or view.get("phase") != "matchOver" or view.get("seq", 0) < self._last_over:
+            if (
+                view is None
+                or view.get("phase") != "matchOver"
+                or view.get("seq", 0) < self._last_over
+            ):
                 return
             self._last_over = view["seq"] + 1
             self.finished += 1
@@ -419,7 +446,9 @@ def forks(table: Table) -> int:
     return sum(1 for stamps in table.seen.values() if len(stamps) > 1)
 
 
-async def record_of(table: Table, database: Path, redis_url: str | None, prefix: str = "rel") -> dict[int, dict[str, Any]]:
+async def record_of(
+    table: Table, database: Path, redis_url: str | None, prefix: str = "rel"
+) -> dict[int, dict[str, Any]]:
     """Every action the room stored, by ``seq``: the SQL archive, the outbox, the current
     deal's log (those two read from the attack's own Redis)."""
     entries: dict[int, dict[str, Any]] = {}
@@ -480,7 +509,11 @@ def lost_and_doubled(table: Table, record: dict[int, dict[str, Any]]) -> tuple[i
             checked += 1
             seq = sent.acks[0]
             entry = record.get(seq)
-            if entry is None or entry.get("pid") != bot.pid or not _same(entry["action"], sent.action):
+            if (
+                entry is None
+                or entry.get("pid") != bot.pid
+                or not _same(entry["action"], sent.action)
+            ):
                 lost += 1
                 continue
             # Entries of this bot before this ack that no ack explains.
@@ -523,7 +556,11 @@ class Report:
 
     def table(self) -> str:
         width = max(len(r.name) for r in self.rows) if self.rows else 10
-        lines = [self.title, f"| {'count'.ljust(width)} | value | goal | met |", f"|{'-' * (width + 2)}|---|---|---|"]
+        lines = [
+            self.title,
+            f"| {'count'.ljust(width)} | value | goal | met |",
+            f"|{'-' * (width + 2)}|---|---|---|",
+        ]
         for r in self.rows:
             value = f"{r.value:,}" if isinstance(r.value, int) else str(r.value)
             met = "" if not r.goal else ("yes" if r.ok else "**no**")

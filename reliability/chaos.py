@@ -69,7 +69,7 @@ async def run_cluster(
     fsync: str = "always",
     lease_ms: int = 2000,
     think: float = 0.0,
-    settle: float = 5.0,
+    settle: float = 2.0,
     seed: int | None = None,
     env: dict[str, str] | None = None,
     during: Callable[[Cluster], Awaitable[None]] | None = None,
@@ -97,10 +97,15 @@ async def run_cluster(
             # One at a time: the first migrates the fresh archive.
             for node in cluster.nodes:
                 await asyncio.to_thread(node.start)
-            for _ in range(rooms):
-                table = Table(cluster.nodes, random.Random(rng.random()), keep_frames)
-                await table.open(seats, rules or RULES, spectators)
-                cluster.tables.append(table)
+            cluster.note("nodes up")
+            cluster.tables = [
+                Table(cluster.nodes, random.Random(rng.random()), keep_frames) for _ in range(rooms)
+            ]
+            for i in range(0, rooms, 10):
+                await asyncio.gather(
+                    *(t.open(seats, rules or RULES, spectators) for t in cluster.tables[i : i + 10])
+                )
+            cluster.note("tables open")
             stop = asyncio.Event()
             players = [
                 asyncio.create_task(bot.run(stop, think))
@@ -110,6 +115,7 @@ async def run_cluster(
             ]
             side = asyncio.create_task(during(cluster)) if during else None
             await attack(cluster)
+            cluster.note("attack over")
             await heal(cluster)
             await asyncio.sleep(settle)
             for table in cluster.tables:
@@ -122,7 +128,9 @@ async def run_cluster(
                 side.cancel()
                 with contextlib.suppress(BaseException):
                     await side
+            cluster.note("bots stopped")
             counts = await count(cluster)
+            cluster.note("counted")
             if after is not None:
                 await after(cluster)
         finally:
@@ -134,6 +142,7 @@ async def run_cluster(
                 with contextlib.suppress(Exception):
                     await asyncio.to_thread(node.stop)
             redis.stop()
+            cluster.note("stopped")
         counts["seconds"] = round(time.monotonic() - started)
         return Outcome(counts, cluster, time.monotonic() - started)
 
@@ -150,7 +159,9 @@ async def heal(cluster: Cluster) -> None:
             await asyncio.to_thread(node.start)
 
 
-async def settled_record(cluster: Cluster, table: Table, wait: float = 15) -> dict[int, dict[str, Any]]:
+async def settled_record(
+    cluster: Cluster, table: Table, wait: float = 15
+) -> dict[int, dict[str, Any]]:
     """The room's record once the archive has caught up (outbox drained) or ``wait`` passed."""
     end = time.monotonic() + wait
     while True:
@@ -178,8 +189,9 @@ async def count(cluster: Cluster) -> Counter[str]:
         counts.update({f"stat_{k}": v for k, v in table.stats.items()})
         counts.update({f"refused_{k}": v for k, v in table.refusals.items()})
         counts.update({f"close_{k}": v for k, v in table.closes.items()})
-    for table in cluster.tables:
-        counts["views_unequal"] += await fresh_views_unequal(table)
+    counts["views_unequal"] += sum(
+        await asyncio.gather(*(fresh_views_unequal(table) for table in cluster.tables))
+    )
     for node in cluster.nodes:
         counts.update({f"log_{k}": v for k, v in node.problems().items()})
     return counts
@@ -194,12 +206,16 @@ def node_of(cluster: Cluster, node_id: bytes | None) -> Node | None:
 def chaos_report(title: str, outcome: Outcome, attacks: int, resumed_name: str) -> Report:
     c = outcome.counts
     report = Report(title)
-    report.add(resumed_name, f"{c['resumed']}/{attacks}", f"{attacks}/{attacks}", c["resumed"] == attacks)
+    report.add(
+        resumed_name, f"{c['resumed']}/{attacks}", f"{attacks}/{attacks}", c["resumed"] == attacks
+    )
     report.add("games finished", c["games_finished"])
     report.add("acked actions checked", c["acked_checked"], "> 0", c["acked_checked"] > 0)
     report.add("acked actions lost", c["acked_lost"], "0", c["acked_lost"] == 0)
     report.add("applied twice", c["applied_twice"], "0", c["applied_twice"] == 0)
-    report.add("views unequal to a fresh snapshot", c["views_unequal"], "0", c["views_unequal"] == 0)
+    report.add(
+        "views unequal to a fresh snapshot", c["views_unequal"], "0", c["views_unequal"] == 0
+    )
     report.add("seq forks (two changes under one seq)", c["forks"], "0", c["forks"] == 0)
     report.add("sockets wedged (no patch while the room moved)", c["stat_wedged"])
     report.add("retries refused instead of acked", c["stat_retries_refused"])

@@ -54,7 +54,12 @@ async def run(
 
     outcome = await run_cluster(go, rooms=rooms, seats=seats, seed=seed)
     outcome.counts["resumed"] = resumed
-    return chaos_report(f"crash_nodes: {kills} node kills (kill -9), {rooms} rooms x {seats} bots, 2 nodes", outcome, kills, "node kills resumed")
+    return chaos_report(
+        f"crash_nodes: {kills} node kills (kill -9), {rooms} rooms x {seats} bots, 2 nodes",
+        outcome,
+        kills,
+        "node kills resumed",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

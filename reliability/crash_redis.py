@@ -55,12 +55,18 @@ async def run(
 
     outcome = await run_cluster(go, rooms=rooms, seats=seats, seed=seed, fsync=fsync)
     outcome.counts["resumed"] = resumed
-    title = f"crash_redis: {kills} Redis kills (kill -9), appendfsync {fsync}, {rooms} rooms x {seats} bots"
+    title = f"crash_redis: {kills} Redis kills (kill -9), appendfsync {fsync}"
+    title += f", {rooms} rooms x {seats} bots"
     report = chaos_report(title, outcome, kills, "Redis kills resumed")
     if fsync != "always":
         # everysec may lose what Redis acknowledged in its last second: counted, not a goal.
         for row in report.rows:
-            if row.name in ("acked actions lost", "applied twice", "views unequal to a fresh snapshot", "seq forks (two changes under one seq)"):
+            if row.name in (
+                "acked actions lost",
+                "applied twice",
+                "views unequal to a fresh snapshot",
+                "seq forks (two changes under one seq)",
+            ):
                 row.goal, row.ok = "(counted)", True
     return report
 

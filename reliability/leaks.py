@@ -185,8 +185,10 @@ class Scan:
                     if key in foreign and key != own:
                         self.leak("foreign hand in a socket frame", f"{cards} in {where}")
                 for event in data.get("events") or []:
-                    if event.get("type") == "draw" and event.get("cards") and (
-                        bot.spectator or event.get("seat") != you
+                    if (
+                        event.get("type") == "draw"
+                        and event.get("cards")
+                        and (bot.spectator or event.get("seat") != you)
                     ):
                         self.leak("drawn cards sent to another socket", where)
                 if bot.spectator and data.get("type") == "snapshot" and data["view"].get("hand"):
@@ -233,20 +235,32 @@ async def probe(cluster: Cluster, captures: list[dict[str, Any]], stop: asyncio.
             paths = ["/api/rooms", f"/api/rooms/{table.room_id}", "/healthz"]
             if match_id:
                 paths.append(f"/api/matches/{match_id}")
-                paths += [f"/api/matches/{match_id}/deals/{n}/replay" for n in range(1, (deal or 1) + 1)]
+                paths += [
+                    f"/api/matches/{match_id}/deals/{n}/replay" for n in range(1, (deal or 1) + 1)
+                ]
             paths += [f"/api/players/{b.pid}/matches" for b in table.players[:1]]
             for path in paths:
                 seq = table.max_seq
                 with contextlib.suppress(Exception):
                     answer = await table.rest("GET", path)
                     captures.append(
-                        {"room": table.room_id, "path": path, "tag": tag, "seq": seq, "text": answer.text}
+                        {
+                            "room": table.room_id,
+                            "path": path,
+                            "tag": tag,
+                            "seq": seq,
+                            "text": answer.text,
+                        }
                     )
         await asyncio.sleep(0.2)
 
 
 async def run(
-    deals: int = 40, rooms: int = 3, seats: int = 3, spectators: int = 2, seed: int | None = None,
+    deals: int = 40,
+    rooms: int = 3,
+    seats: int = 3,
+    spectators: int = 2,
+    seed: int | None = None,
     seconds: float = 300,
 ) -> Report:
     captures: list[dict[str, Any]] = []
@@ -287,17 +301,20 @@ async def run(
     )  # fmt: skip
     assert scan is not None
     c = scan.counts
-    report = Report(
-        f"leaks: {c['deals']} deals, {rooms} rooms x {seats} seats + {spectators} spectators, 2 nodes"
-    )
+    size = f"{rooms} rooms x {seats} seats + {spectators} spectators"
+    report = Report(f"leaks: {c['deals']} deals, {size}, 2 nodes")
     report.add("deals played", c["deals"], f">= {deals}", c["deals"] >= deals)
     report.add("seat frames scanned", c["seat frames"])
     report.add("spectator frames scanned", c["spectator frames"])
     report.add("REST answers scanned", c["REST answers"])
     socket_leaks = sum(
-        v for k, v in c.items() if k.endswith("socket frame") or k.startswith(("drawn", "spectator view"))
+        v
+        for k, v in c.items()
+        if k.endswith("socket frame") or k.startswith(("drawn", "spectator view"))
     )
-    report.add("foreign hands or drawn cards in socket frames", socket_leaks, "0", socket_leaks == 0)
+    report.add(
+        "foreign hands or drawn cards in socket frames", socket_leaks, "0", socket_leaks == 0
+    )
     early = sum(v for k, v in c.items() if k.startswith(("seed", "hidden field", "draw order")))
     report.add("seeds, start/final states or draw order before the end", early, "0", early == 0)
     rest_hands = c["a hand in a REST answer"]

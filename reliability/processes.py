@@ -187,7 +187,11 @@ class Node:
         for i, line in enumerate(lines):
             if line.startswith("Traceback"):
                 tail = next(
-                    (lines[j] for j in range(i + 1, min(i + 200, len(lines))) if lines[j][:1] not in " \t"),
+                    (
+                        lines[j]
+                        for j in range(i + 1, min(i + 200, len(lines)))
+                        if lines[j][:1] not in " \t"
+                    ),
                     "",
                 )
                 out.append(f"{self.name}: {tail}")

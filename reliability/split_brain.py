@@ -58,11 +58,19 @@ async def run(
     outcome = await run_cluster(go, rooms=rooms, seats=seats, seed=seed, lease_ms=lease_ms)
     outcome.counts["resumed"] = resumed
     c = outcome.counts
-    title = f"split_brain: {runs} SIGSTOPs of the lease holder past a {lease_ms} ms lease, {rooms} rooms x {seats} bots"
+    title = f"split_brain: {runs} SIGSTOPs of the lease holder past a {lease_ms} ms lease"
+    title += f", {rooms} rooms x {seats} bots"
     report = chaos_report(title, outcome, runs, "split-brain runs resumed")
     stale = c["forks"] + c["acked_lost"] + c["applied_twice"]
-    report.rows.insert(1, type(report.rows[0])("stale writes accepted (forks + acked lost + doubled)", stale, "0", stale == 0))
-    report.notes.append(f"{holders} of {runs} stops hit the holder of the chosen room's lease (else a random node)")
+    report.rows.insert(
+        1,
+        type(report.rows[0])(
+            "stale writes accepted (forks + acked lost + doubled)", stale, "0", stale == 0
+        ),
+    )
+    report.notes.append(
+        f"{holders} of {runs} stops hit the holder of the chosen room's lease (else a random node)"
+    )
     return report
 
 
@@ -74,7 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lease-ms", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args(argv)
-    return print_report(asyncio.run(run(args.runs, args.rooms, args.seats, args.lease_ms, args.seed)))
+    return print_report(
+        asyncio.run(run(args.runs, args.rooms, args.seats, args.lease_ms, args.seed))
+    )
 
 
 if __name__ == "__main__":
