@@ -25,6 +25,7 @@ from app.db import Database
 from app.metrics import CONTENT_TYPE as METRICS_TYPE
 from app.metrics import Metrics
 from app.rooms.errors import RoomError, store_full
+from app.rooms.races import RaceSettings
 from app.rooms.service import RoomService
 from app.settings import Settings, get_settings
 from app.store import RoomStore, open_store
@@ -63,6 +64,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         outbox_drain_seconds=settings.outbox_drain_seconds,
         metrics=app.state.metrics,
         watchers_refresh_seconds=settings.watchers_refresh_seconds,
+        races=RaceSettings(window_ms=settings.race_window_ms),
     )
     app.state.metrics.watch(service.gauges)
     await service.start()

@@ -72,6 +72,12 @@ class Settings(BaseSettings):
     outbox_drain_seconds: float = 60.0
     # Rooms answered by GET /api/rooms at most.
     lobby_limit: int = 100
+    # Claim windows (fairRaces, docs/fairness.md): the longest a claim is held (ms, at
+    # most 150), the most network delay a connection is credited with (ms), and how
+    # often each socket is pinged to measure it (s).
+    race_window_ms: int = Field(default=150, ge=1, le=150)
+    race_delay_cap_ms: int = Field(default=250, ge=0, le=1000)
+    ping_seconds: float = Field(default=1.0, gt=0)
     # REST writes (POST/PUT/PATCH/DELETE under /api/) per client address, and room
     # creations (POST /api/rooms) besides, in the notation of the ``limits`` library
     # ("120/minute;1000/hour"); "" turns a limit off. Over it: 429 rate_limited.

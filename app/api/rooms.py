@@ -42,6 +42,10 @@ class CreateRoom(BaseModel):
         description="seconds after a deal ends until the room deals the next (0: a player"
         " sends nextDeal)",
     )
+    fairRaces: bool = Field(
+        default=True,
+        description="judge out-of-turn races by reaction time, not arrival (docs/fairness.md)",
+    )
 
 
 class RoomCreated(BaseModel):
@@ -86,6 +90,7 @@ class Settings(BaseModel):
     private: bool | None = None
     spectators: bool | None = None
     nextDealDelay: int | None = Field(default=None, ge=0, le=600)
+    fairRaces: bool | None = None
 
 
 class Started(BaseModel):
@@ -109,6 +114,7 @@ class RoomSummary(BaseModel):
     players: list[PlayerSummary]
     createdAt: int
     nextDealDelay: int = 0
+    fairRaces: bool = True
     seq: int | None = None
 
 
@@ -194,6 +200,7 @@ async def create_room(body: CreateRoom, request: Request, rooms: Rooms) -> RoomC
         now_ms=rooms.now_ms(),
         next_deal_delay=body.nextDealDelay,
     )
+    doc["fairRaces"] = body.fairRaces
     await request.app.state.db.record_room(room_id, body.name, rules, body.seats, body.private)
     await rooms.store.create(room_id, doc, code, doc["listed"])
     return RoomCreated(roomId=room_id, code=code, hostToken=host_token)
@@ -282,6 +289,37 @@ async def kick_player(
     await _as_host(rooms, room_id, authorization)
     await rooms.submit(room_id, {"k": "kick", "seat": body.seat})
     return Response(status_code=204)
+
+
+class RaceStats(BaseModel):
+    seat: int
+    name: str
+    claims: int = Field(description="claims that took part in a claim window")
+    wins: int
+    superhuman: int = Field(
+        description="claims faster than humanly possible (under 100 ms after compensation)"
+    )
+    invalid: int = Field(description="claims of nothing (each locked the claimant out briefly)")
+
+
+class RoomRaces(BaseModel):
+    fairRaces: bool
+    seats: list[RaceStats]
+
+
+@router.get("/{room_id}/races", response_model=RoomRaces, responses=ERRORS)
+async def race_stats(
+    room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    """Each seat's claim windows in this room (host only): claims, wins, claims faster than
+    a person can react, and claims of nothing. See docs/fairness.md."""
+    record = await _as_host(rooms, room_id, authorization)
+    empty = {"claims": 0, "wins": 0, "superhuman": 0, "invalid": 0}
+    seats = [
+        {"seat": p["seat"], "name": p["name"], **empty, **p.get("races", {})}
+        for p in record.doc["players"]
+    ]
+    return {"fairRaces": record.doc.get("fairRaces", True), "seats": seats}
 
 
 @router.patch("/{room_id}", response_model=RoomSummary, responses=SETTINGS_ERRORS)

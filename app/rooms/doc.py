@@ -115,6 +115,7 @@ def summary(doc: dict[str, Any], seq: int | None = None) -> dict[str, Any]:
         ],
         "createdAt": doc["createdAt"],
         "nextDealDelay": doc.get("nextDealDelay", 0),
+        "fairRaces": doc.get("fairRaces", True),
     }
     if seq is not None:
         out["seq"] = seq

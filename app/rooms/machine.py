@@ -24,6 +24,15 @@ from app.rooms.doc import (
     watching,
 )
 from app.rooms.errors import RoomError
+from app.rooms.races import (
+    INVALID_CLAIM,
+    Claim,
+    RaceSettings,
+    claim_entry,
+    is_race_claim,
+    is_superhuman,
+    rank,
+)
 
 _DEAL_OVER = ("dealOver", "matchOver")
 _AGE_MESSAGE = (
@@ -119,9 +128,18 @@ def _archived(entry: dict[str, Any]) -> dict[str, Any]:
 class RoomMachine:
     """A room held by its writer: the document, the engine state and the deal log."""
 
-    def __init__(self, doc: dict[str, Any], seq: int, deal_log: list[dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        doc: dict[str, Any],
+        seq: int,
+        deal_log: list[dict[str, Any]],
+        races: RaceSettings | None = None,
+    ) -> None:
         self.doc = doc
         self.seq = seq
+        self.races = races or RaceSettings()
+        # Claimants barred from claiming until (ms): they claimed what was not there.
+        self.locked: dict[str, int] = {}
         self.state: Any = None
         self.acks: OrderedDict[str, int] = OrderedDict()
         self.deal_start: dict[str, Any] | None = None
@@ -383,9 +401,113 @@ class RoomMachine:
             return Step({"ok": True, "ref": ref, "seq": self.acks[key], "duplicate": True})
         if self.doc["status"] != PLAYING or self.state is None:
             raise RoomError(409, "not_playing", "no match is in progress in this room")
-        step = self._apply(player["seat"], command["action"], key, now_ms)
+        try:
+            self._check_claimant(player, command["action"], now_ms)
+            step = self._apply(player["seat"], command["action"], key, now_ms)
+        except RoomError:
+            lost = command.get("lost")
+            if lost is not None:
+                # It lost a claim window: whatever the table now says, it lost a race.
+                message = "too late: another claim on this position won the race"
+                raise RoomError(409, "too_late", message, lost) from None
+            raise
+        race = command.get("race")
+        if race is not None:
+            step.public_events.append(race["event"])
+            self._count_race(race)
         step.result = {"ok": True, "ref": ref, "seq": self.seq + 1}
         return step
+
+    # Claim windows (app.rooms.races; the writer holds the commands and keeps the time)
+
+    def fair(self) -> bool:
+        return bool(self.doc.get("fairRaces", True)) and self.doc["status"] == PLAYING
+
+    def holds(self, command: dict[str, Any], window_open: bool, now_ms: int) -> int | None:
+        """The seat of ``command`` if it is a claim a window should hold: an action that
+        is a race (or any action, while a window is open), valid on the table as it is.
+        Anything else (None) is applied at once: refused, or an ordinary change."""
+        state = self.state
+        if command.get("k") != "action" or state is None or not self.fair():
+            return None
+        player = player_by_pid(self.doc, command.get("pid", ""))
+        if player is None or f"{player['pid']}:{command.get('ref')}" in self.acks:
+            return None
+        seat: int = player["seat"]
+        action = command["action"]
+        if not window_open and not is_race_claim(state, seat, action):
+            return None
+        if self.locked.get(player["pid"], 0) > now_ms:
+            return None
+        try:
+            engine.apply(state, seat, action)
+        except engine.EngineError:
+            return None
+        return seat
+
+    def _check_claimant(self, player: dict[str, Any], action: dict[str, Any], now_ms: int) -> None:
+        """A claimant that claimed what was not there may not claim for a moment; a claim
+        that is not valid now locks it out (with fairRaces on)."""
+        state = self.state
+        if not self.fair() or not is_race_claim(state, player["seat"], action):
+            return
+        at = action.get("at")
+        if at is not None and at != state.moves:
+            return  # too late comes first
+        pid = player["pid"]
+        if self.locked.get(pid, 0) > now_ms:
+            raise RoomError(
+                409, "locked_out", "you claimed what was not there: wait a moment to claim"
+            )
+        try:
+            engine.apply(state, player["seat"], action)
+        except engine.EngineError as err:
+            if err.code in INVALID_CLAIM:
+                self.locked[pid] = now_ms + self.races.lockout_ms
+                self._stats(player)["invalid"] += 1
+
+    def _stats(self, player: dict[str, Any]) -> dict[str, int]:
+        stats: dict[str, int] = player.setdefault(
+            "races", {"claims": 0, "wins": 0, "superhuman": 0, "invalid": 0}
+        )
+        return stats
+
+    def rank_window(self, claims: list[Claim], position: int) -> list[Claim]:
+        seed = str(getattr(self.state, "seed", ""))
+        return rank(claims, self.races, seed, position)
+
+    def race_marks(
+        self, ordered: list[Claim], winner: Claim, position: int, held_ms: int
+    ) -> dict[str, Any]:
+        """What the winning command carries into its change: the race event."""
+        event = {
+            "type": "race",
+            "at": position,
+            "window": held_ms,
+            "winner": winner.seat,
+            "claims": [claim_entry(c, self.races, c is winner) for c in ordered],
+        }
+        return {
+            "event": event,
+            "claims": [
+                (c.command.get("pid"), c is winner, is_superhuman(c, self.races)) for c in ordered
+            ],
+        }
+
+    def lost_marks(self, claim: Claim, won: dict[str, Any], held_ms: int) -> dict[str, Any]:
+        """What a losing claim's refusal carries: what won, and its own place."""
+        own = claim_entry(claim, self.races, True)
+        return {"won": won, "race": {**own, "window": held_ms}}
+
+    def _count_race(self, race: dict[str, Any]) -> None:
+        for pid, won, superhuman in race["claims"]:
+            player = player_by_pid(self.doc, pid)
+            if player is None:
+                continue
+            stats = self._stats(player)
+            stats["claims"] += 1
+            stats["wins"] += int(won)
+            stats["superhuman"] += int(superhuman)
 
     def _on_timer(self, command: dict[str, Any], now_ms: int) -> Step:
         """The room deals the next deal itself, ``nextDealDelay`` s after one ended; a timer

@@ -26,6 +26,7 @@ import orjson
 from app.metrics import Metrics
 from app.rooms.archiver import Archive, Archiver
 from app.rooms.errors import RoomError, not_found, store_full
+from app.rooms.races import RaceSettings
 from app.rooms.writer import RoomWriter, now_ms
 from app.store.base import RoomRecord, RoomStore, StoreFull
 
@@ -67,9 +68,11 @@ class RoomService:
         outbox_drain_seconds: float = 60.0,
         metrics: Metrics | None = None,
         watchers_refresh_seconds: float = 5.0,
+        races: RaceSettings | None = None,
     ) -> None:
         self.store = store
         self.metrics = metrics
+        self.races = races or RaceSettings()
         self.archive = archive
         self.archiver = Archiver(store, archive, drain_seconds=outbox_drain_seconds)
         self.node = secrets.token_hex(8)
@@ -247,6 +250,7 @@ class RoomService:
                 schedule=self.schedule,
                 metrics=self.metrics,
                 watchers_refresh_seconds=self._watchers_every,
+                races=self.races,
             )
             self._writers[room_id] = writer
             self._writing.add(room_id)

@@ -28,6 +28,7 @@ from app.metrics import Metrics
 from app.rooms.archiver import Archiver, outbox_entry
 from app.rooms.doc import is_listed
 from app.rooms.machine import RoomMachine, Step, connection_nodes
+from app.rooms.races import Claim, RaceSettings
 from app.rooms.views import audiences, build_view, shared_parts
 from app.store.base import Commit, LeaseLost, LogAhead, RoomStore
 from app.ws.diff import diff
@@ -43,6 +44,20 @@ def now_ms() -> int:
 
 def _whole(view: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"op": "replace", "path": "", "value": view}]
+
+
+class _Window:
+    """Claims on one position, held until ``deadline`` (monotonic s): see app.rooms.races."""
+
+    def __init__(self, position: int, opened: float, deadline: float) -> None:
+        self.position = position
+        self.opened = opened
+        self.deadline = deadline
+        self.claims: list[Claim] = []
+        self.order: list[Claim] | None = None  # ranked, once the window has closed
+        self.held_ms = 0
+        self.won: dict[str, Any] | None = None  # the winning change {seq, type, seat}
+        self.after: list[dict[str, Any]] = []  # commands read while resolving
 
 
 class RoomWriter:
@@ -63,9 +78,12 @@ class RoomWriter:
         schedule: Callable[[str, float, dict[str, Any]], None] | None = None,
         metrics: Metrics | None = None,
         watchers_refresh_seconds: float = 5.0,
+        races: RaceSettings | None = None,
     ) -> None:
         self.room_id = room_id
         self._metrics = metrics
+        self._races = races or RaceSettings()
+        self._window: _Window | None = None
         self._store = store
         self._archiver = archiver
         self._owner = owner
@@ -132,7 +150,7 @@ class RoomWriter:
             record = await store.load(self.room_id)
             if record is None:
                 return
-            machine = RoomMachine(record.doc, record.seq, record.deal)
+            machine = RoomMachine(record.doc, record.seq, record.deal, self._races)
             self._machine = machine
             self._listed = record.doc.get("listed")
             self._views = {
@@ -162,7 +180,15 @@ class RoomWriter:
 
     async def _requeue_direct(self) -> None:
         """Commands handed over but not applied (the lease was lost): into the log, for the
-        room's next writer (this node's service starts one if it can)."""
+        room's next writer (this node's service starts one if it can). Claims held in a
+        window go first: they came before."""
+        window, self._window = self._window, None
+        if window is not None:
+            self._direct.extendleft(reversed(window.after))
+            held = window.order if window.order is not None else window.claims
+            for claim in reversed(held):
+                command = {k: v for k, v in claim.command.items() if k not in ("race", "lost")}
+                self._direct.appendleft(command)
         while self._direct:
             command = self._direct.popleft()
             try:
@@ -182,7 +208,7 @@ class RoomWriter:
                 self._log_dirty = False
                 entries = await self._store.read_log(self.room_id, cursor, _BATCH)
                 for entry_id, command in entries:
-                    await self._apply(command, entry_id)
+                    await self._take(command, entry_id)
                     cursor = entry_id
                 applied += len(entries)
                 if len(entries) == _BATCH:
@@ -190,7 +216,7 @@ class RoomWriter:
             while self._direct and not self._log_dirty:
                 command = self._direct.popleft()
                 try:
-                    await self._apply(command, cursor, direct=True)
+                    await self._take(command, cursor, direct=True)
                 except LogAhead:
                     # Another node appended first: its commands go first.
                     self._direct.appendleft(command)
@@ -199,6 +225,14 @@ class RoomWriter:
                     # Refused, nothing written: the next writer gets it (see run).
                     self._direct.appendleft(command)
                     raise
+                applied += 1
+            window = self._window
+            if window is not None and not self._log_dirty:
+                if self._stopping or time.monotonic() >= window.deadline:
+                    try:
+                        await self._resolve(window, cursor)
+                    except LogAhead:
+                        self._log_dirty = True  # read the log, then go on resolving
                 applied += 1
             now = time.monotonic()
             if applied:
@@ -215,8 +249,11 @@ class RoomWriter:
             # Go on only when woken: every append wakes the writer after it lands in the
             # log, and every direct command wakes it, so an empty read is saved.
             if not (self._log_dirty or self._direct or self._wake.is_set()):
+                wait = renew_every
+                if self._window is not None:
+                    wait = min(wait, max(0.0, self._window.deadline - time.monotonic()))
                 try:
-                    async with asyncio.timeout(renew_every):
+                    async with asyncio.timeout(wait):
                         await self._wake.wait()
                 except TimeoutError:
                     pass
@@ -238,10 +275,64 @@ class RoomWriter:
             # (or twice) changes nothing the second time.
             self._direct.extend(machine.gone(dead))
 
-    async def _apply(self, command: dict[str, Any], log_id: str, direct: bool = False) -> None:
-        """Judge one command and commit what it changed. ``log_id``: the last log entry
-        this change includes (the command's own entry, or for a ``direct`` command the
-        last one applied before it).
+    async def _take(self, command: dict[str, Any], log_id: str, direct: bool = False) -> None:
+        """Hold ``command`` in the claim window if it is a claim (opening one if none is
+        open), else apply it."""
+        machine = self._machine
+        assert machine is not None
+        window = self._window
+        if window is not None and window.order is not None:
+            # Read while the closed window's claims are being applied: after them.
+            window.after.append(command)
+            return
+        seat = machine.holds(command, window is not None, now_ms())
+        if seat is None:
+            await self._apply(command, log_id, direct)
+            return
+        now = time.monotonic()
+        if window is None:
+            window = self._window = _Window(
+                machine.state.moves, now, now + self._races.window_ms / 1000
+            )
+        window.claims.append(Claim(command, log_id, direct, seat, now * 1000))
+
+    async def _resolve(self, window: _Window, cursor: str) -> None:
+        """The window closed: apply its claims fastest first. The first the engine accepts
+        is the winner, its change carrying the race event; each later one is judged against
+        the table it left, and told ``too_late`` with what won if refused.
+
+        :raises LogAhead: a commit was refused (the log holds entries to read first); the
+            claims not yet applied stay in the window.
+        """
+        machine = self._machine
+        assert machine is not None
+        if window.order is None:
+            window.held_ms = round((time.monotonic() - window.opened) * 1000)
+            window.order = machine.rank_window(window.claims, window.position)
+        ordered = list(window.order)
+        while window.order:
+            claim = window.order[0]
+            command = claim.command
+            if window.won is None:
+                command["race"] = machine.race_marks(
+                    ordered, claim, window.position, window.held_ms
+                )
+            else:
+                command["lost"] = machine.lost_marks(claim, window.won, window.held_ms)
+            changed = await self._apply(command, cursor, direct=True)
+            window.order.pop(0)
+            if window.won is None and changed:
+                action = command["action"]
+                window.won = {"seq": machine.seq, "type": action.get("type"), "seat": claim.seat}
+        self._window = None
+        # In their order, before anything handed over later; a claim among them may open
+        # the next window.
+        self._direct.extendleft(reversed(window.after))
+
+    async def _apply(self, command: dict[str, Any], log_id: str, direct: bool = False) -> bool:
+        """Judge one command and commit what it changed (True if it changed the room).
+        ``log_id``: the last log entry this change includes (the command's own entry, or
+        for a ``direct`` command the last one applied before it).
 
         :raises LogAhead: a direct command's commit was refused; nothing changed.
         """
@@ -277,7 +368,7 @@ class RoomWriter:
                 self._local_result(result)  # type: ignore[misc]
             elif node:
                 await self._store.deliver(node, orjson.dumps(result))
-            return
+            return False
         archive = None if step.deal_end is None else outbox_entry(step.deal_end)
         doc = machine.to_doc()
         doc["ts"] = ts
@@ -314,6 +405,7 @@ class RoomWriter:
         if local:
             self._local_result(result)  # type: ignore[misc]  # after the commit, as above
         self._arm_timer(machine)
+        return True
 
     async def _commit_quiet(
         self,
@@ -352,7 +444,9 @@ class RoomWriter:
         be half-changed by a command that failed or was not committed."""
         record = await self._store.load(self.room_id)
         if record is not None:
-            self._machine = RoomMachine(record.doc, record.seq, record.deal)
+            locked = self._machine.locked if self._machine is not None else {}
+            self._machine = RoomMachine(record.doc, record.seq, record.deal, self._races)
+            self._machine.locked = locked
         self._views, self._shared = views, shared
 
     def _arm_timer(self, machine: RoomMachine) -> None:
@@ -390,4 +484,6 @@ class RoomWriter:
             }
             messages[aud] = orjson.dumps(message).decode()
         self._views = views
-        return {"seq": seq, "ts": ts, "m": messages, "removed": step.removed}
+        # ``mv``: the position (moves) the views now show; sockets note when they sent it.
+        moves = getattr(machine.state, "moves", None)
+        return {"seq": seq, "ts": ts, "m": messages, "removed": step.removed, "mv": moves}

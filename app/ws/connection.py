@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
+import socket
+import struct
+import time
 from typing import Any
 
 import orjson
 from starlette.websockets import WebSocket, WebSocketState
 
 from app.rooms.machine import replay
+from app.rooms.races import credited_delay
 from app.rooms.service import RoomService
 from app.rooms.views import SPECTATOR, build_view
 from app.rooms.writer import now_ms
@@ -29,6 +34,32 @@ log = logging.getLogger(__name__)
 CLOSE_REMOVED = 4001  # the seat was given up or the host removed the player
 CLOSE_SLOW = 4008  # the client does not read its messages fast enough
 _STOP = object()
+_PING = "\x00ping"  # a queued ping: its text is made (and timed) as it is written
+_SENT_KEPT = 16  # positions whose send time a connection remembers
+_RTT_ALPHA = 0.25  # weight of a new round-trip sample in the smoothed RTT
+_TCP_INFO_RTT = 68  # offset of tcpi_rtt (microseconds) in Linux's struct tcp_info
+
+
+def _wall_ms() -> float:
+    return time.time() * 1000
+
+
+def tcp_rtt_ms(websocket: WebSocket) -> float | None:
+    """The kernel's smoothed round trip of this socket's TCP connection (Linux TCP_INFO),
+    or None where it cannot be read (another OS, a transport without a socket). Behind a
+    proxy it measures the proxy's leg only, so it is used as a floor, never a ceiling."""
+    protocol = getattr(getattr(websocket, "_receive", None), "__self__", None)
+    transport = getattr(protocol, "transport", None)
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    option = getattr(socket, "TCP_INFO", None)
+    if sock is None or option is None:
+        return None
+    try:
+        info = sock.getsockopt(socket.IPPROTO_TCP, option, 104)
+        (rtt_us,) = struct.unpack_from("I", info, _TCP_INFO_RTT)
+    except (OSError, struct.error):
+        return None
+    return float(rtt_us) / 1000
 
 
 class Connection:
@@ -54,17 +85,75 @@ class Connection:
         self._close_code = 1000
         self._closing = False
         self._resync: asyncio.Task[None] | None = None
+        # Claim timing (app.rooms.races): when each position was written to this socket
+        # (wall ms, this node's clock), and this connection's measured round trips.
+        self.sent: dict[int, float] = {}
+        self.latest: int | None = None
+        self.app_rtt: float | None = None
+        self.tcp_rtt: float | None = None
+        self.rtt_samples = 0
+        self._pings: dict[int, float] = {}
+        self._ping_ids = itertools.count(1)
 
     # Outgoing
 
-    def send(self, message: dict[str, Any] | str) -> None:
+    def send(self, message: dict[str, Any] | str, moves: int | None = None) -> None:
+        """Queue ``message``; ``moves``: the position its view shows, timed when written."""
         if self._closing:
             return
         if self._queue.qsize() >= self._max_queue:
             self.close(CLOSE_SLOW)
             return
         text = message if isinstance(message, str) else orjson.dumps(message).decode()
-        self._queue.put_nowait(text)
+        self._queue.put_nowait(text if moves is None else (text, moves))
+
+    def ping(self) -> None:
+        """Queue an app-level ping; its ``pong`` gives a round-trip sample."""
+        if not self._closing and self._queue.qsize() < self._max_queue:
+            self._queue.put_nowait((_PING, next(self._ping_ids)))
+
+    def on_pong(self, n: int) -> bool:
+        """A ``pong`` for ping ``n``: one round-trip sample (False: no such ping pending)."""
+        sent = self._pings.pop(n, None)
+        if sent is None:
+            return False
+        sample = _wall_ms() - sent
+        self.rtt_samples += 1
+        if self.app_rtt is None:
+            self.app_rtt = sample
+        else:
+            self.app_rtt += _RTT_ALPHA * (sample - self.app_rtt)
+        self.tcp_rtt = tcp_rtt_ms(self.websocket)
+        return True
+
+    async def run_pinger(self, interval: float) -> None:
+        """Ping now, three more times in the first second (an estimate before the first
+        race), then every ``interval`` seconds."""
+        for _ in range(4):
+            self.ping()
+            await asyncio.sleep(0.25)
+        while not self._closing:
+            await asyncio.sleep(interval)
+            self.ping()
+
+    def timing(self, at: object, reported: int | None, cap: int) -> dict[str, Any]:
+        """The claim timing of an action arriving now: ``raw`` (ms from writing the
+        position it answers to its arrival; None if that position was never sent here),
+        ``delay`` (the credited network delay) and the client's ``reported`` time."""
+        position = at if isinstance(at, int) and not isinstance(at, bool) else self.latest
+        sent = None if position is None else self.sent.get(position)
+        raw = None if sent is None else round(_wall_ms() - sent)
+        delay = credited_delay(self.app_rtt, self.tcp_rtt, cap)
+        return {"raw": raw, "delay": delay, "reported": reported}
+
+    def _mark_sent(self, moves: int) -> None:
+        if self.latest is not None and moves < self.latest:
+            self.sent.clear()  # a new match counts its moves from 0 again
+        if moves not in self.sent:
+            self.sent[moves] = _wall_ms()
+            if len(self.sent) > _SENT_KEPT:
+                del self.sent[min(self.sent)]
+        self.latest = moves
 
     def close(self, code: int = 1000) -> None:
         if not self._closing:
@@ -80,6 +169,16 @@ class Connection:
                 item = await self._queue.get()
                 if item is _STOP:
                     break
+                if type(item) is tuple:
+                    text, moves = item
+                    if text is _PING:
+                        self._pings[moves] = _wall_ms()
+                        if len(self._pings) > 8:  # pings never answered are forgotten
+                            del self._pings[min(self._pings)]
+                        text = f'{{"type":"ping","n":{moves}}}'
+                    elif moves is not None:
+                        self._mark_sent(moves)
+                    item = text
                 await websocket.send_text(item)
         except Exception:
             # The peer went away mid-send; the receive loop notices and cleans up.
@@ -112,7 +211,7 @@ class Connection:
                 self._resync = asyncio.create_task(self.snapshot())
             return
         self.seq = seq
-        self.send(message)
+        self.send(message, change.get("mv"))
 
     def _flush(self) -> None:
         self._ready = True
@@ -130,9 +229,15 @@ class Connection:
         doc = record.doc
         view = build_view(doc, replay(record.deal), self.audience, record.seq)
         ts = doc.get("ts") or now_ms()
-        self.send(
-            {"type": "snapshot", "protocol": VERSION, "seq": record.seq, "ts": ts, "view": view}
-        )
+        moves = view.get("moves")
+        message = {
+            "type": "snapshot",
+            "protocol": VERSION,
+            "seq": record.seq,
+            "ts": ts,
+            "view": view,
+        }
+        self.send(message, moves if isinstance(moves, int) else None)
         self.seq = record.seq
         self._flush()
 
@@ -152,6 +257,6 @@ class Connection:
             await self.snapshot()
             return
         for change in changes:
-            self.send(change["m"][self.audience])
+            self.send(change["m"][self.audience], change.get("mv"))
         self.seq = max(self.seq, changes[-1]["seq"])
         self._flush()

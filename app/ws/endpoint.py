@@ -32,6 +32,7 @@ from app.ws.protocol import (
     SUBPROTOCOLS,
     ActionMessage,
     PingMessage,
+    PongReply,
     ProtocolError,
     error,
     parse,
@@ -113,6 +114,7 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
     await websocket.accept(subprotocol=subprotocol)
     conn = Connection(websocket, service, room_id, pid)
     sender = asyncio.create_task(conn.run_sender())
+    pinger = asyncio.create_task(conn.run_pinger(settings.ping_seconds))
     connected = False
     try:
         await service.listen(room_id, conn)
@@ -146,6 +148,7 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
             with contextlib.suppress(Exception):
                 await asyncio.shield(_disconnect(service, room_id, closing))
         conn.close()
+        pinger.cancel()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sender, timeout=1)
 
@@ -204,8 +207,10 @@ async def _receive(
             continue
         if isinstance(parsed, PingMessage):
             conn.send({"type": "pong", "ts": service.now_ms()})
+        elif isinstance(parsed, PongReply):
+            conn.on_pong(parsed.n)
         elif isinstance(parsed, ActionMessage):
-            await _action(service, conn, parsed)
+            await _action(service, conn, parsed, settings.race_delay_cap_ms)
         else:
             await conn.resume(parsed.lastSeq)
 
@@ -214,7 +219,10 @@ async def _action(
     service: RoomService,
     conn: Connection,
     message: ActionMessage,
+    delay_cap_ms: int,
 ) -> None:
+    # Timed first: the claim's arrival is now, not after parsing.
+    timing = conn.timing(message.action.get("at"), message.react, delay_cap_ms)
     ref = message.id
     if conn.pid is None:
         conn.send(error("spectator", "spectators cannot act", ref))
@@ -224,7 +232,7 @@ async def _action(
     except engine.EngineError as err:
         conn.send(error(err.code, err.message, ref))
         return
-    command = {"k": "action", "pid": conn.pid, "ref": ref, "action": action}
+    command = {"k": "action", "pid": conn.pid, "ref": ref, "action": action, "timing": timing}
     try:
         # Appended here, in the receive loop, so one client's actions keep their order;
         # the answer is sent when it comes, while the next message is read meanwhile.

@@ -39,6 +39,15 @@ class ActionMessage(_ClientMessage):
     type: Literal["action"]
     id: str = Field(min_length=1, max_length=100)
     action: dict[str, Any]
+    react: int | None = Field(
+        default=None,
+        ge=0,
+        le=60_000,
+        strict=True,
+        description="optional: ms from this client receiving the position the action answers"
+        " to the player's press (believed only within a small margin of the server's own"
+        " estimate; docs/fairness.md)",
+    )
 
 
 class ResumeMessage(_ClientMessage):
@@ -55,11 +64,21 @@ class PingMessage(_ClientMessage):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[ActionMessage | ResumeMessage | PingMessage, Field(discriminator="type")]
-_client_adapter: TypeAdapter[ActionMessage | ResumeMessage | PingMessage] = TypeAdapter(
+class PongReply(_Message):
+    """Answers the server's ``ping {n}`` at once: the server's own measure of this
+    connection's round trip (used to judge races fairly; docs/fairness.md)."""
+
+    type: Literal["pong"]
+    n: int = Field(ge=0)
+
+
+ClientMessage = Annotated[
+    ActionMessage | ResumeMessage | PingMessage | PongReply, Field(discriminator="type")
+]
+_client_adapter: TypeAdapter[ActionMessage | ResumeMessage | PingMessage | PongReply] = TypeAdapter(
     ClientMessage
 )
-CLIENT_TYPES = ("action", "resume", "ping")
+CLIENT_TYPES = ("action", "resume", "ping", "pong")
 
 
 # Server -> client
@@ -111,6 +130,7 @@ class ErrorMessage(_Message):
     code: str
     message: str
     won: RaceWinner | None = None
+    race: dict[str, Any] | None = None
 
 
 class PongMessage(_Message):
@@ -122,14 +142,28 @@ class PongMessage(_Message):
     ts: int
 
 
+class ServerPing(_Message):
+    """The server measuring the connection: answer ``pong {n}`` with the same ``n`` at
+    once (a few times at connect, then every second)."""
+
+    type: Literal["ping"]
+    n: int
+
+
 SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     SnapshotMessage,
     PatchMessage,
     AckMessage,
     ErrorMessage,
     PongMessage,
+    ServerPing,
 )
-CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (ActionMessage, ResumeMessage, PingMessage)
+CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
+    ActionMessage,
+    ResumeMessage,
+    PingMessage,
+    PongReply,
+)
 
 
 class ProtocolError(Exception):
@@ -140,7 +174,7 @@ class ProtocolError(Exception):
         self.ref = ref
 
 
-def parse(text: str | bytes) -> ActionMessage | ResumeMessage | PingMessage:
+def parse(text: str | bytes) -> ActionMessage | ResumeMessage | PingMessage | PongReply:
     """One client message from its raw text.
 
     :raises ProtocolError: ``bad_json`` (not JSON, or not an object), ``unknown_type``,
@@ -163,7 +197,8 @@ def parse(text: str | bytes) -> ActionMessage | ResumeMessage | PingMessage:
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "message"
-        raise ProtocolError("bad_message", f"{where}: {first['msg']}", ref) from None
+        code = "bad_react" if first["loc"][1:2] == ("react",) else "bad_message"
+        raise ProtocolError(code, f"{where}: {first['msg']}", ref) from None
 
 
 def error(code: str, message: str, ref: str | None = None) -> dict[str, Any]:

@@ -100,12 +100,14 @@ class Server:
             await self.start(room["roomId"], room["hostToken"])
         return room, seats
 
-    async def connect(self, room_id: str, token: str | None = None, **kw: Any) -> Client:
+    async def connect(
+        self, room_id: str, token: str | None = None, pong_delay: float = 0.0, **kw: Any
+    ) -> Client:
         url = f"{self.ws_base}/ws/rooms/{room_id}"
         if token is not None:
             url += f"?token={token}"
         ws = await websockets.connect(url, compression=None, **kw)
-        client = Client(ws)
+        client = Client(ws, pong_delay)
         await client.expect("snapshot")
         return client
 
@@ -116,7 +118,7 @@ _ids = itertools.count(1)
 class Client:
     """One socket: its view kept current from snapshot + patches, messages by kind."""
 
-    def __init__(self, ws: Any) -> None:
+    def __init__(self, ws: Any, pong_delay: float = 0.0) -> None:
         self.ws = ws
         self.view: dict[str, Any] | None = None
         self.seq = -1
@@ -125,14 +127,21 @@ class Client:
         self.errors: dict[str | None, list[dict[str, Any]]] = {}
         self.events: list[dict[str, Any]] = []
         self.messages: list[dict[str, Any]] = []
+        # Seconds each answer to the server's ping waits (a client faking a slow line).
+        self.pong_delay = pong_delay
+        self._pongs: set[asyncio.Task[None]] = set()
         self._reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
             async for raw in self.ws:
                 message = orjson.loads(raw)
-                self.messages.append(message)
                 kind = message["type"]
+                if kind == "ping":
+                    # Answered at once, like any client should (not kept as a message).
+                    self._pong(message["n"])
+                    continue
+                self.messages.append(message)
                 if kind == "snapshot":
                     self.view = message["view"]
                     self.seq = message["seq"]
@@ -148,6 +157,17 @@ class Client:
                 elif kind == "error":
                     self.errors.setdefault(message["ref"], []).append(message)
                 self.inbox.put_nowait(message)
+
+    def _pong(self, n: int) -> None:
+        async def reply() -> None:
+            if self.pong_delay:
+                await asyncio.sleep(self.pong_delay)
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await self.send({"type": "pong", "n": n})
+
+        task = asyncio.create_task(reply())
+        self._pongs.add(task)
+        task.add_done_callback(self._pongs.discard)
 
     async def send(self, message: dict[str, Any] | str | bytes) -> None:
         await self.ws.send(

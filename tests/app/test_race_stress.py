@@ -1,18 +1,28 @@
 """Every race kind, many times over real sockets: exactly one claim wins, the loser is told
 ``too_late`` with the change that won, and no stale claim (one whose ``at`` is not the
-position it would be applied to) is ever applied. The rooms judge by arrival order here
-(``fairRaces`` off); tests/app/test_fair_races.py covers the claim windows."""
+position it would be applied to) is ever applied: judged by arrival order (``fairRaces``
+off) and by claim windows (on; tests/app/test_fair_races.py covers how they rank)."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from live import Client, Server, seeded_room
+from live import Client, Server, running_server, seeded_room
 from race_kinds import KINDS, RaceKind, stale_claims
 
-ROUNDS = {"memory": 120, "redis": 40}
+# Races per kind: arrival order, then claim windows (each holds its race a window long).
+ROUNDS = {(False, "memory"): 70, (False, "redis"): 20, (True, "memory"): 25, (True, "redis"): 10}
+
+
+@pytest.fixture(params=[False, True], ids=["arrival", "windows"])
+async def racing(
+    request: pytest.FixtureRequest, store_kind: str, tmp_path: Any
+) -> AsyncIterator[tuple[Server, bool]]:
+    async with running_server(store_kind, tmp_path, race_window_ms=20) as live:
+        yield live, request.param
 
 
 async def run_race(
@@ -63,14 +73,16 @@ def one_winner(outcomes: list[dict[str, Any]], codes: set[str]) -> int:
 
 @pytest.mark.parametrize("kind", KINDS, ids=[k.name for k in KINDS])
 async def test_each_race_many_times_applies_no_stale_claim(
-    server: Server, store_kind: str, kind: RaceKind
+    racing: tuple[Server, bool], store_kind: str, kind: RaceKind
 ) -> None:
+    server, fair = racing
+    rounds = ROUNDS[fair, store_kind]
     wins = [0, 0]
-    for _ in range(ROUNDS[store_kind]):
-        outcomes, ends, room_id = await run_race(server, kind, {"fairRaces": False})
+    for _ in range(rounds):
+        outcomes, ends, room_id = await run_race(server, kind, {"fairRaces": fair})
         wins[one_winner(outcomes, kind.losing_codes)] += 1
         assert len(ends) == 1, ends  # every socket ends at the same place
         record = await server.app.state.store.load(room_id)
         assert record is not None
         assert stale_claims(record.deal) == []
-    assert sum(wins) == ROUNDS[store_kind]
+    assert sum(wins) == rounds

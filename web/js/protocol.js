@@ -97,6 +97,13 @@ export class RoomConnection {
   sendAction(action) {
     const id = newActionId();
     const msg = { type: "action", id, action };
+    // Receipt-to-press: how long the player looked at the position this action answers.
+    // The server believes it only near its own estimate (docs/fairness.md).
+    const seen = this.positionSeen;
+    if (seen && action.at === seen.moves) {
+      const react = Math.round(performance.now() - seen.at);
+      if (react >= 0 && react <= 60000) msg.react = react;
+    }
     this.pending.set(id, { msg, sentAt: Date.now() });
     this.send(msg);
     return id;
@@ -188,6 +195,10 @@ export class RoomConnection {
         if (msg.ref) this.pending.delete(msg.ref);
         this.handlers.onError?.(msg);
         break;
+      case "ping":
+        // The server measures this connection's round trip: answer at once.
+        this.send({ type: "pong", n: msg.n });
+        break;
       default:
         break; // pong and anything newer
     }
@@ -201,8 +212,17 @@ export class RoomConnection {
     this.seq = msg.seq ?? msg.view?.seq ?? 0;
     // Buffered patches at or below the snapshot are already in it.
     for (const seq of [...this.buffer.keys()]) if (seq <= this.seq) this.buffer.delete(seq);
+    this.notePosition();
     this.handlers.onView?.(this.view, this.seq, { snapshot: true });
     this.drain();
+  }
+
+  /** When the table's position (view.moves) this client shows first arrived. */
+  notePosition() {
+    const moves = this.view?.moves;
+    if (Number.isInteger(moves) && this.positionSeen?.moves !== moves) {
+      this.positionSeen = { moves, at: performance.now() };
+    }
   }
 
   onPatch(msg) {
@@ -233,6 +253,7 @@ export class RoomConnection {
       changed = true;
     }
     if (changed) {
+      this.notePosition();
       if (events.length) this.handlers.onEvents?.(events, this.seq);
       this.handlers.onView?.(this.view, this.seq, { snapshot: false });
     }

@@ -1,0 +1,144 @@
+"""Claim windows: out-of-turn races judged by reaction time instead of arrival (pure).
+
+With ``fairRaces`` on (the default), the first valid claim on a position (a jump-in, a
+UNO call or catch, a Wild Draw Four challenge) is held for a short window; every action
+on the same position that arrives meanwhile joins it. When the window closes the claims
+are ranked by each claimant's estimated reaction time, and the first one the engine
+accepts is applied: one change, carrying a ``race`` event. The others are then judged
+against the new table in rank order, and any one refused is told ``too_late`` with what
+won. docs/fairness.md describes the estimate and its limits.
+
+The estimate of one claim, made by the node holding the claimant's socket (one clock):
+
+    raw      = claim arrival - the time the position was written to that socket
+    delay    = min(cap, max(smoothed app-level ping RTT, kernel TCP RTT))
+    reaction = raw - delay, and if the client reported its own receipt-to-press time,
+               that report clamped to reaction +- ``report_margin_ms``
+
+``raw`` holds the position's way out, the person, and the claim's way back: one round
+trip. A client that answers pings late inflates its own ``delay``, but never past the cap.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+# Actions that are races by nature: they are held for a window when they open one.
+RACE_TYPES = frozenset({"callUno", "catchUno", "challenge"})
+# A claim refused with one of these claimed nothing (there was nothing to claim): its
+# claimant may not claim again for a moment. Too late is no fault.
+INVALID_CLAIM = frozenset(
+    {"not_your_turn", "nothing_to_call", "nothing_to_catch", "nothing_to_challenge", "bad_target"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RaceSettings:
+    """How claim windows behave (server settings; docs/fairness.md)."""
+
+    window_ms: int = 150  # a window never holds a claim longer than this (at most 150)
+    delay_cap_ms: int = 250  # the most network delay any connection is credited with
+    tie_ms: int = 5  # reactions this close are a tie, broken by the deal's randomness
+    superhuman_ms: int = 100  # a reaction faster than this is counted for the host
+    lockout_ms: int = 1000  # an invalid claim bars its claimant from claiming this long
+    report_margin_ms: int = 30  # a client's own report is believed this far from ours
+    max_report_ms: int = 60_000  # a report beyond this is refused (bad_react)
+
+
+def is_race_claim(state: Any, seat: int, action: dict[str, Any]) -> bool:
+    """Whether ``action`` by ``seat`` is one of the races a window decides."""
+    kind = action.get("type")
+    if kind in RACE_TYPES:
+        return True
+    return kind == "play" and getattr(state, "phase", None) == "playing" and state.turn != seat
+
+
+def credited_delay(app_rtt: float | None, tcp_rtt: float | None, cap: int) -> int:
+    """The network delay a connection is credited with (ms): the larger of what the
+    server measured, never more than ``cap``."""
+    known = [v for v in (app_rtt, tcp_rtt) if v is not None]
+    return 0 if not known else int(min(cap, max(known)))
+
+
+def reaction(timing: dict[str, Any] | None, margin: int) -> float | None:
+    """A claim's estimated reaction time (ms), or None when it cannot be estimated."""
+    if not timing or timing.get("raw") is None:
+        return None
+    estimate = float(timing["raw"] - timing.get("delay", 0))
+    reported = timing.get("reported")
+    if reported is not None:
+        estimate = min(max(float(reported), estimate - margin), estimate + margin)
+    return estimate
+
+
+def tie_value(seed: str, position: int, seat: int, ref: str) -> str:
+    """The committed randomness that orders tied claims: a one-way function of the deal's
+    seed (revealed once the match is over, so the order can be checked then), the
+    position and the claim; learning it reveals nothing of the seed."""
+    text = f"uno-race-tie:{seed}:{position}:{seat}:{ref}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass(slots=True)
+class Claim:
+    """One claim held in a window: the command, where it came from in the log, and when
+    the window saw it."""
+
+    command: dict[str, Any]
+    log_id: str
+    direct: bool
+    seat: int
+    received_ms: float  # the writer's monotonic clock
+    reaction: float | None = None
+    tie: str = ""
+    rank: int = 0
+    tied: bool = False
+
+
+def rank(claims: list[Claim], settings: RaceSettings, seed: str, position: int) -> list[Claim]:
+    """The claims fastest first. Reactions within ``tie_ms`` of the fastest are ordered by
+    :func:`tie_value`, not by arrival; claims without an estimate come last, by arrival."""
+    for claim in claims:
+        timing = claim.command.get("timing")
+        claim.reaction = reaction(timing, settings.report_margin_ms)
+        claim.tie = tie_value(seed, position, claim.seat, str(claim.command.get("ref")))
+    timed = sorted((c for c in claims if c.reaction is not None), key=lambda c: c.reaction or 0)
+    untimed = [c for c in claims if c.reaction is None]
+    if timed:
+        best = timed[0].reaction or 0.0
+        tied = [c for c in timed if (c.reaction or 0.0) - best <= settings.tie_ms]
+        if len(tied) > 1:
+            for claim in tied:
+                claim.tied = True
+            tied.sort(key=lambda c: c.tie)
+        timed = tied + [c for c in timed if c not in tied]
+    ordered = timed + untimed
+    for index, claim in enumerate(ordered):
+        claim.rank = index + 1
+    return ordered
+
+
+def claim_entry(claim: Claim, settings: RaceSettings, named: bool) -> dict[str, Any]:
+    """One claim as the race event or its own claimant sees it; with ``seat`` and
+    ``type`` when ``named``. (The race event names the winner and every claim but a
+    losing play: that would tell the others what the claimant holds.)"""
+    timing = claim.command.get("timing") or {}
+    entry: dict[str, Any] = {
+        "rank": claim.rank,
+        "raw": timing.get("raw"),
+        "delay": timing.get("delay"),
+        "reaction": None if claim.reaction is None else round(claim.reaction),
+        "tie": claim.tied,
+        "superhuman": is_superhuman(claim, settings),
+    }
+    kind = claim.command["action"].get("type")
+    if named or kind != "play":
+        entry["seat"] = claim.seat
+        entry["type"] = kind
+    return entry
+
+
+def is_superhuman(claim: Claim, settings: RaceSettings) -> bool:
+    return claim.reaction is not None and claim.reaction < settings.superhuman_ms

@@ -1,0 +1,214 @@
+"""Claim windows (``fairRaces``) on real sockets: claims on one position are held for the
+window and ranked by estimated reaction time (arrival less the connection's measured
+round trip, capped), the winner's change carries the race event, the loser is told
+``too_late`` with what won and its own place; invalid claims lock their claimant out;
+the host sees each seat's counts."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from typing import Any
+
+import orjson
+import pytest
+import websockets
+from live import Client, Server, running_server, seeded_room
+from race_kinds import KINDS
+
+from app.rooms import tokens
+
+WINDOW_MS = 80
+JUMPS = KINDS[1]  # two identical jump-ins (seats 1 and 3)
+CALL_CATCH = KINDS[3]  # seat 0 calls UNO, seat 1 catches
+
+
+@pytest.fixture
+async def fair_server(store_kind: str, tmp_path: Any) -> AsyncIterator[Server]:
+    async with running_server(
+        store_kind, tmp_path, race_window_ms=WINDOW_MS, ping_seconds=0.2
+    ) as live:
+        yield live
+
+
+async def _room(
+    server: Server, kind: Any, pong_delays: dict[int, float] | None = None, **room: Any
+) -> tuple[str, str, dict[int, Client]]:
+    host = tokens.new_token()
+    room_id, seat_tokens = await seeded_room(
+        server, kind.players, kind.rules, kind.setup, host=tokens.hash_token(host), **room
+    )
+    delays = pong_delays or {}
+    clients = {
+        s: await server.connect(room_id, t, delays.get(s, 0.0)) for s, t in enumerate(seat_tokens)
+    }
+    for index, action in kind.prelude:
+        ref = await clients[index].act(action)
+        assert (await clients[index].outcome(ref))["type"] == "ack"
+    return room_id, host, clients
+
+
+async def _settle(clients: dict[int, Client], seconds: float = 0.6) -> int:
+    """Let the server measure every connection; returns the position (moves) they see."""
+    await asyncio.sleep(seconds)
+    last = max(c.seq for c in clients.values())
+    for client in clients.values():
+        await client.wait_seq(last)
+    moves: int = clients[0].view["moves"]
+    return moves
+
+
+async def _close(clients: dict[int, Client]) -> None:
+    for client in clients.values():
+        await client.close()
+
+
+def _race_event(client: Client) -> dict[str, Any]:
+    races = [e for e in client.events if e["type"] == "race"]
+    assert len(races) == 1, client.events
+    return races[0]
+
+
+async def test_the_compensated_claim_wins_though_it_arrived_later(fair_server: Server) -> None:
+    """Seat 3 answers pings 100 ms late (credited 100 ms) and claims 40 ms after seat 1:
+    its estimated reaction is the faster, so it wins; arrival order would give seat 1."""
+    room_id, _, clients = await _room(fair_server, JUMPS, {3: 0.1})
+    moves = await _settle(clients)
+    claim = {"type": "play", "cards": ["R5"], "at": moves}
+    first = await clients[1].act(claim)
+    await asyncio.sleep(0.04)
+    second = await clients[3].act(claim)
+    won, lost = await clients[3].outcome(second), await clients[1].outcome(first)
+    assert won["type"] == "ack", (won, lost)
+    assert lost["code"] == "too_late"
+    assert lost["won"] == {"seq": won["seq"], "type": "play", "seat": 3}
+    assert lost["race"]["rank"] == 2 and lost["race"]["seat"] == 1
+    assert lost["race"]["window"] >= WINDOW_MS - 1
+    await clients[0].wait_seq(won["seq"])
+    event = _race_event(clients[0])
+    assert event["winner"] == 3 and event["at"] == moves
+    winner, loser = event["claims"]
+    assert winner["seat"] == 3 and winner["rank"] == 1 and winner["delay"] >= 90
+    # A losing play is shown to the others without seat or type (what it holds is hidden).
+    assert "seat" not in loser and loser["rank"] == 2 and loser["delay"] < 90
+    assert winner["reaction"] < loser["reaction"]
+    assert clients[0].view["players"][3]["cards"] == 1
+    await _close(clients)
+
+
+async def test_with_fair_races_off_arrival_decides(fair_server: Server) -> None:
+    room_id, _, clients = await _room(fair_server, JUMPS, {3: 0.1}, fairRaces=False)
+    moves = await _settle(clients)
+    claim = {"type": "play", "cards": ["R5"], "at": moves}
+    first = await clients[1].act(claim)
+    await asyncio.sleep(0.04)
+    second = await clients[3].act(claim)
+    assert (await clients[1].outcome(first))["type"] == "ack"
+    lost = await clients[3].outcome(second)
+    assert lost["code"] == "too_late" and "race" not in lost
+    assert not [e for e in clients[0].events if e["type"] == "race"]
+    await _close(clients)
+
+
+async def test_a_slow_pong_is_credited_no_more_than_the_cap(fair_server: Server) -> None:
+    """Seat 1 answers pings 400 ms late: its claim is credited the 250 ms cap, no more."""
+    room_id, _, clients = await _room(fair_server, CALL_CATCH, {1: 0.4})
+    moves = await _settle(clients, 1.0)
+    refs = await asyncio.gather(
+        clients[0].act({"type": "callUno", "at": moves}),
+        clients[1].act({"type": "catchUno", "target": 0, "at": moves}),
+    )
+    outcomes = [await clients[i].outcome(r) for i, r in zip((0, 1), refs, strict=True)]
+    assert sorted(o["type"] for o in outcomes) == ["ack", "error"]
+    await clients[2].wait_seq(max(c.seq for c in clients.values()))
+    event = _race_event(clients[2])
+    delays = {c["seat"]: c["delay"] for c in event["claims"]}
+    assert delays[1] == 250 and delays[0] < 100
+    # With the cap, a claim of seat 1 up to 250 ms slower than seat 0's still wins.
+    assert event["winner"] == 1
+    await _close(clients)
+
+
+async def test_an_invalid_claim_locks_its_claimant_out_and_the_host_sees_counts(
+    fair_server: Server,
+) -> None:
+    room_id, host, clients = await _room(fair_server, replace(CALL_CATCH, prelude=[]))
+    # Seat 2 catches seat 0, who still holds two cards: nothing to catch.
+    ref = await clients[2].act({"type": "catchUno", "target": 0})
+    assert (await clients[2].outcome(ref))["code"] == "nothing_to_catch"
+    ref = await clients[0].act({"type": "play", "cards": ["R1"]})  # exposed now
+    assert (await clients[0].outcome(ref))["type"] == "ack"
+    ref = await clients[2].act({"type": "catchUno", "target": 0})
+    assert (await clients[2].outcome(ref))["code"] == "locked_out"
+    ref = await clients[1].act({"type": "catchUno", "target": 0})
+    assert (await clients[1].outcome(ref))["type"] == "ack"
+    r = await fair_server.http.get(
+        f"/api/rooms/{room_id}/races", headers={"Authorization": f"Bearer {host}"}
+    )
+    assert r.status_code == 200, r.text
+    seats = {s["seat"]: s for s in r.json()["seats"]}
+    assert seats[2]["invalid"] == 1 and seats[2]["claims"] == 0
+    # A loopback bot claims within a millisecond or two: faster than any person.
+    assert seats[1]["claims"] == 1 and seats[1]["wins"] == 1 and seats[1]["superhuman"] == 1
+    r = await fair_server.http.get(f"/api/rooms/{room_id}/races")
+    assert r.status_code == 401
+    r = await fair_server.http.get(
+        f"/api/rooms/{room_id}/races", headers={"Authorization": f"Bearer {tokens.new_token()}"}
+    )
+    assert r.status_code == 403
+    await asyncio.sleep(1.05)  # the lockout is over: seat 2 is judged again
+    ref = await clients[2].act({"type": "catchUno", "target": 0})
+    assert (await clients[2].outcome(ref))["code"] == "too_late"
+    await _close(clients)
+
+
+@pytest.mark.parametrize(
+    ("react", "code"),
+    [(-1, "bad_react"), (60_001, "bad_react"), ("5", "bad_react"), (1.5, "bad_react")],
+)
+async def test_a_reaction_report_out_of_range_is_refused_and_changes_nothing(
+    fair_server: Server, react: object, code: str
+) -> None:
+    room_id, _, clients = await _room(fair_server, JUMPS)
+    moves = await _settle(clients, 0.05)
+    seq = clients[1].seq
+    action = {"type": "play", "cards": ["R5"], "at": moves}
+    await clients[1].send({"type": "action", "id": "r1", "action": action, "react": react})
+    answer = await clients[1].outcome("r1")
+    assert answer["code"] == code, answer
+    await asyncio.sleep(0.05)
+    assert clients[1].seq == seq
+    # A report in range is taken (and believed only near the server's own estimate).
+    await clients[1].send({"type": "action", "id": "r2", "action": action, "react": 5})
+    assert (await clients[1].outcome("r2"))["type"] == "ack"
+    await _close(clients)
+
+
+async def test_a_pong_of_the_wrong_shape_is_refused(fair_server: Server) -> None:
+    room_id, _, clients = await _room(fair_server, JUMPS)
+    await clients[0].send({"type": "pong", "n": "x"})
+    error = await clients[0].expect("error")
+    assert error["code"] == "bad_message"
+    await clients[0].send({"type": "pong", "n": 999_999})  # no such ping: ignored
+    await clients[0].send({"type": "ping"})
+    assert (await clients[0].expect("pong"))["ts"] > 0
+    await _close(clients)
+
+
+async def test_the_server_pings_and_a_silent_client_keeps_playing(fair_server: Server) -> None:
+    """A client that never answers pings is credited no delay, and still plays."""
+    room_id, tokens_ = await seeded_room(fair_server, JUMPS.players, JUMPS.rules, JUMPS.setup)
+    url = f"{fair_server.ws_base}/ws/rooms/{room_id}?token={tokens_[1]}"
+    async with websockets.connect(url, compression=None) as ws:
+        kinds = set()
+        async with asyncio.timeout(5):
+            while "ping" not in kinds:
+                kinds.add(orjson.loads(await ws.recv())["type"])
+        await ws.send('{"type":"action","id":"s1","action":{"type":"play","cards":["R5"]}}')
+        async with asyncio.timeout(5):
+            while True:
+                message = orjson.loads(await ws.recv())
+                if message["type"] == "ack":
+                    break
+                assert message["type"] != "error", message
