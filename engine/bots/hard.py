@@ -1,13 +1,188 @@
-"""The ``hard`` bot (placeholder: plays the normal policy until the simulation lands)."""
+"""The ``hard`` bot: decides its turn by simulation over the cards it cannot see.
+
+On its turn during play it lists its sensible moves (each play, a wild once per colour it
+holds, drawing or passing; never a bluffed Wild Draw Four or a challenge), then repeats:
+deal the unseen cards at random into the places the view counts (opponents' hands, the
+draw pile, under the top discard; :mod:`engine.bots.sample`), apply each move to that
+position with the engine and play the deal out to its end with quick policies (its own
+seat: a card of the colour it holds most, a wild only when stuck; the others: a random
+non-wild play, a wild when nothing else plays; else draw). Each move is
+played out on the same positions with the same random streams, so the moves are compared
+on equal luck. It takes the move that wins the deal most often; the normal policy's own
+choice is kept unless another move wins clearly more.
+
+The work is a fixed amount of playout steps (:data:`BUDGET`, weighted by hand size and
+halved under rules that make engine steps dearer), not a time: the engine reads no clock,
+and a fixed budget makes the bot replay the same from the same generator. On this
+machine that is under 50 ms per decision (docs/performance.md). Everything else
+(naming a colour, a draft pick, jump-ins, UNO calls and catches, UNO Rommy) is the normal
+policy's.
+"""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from engine.actions import Action
-from engine.bots.normal import choose_normal
-from engine.bots.reading import View
+from engine.api import apply, legal_actions
+from engine.bots.normal import choose_normal, finish, is_bluff
+from engine.bots.reading import View, color_counts, complete_play, legal, on_turn, remaining
+from engine.bots.sample import Unseen, sample_state, unseen_of
+from engine.cards import FACES
+from engine.state import State
+
+BUDGET = 7000  # playout work per decision (steps, weighted by hand size), for all moves
+HAND_COST = 6  # a step costs one more unit per this many cards in the mover's hand
+MAX_SAMPLES = 40
+PLAYOUT_LIMIT = 400  # steps before a playout is scored by its card counts
+# Another move replaces normal's only if it wins more by this much, and by this many
+# standard errors of the paired difference (several moves are compared at once).
+MARGIN = 0.05
+SIGNIFICANCE = 2.5
 
 
 def choose_hard(view: View, rng: random.Random, in_turn_only: bool) -> Action | None:
-    return choose_normal(view, rng, in_turn_only)
+    default = choose_normal(view, rng, in_turn_only)
+    if default is None or default.type in ("callUno", "catchUno"):
+        return default
+    if not on_turn(view) or view.get("phase") != "playing":
+        return default
+    candidates = candidate_moves(view, default, rng)
+    if len(candidates) < 2:
+        return default
+    unseen = unseen_of(view)
+    if unseen is None:
+        return default
+    return simulate(view, unseen, candidates, rng)
+
+
+def candidate_moves(view: View, default: Action, rng: random.Random) -> list[Action]:
+    """The moves worth comparing, the normal policy's first."""
+    hand = list(view.get("hand") or ())
+    face = FACES[view.get("side") or "light"]
+    out: list[Action] = [default]
+    seen: set[tuple[object, ...]] = {_key(default)}
+    for action in legal(view):
+        if action.type == "play":
+            if is_bluff(view, action.cards):
+                continue
+            rest = remaining(hand, action.cards)
+            if face[action.cards[-1]].is_wild:
+                held = [c for c, n in color_counts(view, rest).most_common() if n]
+                choices = [complete_play(view, action.cards, c, None) for c in held[:2]]
+                choices = choices or [finish(view, action.cards, rng)]
+            else:
+                choices = [finish(view, action.cards, rng)]
+        elif action.type in ("draw", "pass"):
+            choices = [action]
+        else:
+            continue
+        for choice in choices:
+            if _key(choice) not in seen:
+                seen.add(_key(choice))
+                out.append(choice)
+    return out
+
+
+def _key(action: Action) -> tuple[object, ...]:
+    return (action.type, action.cards, action.color, action.target)
+
+
+def simulate(view: View, unseen: Unseen, candidates: list[Action], rng: random.Random) -> Action:
+    """The candidate that wins most often over sampled positions; the first (normal's
+    choice) unless another beats it by more than the sampling noise."""
+    me: int = view["you"]
+    scores: list[list[float]] = [[] for _ in candidates]
+    rules = unseen.rules
+    # Group plays, seven targets and draws until a match make every engine step dearer.
+    heavy = not rules.plain_plays or rules.draw_to_match or rules.penalty_draw_to_match
+    budget = BUDGET // 2 if heavy else BUDGET
+    samples = 0
+    while budget > 0 and samples < MAX_SAMPLES:
+        state = sample_state(view, unseen, rng)
+        samples += 1
+        if state is None:
+            continue
+        seed = rng.getrandbits(32)
+        for i, move in enumerate(candidates):
+            after, _ = apply(state, me, move)
+            score, steps = playout(after, me, random.Random(seed))
+            scores[i].append(score)
+            budget -= steps + 1
+    played = len(scores[0])
+    if played < 2:
+        return candidates[0]
+    best = max(range(len(candidates)), key=lambda i: sum(scores[i]))
+    if best == 0:
+        return candidates[0]
+    # The moves were played out on the same positions: compare them pair by pair.
+    diffs = [a - b for a, b in zip(scores[best], scores[0], strict=True)]
+    mean = sum(diffs) / played
+    spread = sum((d - mean) ** 2 for d in diffs) / (played - 1)
+    if mean > MARGIN and mean > SIGNIFICANCE * (spread / played) ** 0.5:
+        return candidates[best]
+    return candidates[0]
+
+
+def playout(state: State, me: int, rng: random.Random) -> tuple[float, int]:
+    """Play the deal out with the quick policies: 1 if ``me`` goes out first, else 0 (a
+    playout cut off at :data:`PLAYOUT_LIMIT` steps scores its share of the fewest cards),
+    and the work it took."""
+    steps = cost = 0
+    while state.phase == "playing" or state.phase == "chooseColor":
+        if steps >= PLAYOUT_LIMIT:
+            return _card_share(state, me), cost
+        seat = state.turn
+        # A step costs more with a bigger hand (longer legal lists, draws until a match).
+        cost += 1 + len(state.hands[seat]) // HAND_COST
+        move = _own_move(state, seat, rng) if seat == me else _quick_move(state, seat, rng)
+        state, _ = apply(state, seat, move)
+        steps += 1
+    return (1.0 if state.winner == me else 0.0), cost
+
+
+def _quick_move(state: State, seat: int, rng: random.Random) -> Action:
+    actions = legal_actions(state, seat)
+    faces = FACES[state.side]
+    plays = [a for a in actions if a.type == "play"]
+    if plays:
+        plain = [a for a in plays if not faces[a.cards[-1]].is_wild]
+        return rng.choice(plain or plays)
+    for action in actions:
+        if action.type == "draw" or action.type == "pass":
+            return action
+    return rng.choice(actions)
+
+
+def _own_move(state: State, seat: int, rng: random.Random) -> Action:
+    """The bot's own moves in a playout, a quick cut of the normal policy: a non-wild card
+    of the colour it holds most, a wild (naming that colour) only when nothing else plays."""
+    actions = legal_actions(state, seat)
+    faces = FACES[state.side]
+    held = Counter(faces[c].color for c in state.hands[seat])
+    held[None] = -1
+    best: Action | None = None
+    best_score = -99
+    for action in actions:
+        if action.type != "play":
+            continue
+        info = faces[action.cards[-1]]
+        if info.is_wild:
+            score = held[action.color] - 50
+        else:
+            score = held[info.color] + len(action.cards) * 10
+        if score > best_score:
+            best, best_score = action, score
+    if best is not None:
+        return best
+    for action in actions:
+        if action.type == "draw" or action.type == "pass":
+            return action
+    return rng.choice(actions)
+
+
+def _card_share(state: State, me: int) -> float:
+    """A rough chance of going out first: each active seat weighted by 1 / its cards."""
+    weights = [1.0 / max(1, len(h)) for s, h in enumerate(state.hands) if not state.out[s]]
+    return (1.0 / max(1, len(state.hands[me]))) / sum(weights)

@@ -4,9 +4,10 @@ On its turn it plays what a sensible player would:
 
 - it keeps its wilds until no other card can be played (a wild is then its last resort,
   a Wild Draw Four before a plain Wild), and never plays a Wild Draw Four as a bluff;
-- among the other cards it prefers the play that lays most cards, then the one that keeps
-  most cards of the colour it leaves in force, then an action card when the next player is
-  close to going out, then the card worth most points;
+- among the other cards it prefers a seven that swaps its hand for a smaller one, then
+  the play that lays most cards, then an action card when the next player is close to
+  going out, then the card that leaves most cards still playable on it (its colour, or
+  for a single card its colour or rank), then the card worth most points;
 - it names the colour it holds most, swaps hands (a seven) with the opponent holding the
   fewest cards, and calls UNO with its next-to-last card;
 - it draws only when it cannot play, and plays a drawn card that can be played;
@@ -122,8 +123,11 @@ def play_score(view: View, cards: tuple[str, ...]) -> tuple[Any, ...]:
     face = faces(view)
     rest = remaining(view.get("hand") or (), cards)
     last = face[cards[-1]]
-    kept = color_counts(view, rest)
-    keep = max(kept.values(), default=0) if len(cards) > 1 else kept[last.color or ""]
+    if len(cards) > 1:
+        keep = max(color_counts(view, rest).values(), default=0)
+    else:
+        # The cards that still play on it if the colour stays: its colour or its rank.
+        keep = sum(1 for c in rest if face[c].color == last.color or face[c].rank == last.rank)
     nxt = next_opponent(view)
     threatened = nxt is not None and nxt["cards"] <= THREAT
     attack = threatened and last.rank in ATTACKS

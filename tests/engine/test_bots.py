@@ -4,6 +4,7 @@ what docs/engine-api.md says."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -11,7 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import PRESETS, EngineError, InvalidAction, apply, new_match, rules_from_json, view_for
-from engine.bots import LEVELS, choose
+from engine.bots import LEVELS, choose, hard
+from engine.bots.sample import sample_state, unseen_of
+from engine.deal import deck_for
 from tests.engine.uno_helpers import position
 
 # Party games go on until the room closes them (Bottle) or run long (Rommy): a few deals.
@@ -78,10 +81,17 @@ def test_bots_of_each_level_play_every_preset_to_the_end(preset: str, level: str
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_hard_bots_play_a_deal_of_every_preset(preset: str) -> None:
+def test_hard_bots_play_a_deal_of_every_preset(preset: str, monkeypatch: Any) -> None:
+    # A smaller simulation budget: the same code paths in a fraction of the time.
+    monkeypatch.setattr(hard, "BUDGET", 600)
     levels = (["hard", "normal", "hard", "easy"])[: players_for(preset)]
     state, _ = play_match(preset, levels, f"{preset}-hard", one_deal=True)
     assert state.phase in ("dealOver", "matchOver")
+
+
+def test_a_hard_bot_plays_a_classic_deal_at_its_full_budget() -> None:
+    state, _ = play_match("classic", ["hard", "normal", "easy", "normal"], "full", one_deal=True)
+    assert state.phase == "dealOver"
 
 
 def test_the_autopilot_plays_a_match_without_acting_out_of_turn() -> None:
@@ -209,3 +219,63 @@ def test_no_bot_acts_between_deals() -> None:
     assert state.phase == "dealOver"
     for level in LEVELS:
         assert bot(state, 0, level) is None and bot(state, 1, level) is None
+
+
+# --- hidden cards -------------------------------------------------------------------------
+
+
+def positions_of(preset: str, seed: str, count: int) -> list[Any]:
+    """Positions in play of a deal of normal bots (the turn holder's to decide)."""
+    rules = rules_from_json({"preset": preset})
+    state, _ = new_match(rules, players_for(preset), seed)
+    rng = random.Random(seed)
+    found = []
+    while state.phase not in ("dealOver", "matchOver") and len(found) < count:
+        if state.phase == "playing":
+            found.append(state)
+        for seat in [state.turn, *range(state.players)]:
+            action = choose(view_for(state, seat), "normal", rng)
+            if action is not None:
+                state, _ = apply(state, seat, action)
+                break
+    return found
+
+
+SHEDDING = ["classic", "house", "druk", "helsinki", "warszawa", "duo", "flip", "knockout"]
+
+
+@pytest.mark.parametrize("preset", SHEDDING)
+def test_sampled_positions_show_the_seat_exactly_its_own_view(preset: str) -> None:
+    rng = random.Random(preset)
+    for state in positions_of(preset, f"sample-{preset}", 30):
+        seat = state.turn
+        view = view_for(state, seat)
+        unseen = unseen_of(view)
+        assert unseen is not None
+        sample = sample_state(view, unseen, rng)
+        assert sample is not None
+        seen = view_for(sample, seat)
+        for key in ("hand", "legal", "players", "top", "color", "turn", "drawPile", "moves"):
+            assert seen[key] == view[key], key
+        assert all_cards_of(sample) == Counter(deck_for(state.rules))
+
+
+def all_cards_of(state: Any) -> Counter[str]:
+    cards: Counter[str] = Counter(state.draw_pile)
+    cards.update(state.discard)
+    for hand in state.hands:
+        cards.update(hand)
+    return cards
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_bots_decide_the_same_whatever_the_cards_they_cannot_see(level: str) -> None:
+    # Seat 0's view is the same in both positions; only the other hands and the pile differ.
+    one = position(["R5 R7 W G2", "B1 B2 B3", "Y4 Y5 G9"], "R1", draw="G7 B9 Y2")
+    two = position(["R5 R7 W G2", "Y2 G7 B9", "B1 B2 B3"], "R1", draw="Y4 Y5 G9")
+    assert view_for(one, 0) == view_for(two, 0)
+    for seed in range(5):
+        first = choose(view_for(one, 0), level, random.Random(seed))
+        second = choose(view_for(two, 0), level, random.Random(seed))
+        assert first == second
+        apply(one, 0, first)

@@ -1,0 +1,107 @@
+"""Positions consistent with a seat's view: the hidden cards dealt out at random.
+
+A view shows the seat its own hand, the top discard and how many cards every other place
+holds (each opponent's hand, the draw pile). Every other card of the deck is unseen: a
+sample deals the unseen cards at random into those places (the rest under the top
+discard) and builds an engine :class:`~engine.state.State` from it, so that the engine
+itself can play candidate moves out. Nothing but the view is read.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from engine.bots.reading import View
+from engine.cards import FACES
+from engine.deal import deck_for, new_state
+from engine.effects import CHALLENGEABLE, STACK_FAMILY
+from engine.game import FOLLOW_START
+from engine.rules import Rules, rules_from_json
+from engine.state import State
+from engine.view import wire_legal
+
+
+@dataclass(frozen=True)
+class Unseen:
+    """What a view leaves unknown: the cards, and how many go to each place."""
+
+    rules: Rules
+    cards: tuple[str, ...]
+    hand_sizes: tuple[int, ...]  # per seat (0 for the viewer)
+    draw_pile: int
+
+
+def unseen_of(view: View) -> Unseen | None:
+    """The unseen cards of a shedding-game view during play, or None when the view does not
+    add up (then no sample can be built)."""
+    if view.get("game") not in (None, "shedding") or view.get("phase") != "playing":
+        return None
+    rules = rules_from_json(view["rules"])
+    me = view["you"]
+    top = view.get("top")
+    if me is None or top is None or view.get("draftPile"):
+        return None
+    hidden = Counter(deck_for(rules))
+    hidden.subtract(view["hand"])
+    hidden[top] -= 1
+    if any(count < 0 for count in hidden.values()):
+        return None
+    cards = tuple(sorted(hidden.elements()))
+    sizes = tuple(0 if p["seat"] == me else p["cards"] for p in view["players"])
+    if sum(sizes) + view["drawPile"] > len(cards):
+        return None
+    return Unseen(rules, cards, sizes, view["drawPile"])
+
+
+def sample_state(view: View, unseen: Unseen, rng: random.Random) -> State | None:
+    """One position the view could be in, with the unseen cards dealt at random; None if
+    the position built does not give the viewer exactly the legal moves its view lists."""
+    cards = list(unseen.cards)
+    rng.shuffle(cards)
+    me = view["you"]
+    hands: list[tuple[str, ...]] = []
+    at = 0
+    for seat, size in enumerate(unseen.hand_sizes):
+        if seat == me:
+            hands.append(tuple(view["hand"]))
+        else:
+            hands.append(tuple(cards[at : at + size]))
+            at += size
+    pile = tuple(cards[at : at + unseen.draw_pile])
+    under = tuple(cards[at + unseen.draw_pile :])
+    players = len(unseen.hand_sizes)
+    state = new_state(unseen.rules, players, f"sample:{rng.getrandbits(64)}", view["dealer"])
+    side = view.get("side") or "light"
+    top = view["top"]
+    rank = FACES[side][top].rank
+    pending = view.get("pendingDraw") or 0
+    state.deal = view["deal"]
+    state.phase = "playing"
+    state.hands = tuple(hands)
+    state.draw_pile = pile
+    state.discard = (*under, top)
+    state.color = view["color"]
+    state.turn = view["turn"]
+    state.direction = view["direction"]
+    state.pending = pending
+    state.pending_kind = STACK_FAMILY.get(rank, rank) if pending else None
+    if pending and rank in CHALLENGEABLE and unseen.rules.wild_draw_four_challenge:
+        # Who played it and whether it was a bluff are not in the view: taken as honest.
+        state.wd4 = ((state.turn - state.direction) % players, False)
+    state.drawn = view.get("drawn")
+    state.exposed = view.get("unoExposed")
+    state.totals = tuple(view["totals"])
+    state.out = tuple(bool(p.get("out")) for p in view["players"])
+    state.moves = view["moves"]
+    state.dump_color = view.get("dumpColor")
+    state.side = side
+    if view.get("followColor"):
+        # Draws left while the colour is owed are not shown; the listed moves tell whether
+        # another draw is allowed.
+        draws = any(a.get("type") == "draw" for a in view.get("legal") or ())
+        state.follow = FOLLOW_START if draws else 1
+    if state.turn == me and wire_legal(state, me) != list(view.get("legal") or ()):
+        return None
+    return state
