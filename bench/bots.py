@@ -1,0 +1,190 @@
+"""Bot strength: win share of each bot level at a four-seat table, and hard's decision time.
+
+Each game is one deal under the classic rules (``classic`` with ``matchMode: oneAndDone``:
+the first seat to go out wins). One seat is the bot under test and the three others are
+the opponents; the tested seat moves round the table from game to game and the dealer is
+drawn as the rules say, so no seat is favoured. Every seat decides from its own view
+(``engine.view_for``) only. Opponents:
+
+- ``rlcard``: RLCard's rule agent ``UNORuleAgentV1`` (``rlcard/models/uno_rule_models.py``)
+  driven through our views: it draws when RLCard's legal list would hold only ``draw``,
+  plays a Wild Draw Four (naming the colour it holds most) when that is its only play
+  (RLCard lists a Wild Draw Four only then), else a random play among its non-wild cards
+  (wilds, with a random colour, when it holds nothing else playable). After drawing it
+  plays the drawn card as RLCard's game does (a wild, or a card of the colour in force)
+  and keeps it otherwise. RLCard has no UNO call, challenge or catch: the adapter calls UNO
+  with every next-to-last card and never challenges or catches.
+- ``easy``: three ``easy`` bots.
+
+A fourth seat of the opponents' own kind against the same three is the reference (it
+should win about 25 %, the share of any seat at a table of equals); it runs in the same
+process with the same deals.
+
+Decision time is the CPU time of each ``choose`` call the ``hard`` bot makes on its own
+turn (the process's CPU clock, so other load on the machine does not count against it),
+including the calls where it has a single sensible move.
+
+    python bench/bots.py [--games 1000] [--hard-games 1000] [--levels easy,normal,hard]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+# This file may be run as a script: keep its own folder off the import path.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
+
+from engine import apply, new_match, rules_from_json, view_for  # noqa: E402
+from engine.bots import choose  # noqa: E402
+from engine.cards import CARD_INFO, COLORS  # noqa: E402
+
+Policy = Callable[[dict[str, Any], random.Random], dict[str, Any] | None]
+RULES = rules_from_json({"preset": "classic", "matchMode": "oneAndDone"})
+SEATS = 4
+
+
+def rule_agent_v1(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """RLCard's UNORuleAgentV1 on our view (see the module docstring)."""
+    me = view["you"]
+    if view["turn"] != me:
+        return None
+    if view["phase"] == "chooseColor":
+        return {"type": "chooseColor", "color": rng.choice(COLORS)}
+    if view["phase"] != "playing":
+        return None
+    hand: list[str] = view["hand"]
+    plays = [a for a in view["legal"] if a["type"] == "play"]
+    drawn = view["drawn"]
+    if drawn is not None:
+        info = CARD_INFO[drawn]
+        if plays and (info.is_wild or info.color == view["color"]):
+            return _play(view, [drawn], rng.choice(COLORS))
+        return {"type": "pass"}
+    if view["pendingDraw"]:
+        return {"type": "draw"}
+    playable = [a["cards"][0] for a in plays]
+    plain = [c for c in playable if not CARD_INFO[c].is_wild]
+    wilds = [c for c in playable if c == "W"]
+    if not plain and not wilds:
+        if "W+4" in playable:
+            counts = {c: 0 for c in COLORS}
+            for card in hand:
+                color = CARD_INFO[card].color
+                if color is not None:
+                    counts[color] += 1
+            best = max(counts.values())
+            color = rng.choice([c for c in COLORS if counts[c] == best])
+            return _play(view, ["W+4"], color)
+        return {"type": "draw"}
+    if plain:
+        return _play(view, [rng.choice(plain)], None)
+    return _play(view, ["W"], rng.choice(COLORS))
+
+
+def _play(view: dict[str, Any], cards: list[str], color: str | None) -> dict[str, Any]:
+    action: dict[str, Any] = {"type": "play", "cards": cards}
+    if color is not None and CARD_INFO[cards[-1]].is_wild:
+        action["color"] = color
+    if len(view["hand"]) == 2:
+        action["uno"] = True
+    return action
+
+
+def bot(level: str, clock: list[float] | None = None) -> Policy:
+    def policy(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+        if clock is None or view["turn"] != view["you"]:
+            return choose(view, level, rng)
+        start = time.process_time()
+        action = choose(view, level, rng)
+        clock.append(time.process_time() - start)
+        return action
+
+    return policy
+
+
+def play_game(policies: list[Policy], seed: str, rng: random.Random) -> int:
+    """One deal; the winner's seat. Seats are asked in a random order each step and the
+    first action offered is applied, as in a room where out-of-turn moves race."""
+    state, _ = new_match(RULES, SEATS, seed)
+    while state.phase not in ("dealOver", "matchOver"):
+        order = list(range(SEATS))
+        rng.shuffle(order)
+        for seat in order:
+            action = policies[seat](view_for(state, seat), rng)
+            if action is not None:
+                state, _ = apply(state, seat, action)
+                break
+        else:
+            raise RuntimeError(f"nobody moves at {state!r}")
+    winner: int = state.winner
+    return winner
+
+
+def win_share(tested: Policy, opponent: Policy, games: int, seed: str) -> tuple[int, int]:
+    """Games won by ``tested`` against three ``opponent`` seats, out of ``games``."""
+    rng = random.Random(seed)
+    wins = 0
+    for game in range(games):
+        seat = game % SEATS
+        policies = [opponent] * SEATS
+        policies[seat] = tested
+        if play_game(policies, f"{seed}-{game}", rng) == seat:
+            wins += 1
+    return wins, games
+
+
+def line(name: str, opponents: str, wins: int, games: int) -> str:
+    share = wins / games
+    # The 95 % interval of a share measured over this many games.
+    margin = 1.96 * (share * (1 - share) / games) ** 0.5
+    return (
+        f"{name:<22} vs 3 {opponents:<7} {100 * share:5.1f} % ± {100 * margin:3.1f}"
+        f"  ({wins}/{games}; baseline 25.0 %)"
+    )
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="games per easy/normal line")
+    parser.add_argument("--hard-games", type=int, default=None, help="games per hard line")
+    parser.add_argument("--levels", default="easy,normal,hard")
+    parser.add_argument("--opponents", default="rlcard,easy")
+    parser.add_argument("--seed", default="bots")
+    args = parser.parse_args(argv)
+    hard_games = args.hard_games if args.hard_games is not None else args.games
+    opponents: dict[str, Policy] = {"rlcard": rule_agent_v1, "easy": bot("easy")}
+    clock: list[float] = []
+    started = time.process_time()
+    for name in args.opponents.split(","):
+        opponent = opponents[name]
+        reference = win_share(opponent, opponent, args.games, f"{args.seed}-{name}")
+        print(line(f"reference ({name})", name, *reference), flush=True)
+        for level in args.levels.split(","):
+            games = hard_games if level == "hard" else args.games
+            tested = bot(level, clock if level == "hard" else None)
+            result = win_share(tested, opponent, games, f"{args.seed}-{name}")
+            print(line(level, name, *result), flush=True)
+    if clock:
+        mean = sum(clock) / len(clock)
+        ms = {q: 1000 * percentile(clock, q) for q in (0.5, 0.95, 0.99)}
+        print(
+            f"hard: {len(clock)} decisions, CPU ms per decision: mean {1000 * mean:.1f},"
+            f" median {ms[0.5]:.1f}, p95 {ms[0.95]:.1f}, p99 {ms[0.99]:.1f},"
+            f" max {1000 * max(clock):.1f}"
+        )
+    print(f"total CPU {time.process_time() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
