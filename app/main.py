@@ -46,6 +46,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         history_ttl_seconds=settings.history_ttl_seconds,
         prefix=settings.redis_prefix,
         connect_timeout=settings.redis_connect_timeout_seconds,
+        room_ttl_seconds=settings.room_ttl_seconds,
+        finished_room_ttl_seconds=settings.finished_room_ttl_seconds,
+        sweep_seconds=settings.store_sweep_seconds,
     )
     await _warn_about(store)
     db = await Database.connect(settings.database_url)

@@ -61,6 +61,12 @@ class Settings(BaseSettings):
     # Changes kept per room so a reconnecting client can resume; idle history expires.
     history_size: int = 64
     history_ttl_seconds: int = 300
+    # Every key of a room expires this long after the room's last change (a room nobody
+    # uses: an abandoned lobby, a table everyone left), and sooner once its match is over
+    # (status "over"); the lobby and join codes are swept of expired rooms this often.
+    room_ttl_seconds: int = 86_400
+    finished_room_ttl_seconds: int = 3_600
+    store_sweep_seconds: float = 300.0
     # The writer's lease on a room: a crashed writer's rooms move on after this.
     lease_ttl_ms: int = 5000
     # A writer with nothing to do for this long gives its room up.

@@ -55,6 +55,9 @@ class Commit:
     # archiver has stored it (``app.rooms.archiver``).
     archive: tuple[str, bytes] | None = None
     lease_ttl_ms: int = 0  # extend the writer's lease by this much (0: leave it)
+    # Every key of the room expires this long after the commit (0: the store's TTL for the
+    # document: see RoomStore.room_ttl_ms).
+    ttl_ms: int = 0
     # The change applies a command that is not in the log (handed to the writer on its own
     # node): refused if the log holds entries after log_id, which come first.
     direct: bool = False
@@ -78,9 +81,36 @@ class StoreUnreachable(Exception):
 
 
 class RoomStore(abc.ABC):
-    """Live rooms, their logs, leases, history and the fan-out of changes between nodes."""
+    """Live rooms, their logs, leases, history and the fan-out of changes between nodes.
+
+    Nothing of a room is kept for ever: every key of a room expires a while after its last
+    commit (:meth:`room_ttl_ms`; each commit and :meth:`create` set it again), and entries
+    of the cross-room indexes (the lobby, join codes) that point at a room gone are swept
+    (:meth:`sweep`, every ``sweep_seconds`` on one node). The archive outbox is the one
+    exception: its entries stay until the archiver has stored them (a room that expires
+    with entries left keeps only those, and they go once archived).
+    """
 
     history_size: int
+    # A room with no commit for this long expires; a room whose match is over (status
+    # "over") sooner.
+    room_ttl_seconds: int = 86_400
+    finished_room_ttl_seconds: int = 3_600
+    sweep_seconds: float = 300.0
+
+    def room_ttl_ms(self, doc: dict[str, Any]) -> int:
+        """How long the room may stay untouched before every key of it expires."""
+        finished = doc.get("status") == "over"  # app.rooms.doc.OVER: the match ended
+        return 1000 * (self.finished_room_ttl_seconds if finished else self.room_ttl_seconds)
+
+    @abc.abstractmethod
+    async def expire_room(self, room_id: str, ttl_ms: int) -> None:
+        """Every key of the room expires in ``ttl_ms`` (0: now, with its index entries)
+        unless a commit comes first. Outbox entries stay until archived."""
+
+    @abc.abstractmethod
+    async def sweep(self) -> int:
+        """Drop index entries (lobby, join codes) of rooms that expired; returns how many."""
 
     # Rooms
 

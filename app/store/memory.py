@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -13,9 +14,21 @@ from app.store.base import Commit, Delivery, LeaseLost, LogAhead, RoomRecord, Ro
 
 
 class _Room:
-    __slots__ = ("doc", "seq", "log_id", "log", "next_id", "history", "deal", "lease", "outbox")
+    __slots__ = (
+        "doc",
+        "seq",
+        "log_id",
+        "log",
+        "next_id",
+        "history",
+        "deal",
+        "lease",
+        "outbox",
+        "code",
+        "expires",
+    )
 
-    def __init__(self, doc: bytes) -> None:
+    def __init__(self, doc: bytes, code: str | None = None) -> None:
         self.doc = doc  # serialised: see MemoryStore
         self.seq = 0
         self.log_id = "0"
@@ -25,6 +38,8 @@ class _Room:
         self.deal: list[bytes] = []  # each entry serialised
         self.lease: tuple[str, float] | None = None
         self.outbox: dict[str, bytes] = {}
+        self.code = code
+        self.expires = 0.0  # monotonic time the room expires at (see MemoryStore._room)
 
 
 def _log_id(n: int) -> str:
@@ -42,9 +57,22 @@ class MemoryStore(RoomStore):
     happens only when a room is loaded.
     """
 
-    def __init__(self, history_size: int = 64, **_: int) -> None:
+    def __init__(
+        self,
+        history_size: int = 64,
+        room_ttl_seconds: int = 86_400,
+        finished_room_ttl_seconds: int = 3_600,
+        sweep_seconds: float = 300.0,
+        **_: Any,
+    ) -> None:
         self.history_size = history_size
+        self.room_ttl_seconds = room_ttl_seconds
+        self.finished_room_ttl_seconds = finished_room_ttl_seconds
+        self.sweep_seconds = sweep_seconds
         self._rooms: dict[str, _Room] = {}
+        # Outboxes of rooms that expired with entries not yet archived.
+        self._leftovers: dict[str, dict[str, bytes]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         self._codes: dict[str, str] = {}
         self._listed: dict[str, None] = {}
         self._subscribed: set[str] = set()
@@ -62,30 +90,79 @@ class MemoryStore(RoomStore):
         listed: bool,
         deal: list[dict[str, Any]] | None = None,
     ) -> None:
-        self._rooms[room_id] = _Room(orjson.dumps(doc))
-        self._rooms[room_id].deal = [orjson.dumps(entry) for entry in deal or ()]
+        room = self._rooms[room_id] = _Room(orjson.dumps(doc), code)
+        room.deal = [orjson.dumps(entry) for entry in deal or ()]
+        room.expires = time.monotonic() + self.room_ttl_ms(doc) / 1000
         if code is not None:
             self._codes[code] = room_id
         if listed:
             self._listed[room_id] = None
 
     async def load(self, room_id: str) -> RoomRecord | None:
-        room = self._rooms.get(room_id)
+        room = self._room(room_id)
         if room is None:
             return None
         doc = orjson.loads(room.doc)
         deal = [orjson.loads(entry) for entry in room.deal]
         return RoomRecord(doc, room.seq, room.log_id, deal)
 
+    def _room(self, room_id: str) -> _Room | None:
+        """The room, unless it expired (then it is dropped now)."""
+        room = self._rooms.get(room_id)
+        if room is not None and room.expires <= time.monotonic():
+            self._drop(room_id)
+            return None
+        return room
+
+    def _drop(self, room_id: str) -> None:
+        room = self._rooms.pop(room_id, None)
+        self._listed.pop(room_id, None)
+        if room is None:
+            return
+        if room.code is not None and self._codes.get(room.code) == room_id:
+            del self._codes[room.code]
+        if room.outbox:
+            self._leftovers[room_id] = room.outbox
+
     async def room_for_code(self, code: str) -> str | None:
-        return self._codes.get(code)
+        room_id = self._codes.get(code)
+        return room_id if room_id is not None and self._room(room_id) is not None else None
 
     async def listed(self, limit: int) -> list[dict[str, Any]]:
-        ids = list(self._listed)[:limit]
-        return [orjson.loads(self._rooms[i].doc) for i in ids]
+        docs = []
+        for room_id in list(self._listed):
+            room = self._room(room_id)
+            if room is not None:
+                docs.append(orjson.loads(room.doc))
+                if len(docs) == limit:
+                    break
+        return docs
+
+    async def expire_room(self, room_id: str, ttl_ms: int) -> None:
+        room = self._room(room_id)
+        if room is None:
+            return
+        room.expires = time.monotonic() + ttl_ms / 1000
+        if ttl_ms <= 0:
+            self._drop(room_id)
+
+    async def sweep(self) -> int:
+        now = time.monotonic()
+        expired = [room_id for room_id, room in self._rooms.items() if room.expires <= now]
+        for room_id in expired:
+            self._drop(room_id)
+        return len(expired)
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            await self.sweep()
 
     async def append(self, room_id: str, command: dict[str, Any], wake: bool = True) -> str:
-        room = self._rooms[room_id]
+        room = self._room(room_id)
+        if room is None:
+            # The room expired: nobody will read this (as a Redis log would expire unread).
+            return _log_id(0)
         room.next_id += 1
         entry_id = _log_id(room.next_id)
         room.log.append((entry_id, orjson.loads(orjson.dumps(command))))
@@ -94,7 +171,7 @@ class MemoryStore(RoomStore):
         return entry_id
 
     async def read_log(self, room_id: str, after: str, count: int) -> list[tuple[str, Any]]:
-        room = self._rooms.get(room_id)
+        room = self._room(room_id)
         if room is None:
             return []
         out = []
@@ -106,7 +183,7 @@ class MemoryStore(RoomStore):
         return out
 
     async def acquire(self, room_id: str, owner: str, ttl_ms: int) -> bool:
-        room = self._rooms.get(room_id)
+        room = self._room(room_id)
         if room is None:
             return False
         now = time.monotonic()
@@ -116,14 +193,14 @@ class MemoryStore(RoomStore):
         return False
 
     async def release(self, room_id: str, owner: str) -> None:
-        room = self._rooms.get(room_id)
+        room = self._room(room_id)
         if room is not None and room.lease is not None and room.lease[0] == owner:
             room.lease = None
 
     async def commit(self, room_id: str, owner: str, commit: Commit) -> None:
-        room = self._rooms[room_id]
-        lease = room.lease
-        if lease is None or lease[0] != owner or lease[1] <= time.monotonic():
+        room = self._room(room_id)
+        lease = None if room is None else room.lease
+        if room is None or lease is None or lease[0] != owner or lease[1] <= time.monotonic():
             raise LeaseLost(room_id)
         quiet = not commit.change
         if room.seq != (commit.seq if quiet else commit.seq - 1):
@@ -133,6 +210,7 @@ class MemoryStore(RoomStore):
         if commit.lease_ttl_ms:
             room.lease = (owner, time.monotonic() + commit.lease_ttl_ms / 1000)
         room.doc = orjson.dumps(commit.doc)
+        room.expires = time.monotonic() + (commit.ttl_ms or self.room_ttl_ms(commit.doc)) / 1000
         room.seq = commit.seq
         room.log_id = commit.log_id
         while room.log and room.log[0][0] <= commit.log_id:
@@ -155,14 +233,20 @@ class MemoryStore(RoomStore):
         for node, payload in commit.results:
             await self.deliver(node, payload)
 
+    def _outbox(self, room_id: str) -> dict[str, bytes] | None:
+        room = self._room(room_id)
+        return self._leftovers.get(room_id) if room is None else room.outbox
+
     async def outbox(self, room_id: str) -> list[tuple[str, bytes]]:
-        room = self._rooms.get(room_id)
-        return [] if room is None else list(room.outbox.items())
+        outbox = self._outbox(room_id)
+        return [] if outbox is None else list(outbox.items())
 
     async def archived(self, room_id: str, key: str) -> None:
-        room = self._rooms.get(room_id)
-        if room is not None:
-            room.outbox.pop(key, None)
+        outbox = self._outbox(room_id)
+        if outbox is not None:
+            outbox.pop(key, None)
+        if not outbox:
+            self._leftovers.pop(room_id, None)
 
     async def heartbeat(self, node: str, ttl_ms: int) -> bool:
         now = time.monotonic()
@@ -175,17 +259,18 @@ class MemoryStore(RoomStore):
         return {node for node in nodes if self._alive.get(node, 0.0) > now}
 
     async def outbox_rooms(self) -> list[str]:
-        return [room_id for room_id, room in self._rooms.items() if room.outbox]
+        live = [room_id for room_id, room in self._rooms.items() if room.outbox]
+        return live + [room_id for room_id, outbox in self._leftovers.items() if outbox]
 
     async def outbox_settled(self, room_id: str) -> None:
         pass  # outbox_rooms looks at the outboxes themselves
 
     async def leased(self, room_id: str) -> bool:
-        room = self._rooms.get(room_id)
+        room = self._room(room_id)
         return room is not None and room.lease is not None and room.lease[1] > time.monotonic()
 
     async def history(self, room_id: str, after_seq: int) -> list[bytes] | None:
-        room = self._rooms.get(room_id)
+        room = self._room(room_id)
         if room is None:
             return None
         if after_seq >= room.seq:
@@ -209,6 +294,7 @@ class MemoryStore(RoomStore):
         self._node = node
         self._on_message = on_message
         self._on_wake = on_wake
+        self._sweeper = asyncio.create_task(self._sweep_loop(), name="memory-sweep")
 
     async def subscribe(self, room_id: str) -> None:
         self._subscribed.add(room_id)
@@ -223,5 +309,7 @@ class MemoryStore(RoomStore):
         self._watched.discard(room_id)
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         self._on_message = None
         self._on_wake = None

@@ -19,7 +19,14 @@ uno:alive:{n}       string     node n's heartbeat, with a TTL
 uno:outboxes        set        rooms whose outbox may hold entries
 uno:codes           hash       private join code -> room id
 uno:lobby           zset       listed rooms by creation time
+uno:sweep           string     the node sweeping lobby and codes this period (TTL)
 ==================  =========  ===============================================
+
+Every key of a room but its outbox expires ``room_ttl_ms(doc)`` after the room's last
+commit (the script sets the TTL again each time; the history's is the shorter of that and
+the history TTL); the outbox hash is deleted by Redis when its last entry is archived. The
+lobby and the join codes, outside the room's slot, are swept of rooms that expired
+(:meth:`RedisStore.sweep`, on one node per period) and checked on every read.
 """
 
 from __future__ import annotations
@@ -68,15 +75,23 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 """
 
+_DROP_CODE = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  return redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return 0
+"""
+
 # KEYS: room, lease, hist, log, deal, outbox.
 # ARGV: owner, seq, doc, log id, change, history size, history ttl ms, changes channel,
 #       deal reset (0/1), number of deal entries, lease ttl ms (0: keep), outbox key ('':
-#       none), outbox record, direct (0/1), the deal entries, then (channel, payload) pairs
-#       of results. An empty change is a quiet commit (see Commit.change): the stored seq
-#       must be seq itself, and only the results are published. Everything is written
-#       before anything is published. A commit also
-#       extends the lease: a busy writer never loses its room. Returns 1, or 0 (no lease),
-#       -1 (out of order), -2 (direct, and the log holds entries after the log id).
+#       none), outbox record, direct (0/1), room ttl ms, the deal entries, then (channel,
+#       payload) pairs of results. An empty change is a quiet commit (see Commit.change):
+#       the stored seq must be seq itself, and only the results are published. Everything
+#       is written before anything is published. A commit also extends the lease (a busy
+#       writer never loses its room) and sets the TTL of the room's keys again. Returns 1,
+#       or 0 (no lease), -1 (out of order), -2 (direct, and the log holds entries after the
+#       log id).
 _COMMIT = """
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 local seq = tonumber(ARGV[2])
@@ -88,7 +103,9 @@ if ARGV[14] == '1' and #redis.call('XRANGE', KEYS[4], '(' .. ARGV[4], '+', 'COUN
 end
 if ARGV[11] ~= '0' then redis.call('PEXPIRE', KEYS[2], ARGV[11]) end
 redis.call('HSET', KEYS[1], 'doc', ARGV[3], 'seq', ARGV[2], 'log', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[15])
 redis.call('XTRIM', KEYS[4], 'MINID', ARGV[4])
+redis.call('PEXPIRE', KEYS[4], ARGV[15])
 if not quiet then
   redis.call('RPUSH', KEYS[3], ARGV[5])
   redis.call('LTRIM', KEYS[3], -tonumber(ARGV[6]), -1)
@@ -96,10 +113,11 @@ if not quiet then
 end
 if ARGV[9] == '1' then redis.call('DEL', KEYS[5]) end
 local n = tonumber(ARGV[10])
-for i = 1, n do redis.call('RPUSH', KEYS[5], ARGV[14 + i]) end
+for i = 1, n do redis.call('RPUSH', KEYS[5], ARGV[15 + i]) end
+redis.call('PEXPIRE', KEYS[5], ARGV[15])
 if ARGV[12] ~= '' then redis.call('HSET', KEYS[6], ARGV[12], ARGV[13]) end
 if not quiet then redis.call('PUBLISH', ARGV[8], ARGV[5]) end
-for i = 15 + n, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
+for i = 16 + n, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
 return 1
 """
 
@@ -129,6 +147,10 @@ return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
 _HISTORY = """
 return {redis.call('HGET', KEYS[1], 'seq'), redis.call('LRANGE', KEYS[2], 0, -1)}
 """
+
+
+def _chunks(items: list[Any], size: int) -> list[list[Any]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 class _Batcher:
@@ -197,18 +219,26 @@ class RedisStore(RoomStore):
         history_size: int = 64,
         history_ttl_seconds: int = 300,
         prefix: str = "uno",
+        room_ttl_seconds: int = 86_400,
+        finished_room_ttl_seconds: int = 3_600,
+        sweep_seconds: float = 300.0,
         **_: int,
     ) -> None:
         # Every key and channel starts with ``prefix`` (tests run side by side on one Redis).
         self.prefix = prefix
         self.history_size = history_size
         self._history_ttl_ms = history_ttl_seconds * 1000
+        self.room_ttl_seconds = room_ttl_seconds
+        self.finished_room_ttl_seconds = finished_room_ttl_seconds
+        self.sweep_seconds = sweep_seconds
+        self._sweeper: asyncio.Task[None] | None = None
         # Any: redis-py's annotations cannot tell that replies are bytes
         # (decode_responses=False).
         self._redis: Any = client
         self._acquire = client.register_script(_ACQUIRE)
         self._release = client.register_script(_RELEASE)
         self._commit = client.register_script(_COMMIT)
+        self._drop_code_script = client.register_script(_DROP_CODE)
         self._load = client.register_script(_LOAD)
         self._history = client.register_script(_HISTORY)
         self._batch = _Batcher(client)
@@ -302,11 +332,14 @@ class RedisStore(RoomStore):
         deal: list[dict[str, Any]] | None = None,
     ) -> None:
         pipe = self._redis.pipeline(transaction=True)
+        ttl = self.room_ttl_ms(doc)
         if deal:
             pipe.rpush(self._key(room_id, "deal"), *(orjson.dumps(e) for e in deal))
+            pipe.pexpire(self._key(room_id, "deal"), ttl)
         pipe.hset(
             self._key(room_id, "room"), mapping={"doc": orjson.dumps(doc), "seq": 0, "log": "0-0"}
         )
+        pipe.pexpire(self._key(room_id, "room"), ttl)
         if code is not None:
             pipe.hset(f"{self.prefix}:codes", code, room_id)
         if listed:
@@ -331,26 +364,53 @@ class RedisStore(RoomStore):
         )
 
     async def room_for_code(self, code: str) -> str | None:
-        room_id = await self._redis.hget(f"{self.prefix}:codes", code)
-        return None if room_id is None else room_id.decode()
+        raw = await self._redis.hget(f"{self.prefix}:codes", code)
+        if raw is None:
+            return None
+        room_id: str = raw.decode()
+        if not await self._redis.exists(self._key(room_id, "room")):
+            # The room expired: so does its code (the sweep would drop it too).
+            await self._drop_code(code, raw)
+            return None
+        return room_id
+
+    async def _drop_code(self, code: str, room_id: bytes) -> None:
+        """Remove a join code if it still names ``room_id``."""
+        await self._drop_code_script(keys=[f"{self.prefix}:codes"], args=[code, room_id])
 
     async def listed(self, limit: int) -> list[dict[str, Any]]:
-        ids = await self._redis.zrange(f"{self.prefix}:lobby", 0, limit - 1)
-        if not ids:
-            return []
-        pipe = self._redis.pipeline(transaction=False)
-        for room_id in ids:
-            pipe.hget(self._key(room_id.decode(), "room"), "doc")
-        return [orjson.loads(doc) for doc in await pipe.execute() if doc is not None]
+        lobby = f"{self.prefix}:lobby"
+        docs: list[dict[str, Any]] = []
+        start = 0
+        # Entries of rooms that expired are dropped as they are met, and more are read.
+        while len(docs) < limit:
+            ids = await self._redis.zrange(lobby, start, start + limit - len(docs) - 1)
+            if not ids:
+                break
+            pipe = self._redis.pipeline(transaction=False)
+            for room_id in ids:
+                pipe.hget(self._key(room_id.decode(), "room"), "doc")
+            found = await pipe.execute()
+            gone = [room_id for room_id, doc in zip(ids, found, strict=True) if doc is None]
+            docs.extend(orjson.loads(doc) for doc in found if doc is not None)
+            if gone:
+                await self._redis.zrem(lobby, *gone)
+            start += len(ids) - len(gone)
+        return docs
 
     # The command log
 
     async def append(self, room_id: str, command: dict[str, Any], wake: bool = True) -> str:
-        added = self._batch.call("XADD", self._key(room_id, "log"), "*", "c", orjson.dumps(command))
+        log_key = self._key(room_id, "log")
+        added = self._batch.call("XADD", log_key, "*", "c", orjson.dumps(command))
+        # A log appended to for a room that expired meanwhile must not stay: it expires too
+        # (NX: a live room's log keeps the TTL its last commit set).
+        expiring = self._batch.call("PEXPIRE", log_key, self.room_ttl_seconds * 1000, "NX")
         if wake:
             # Same batch, same connection, after the XADD: the writer reads what woke it.
             await self._batch.call("PUBLISH", self._key(room_id, "wake"), room_id)
         entry_id: bytes = await added
+        await expiring
         return entry_id.decode()
 
     async def read_log(self, room_id: str, after: str, count: int) -> list[tuple[str, Any]]:
@@ -379,6 +439,7 @@ class RedisStore(RoomStore):
         await self._release(keys=[self._key(room_id, "lease")], args=[owner])
 
     async def commit(self, room_id: str, owner: str, commit: Commit) -> None:
+        ttl_ms = commit.ttl_ms or self.room_ttl_ms(commit.doc)
         args: list[Any] = [
             owner,
             commit.seq,
@@ -386,13 +447,14 @@ class RedisStore(RoomStore):
             commit.log_id,
             commit.change,
             self.history_size,
-            self._history_ttl_ms,
+            min(self._history_ttl_ms, ttl_ms),
             self._key(room_id, "changes"),
             "1" if commit.deal_reset else "0",
             len(commit.deal_append),
             commit.lease_ttl_ms,
             *(commit.archive or ("", b"")),
             "1" if commit.direct else "0",
+            ttl_ms,
         ]
         args.extend(orjson.dumps(entry) for entry in commit.deal_append)
         for node, payload in commit.results:
@@ -426,6 +488,61 @@ class RedisStore(RoomStore):
             raise LogAhead(room_id)
         if ok != 1:
             raise LeaseLost(room_id)
+
+    # Expiry
+
+    _EXPIRING = ("room", "log", "deal", "hist")
+
+    async def expire_room(self, room_id: str, ttl_ms: int) -> None:
+        keys = [self._key(room_id, part) for part in self._EXPIRING]
+        if ttl_ms > 0:
+            pipe = self._redis.pipeline(transaction=True)
+            for key in keys:
+                pipe.pexpire(key, ttl_ms)
+            await pipe.execute()
+            return
+        raw = await self._redis.hget(self._key(room_id, "room"), "doc")
+        await self._redis.delete(*keys, self._key(room_id, "lease"))
+        await self._redis.zrem(f"{self.prefix}:lobby", room_id)
+        code = None if raw is None else orjson.loads(raw).get("code")
+        if code:
+            await self._drop_code(code, room_id.encode())
+
+    async def sweep(self) -> int:
+        removed = 0
+        lobby, codes = f"{self.prefix}:lobby", f"{self.prefix}:codes"
+        ids = [room_id async for room_id in self._redis.zscan_iter(lobby, count=500)]
+        for chunk in _chunks([room_id for room_id, _ in ids], 500):
+            gone = await self._gone(chunk)
+            if gone:
+                removed += await self._redis.zrem(lobby, *gone)
+        pairs = [pair async for pair in self._redis.hscan_iter(codes, count=500)]
+        for chunk in _chunks(pairs, 500):
+            gone_rooms = set(await self._gone([room_id for _, room_id in chunk]))
+            for code, room_id in chunk:
+                if room_id in gone_rooms:
+                    await self._drop_code(code.decode(), room_id)
+                    removed += 1
+        return removed
+
+    async def _gone(self, room_ids: list[bytes]) -> list[bytes]:
+        """Those of ``room_ids`` whose room key expired."""
+        pipe = self._redis.pipeline(transaction=False)
+        for room_id in room_ids:
+            pipe.exists(self._key(room_id.decode(), "room"))
+        found = await pipe.execute()
+        return [room_id for room_id, exists in zip(room_ids, found, strict=True) if not exists]
+
+    async def _sweep_loop(self) -> None:
+        """One node per period sweeps (the first to take the period's key)."""
+        every_ms = max(1, int(self.sweep_seconds * 1000))
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            try:
+                if await self._redis.set(f"{self.prefix}:sweep", 1, nx=True, px=every_ms):
+                    await self.sweep()
+            except Exception:
+                log.exception("could not sweep the lobby and join codes")
 
     # The archive outbox
 
@@ -494,6 +611,7 @@ class RedisStore(RoomStore):
         self._pubsub = self._redis.pubsub()
         self._node_channel = self._node_ch(node).encode()
         await self._subscribe_channel(self._node_channel, start_listener=True)
+        self._sweeper = asyncio.create_task(self._sweep_loop(), name="redis-sweep")
 
     async def _subscribe_channel(self, channel: bytes, start_listener: bool = False) -> None:
         assert self._pubsub is not None
@@ -572,6 +690,10 @@ class RedisStore(RoomStore):
             await self._pubsub.unsubscribe(channel)
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
