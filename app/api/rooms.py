@@ -151,6 +151,7 @@ KICK_ERRORS = responses(
 SETTINGS_ERRORS = responses(
     {**_HOST, 409: ("match_in_progress", "seats_taken"), 422: RULE_CODES, **_BUSY}
 )
+RACES_ERRORS = responses(_HOST)
 
 
 def get_rooms(request: Request) -> RoomService:
@@ -307,7 +308,7 @@ class RoomRaces(BaseModel):
     seats: list[RaceStats]
 
 
-@router.get("/{room_id}/races", response_model=RoomRaces, responses=ERRORS)
+@router.get("/{room_id}/races", response_model=RoomRaces, responses=RACES_ERRORS)
 async def race_stats(
     room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
 ) -> dict[str, Any]:
