@@ -3,10 +3,16 @@ socket's limits and heartbeat."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from functools import cache
+from typing import Any
+
+from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, Field
 
+from app.api.errors import responses
+from app.rooms.errors import RoomError
 from app.settings import Settings
+from app.ws import schemas as wire_schemas
 from app.ws.protocol import SUBPROTOCOLS, VERSION
 from app.ws.transport import CLOSE_HEARTBEAT
 
@@ -32,6 +38,7 @@ class ProtocolInfo(BaseModel):
     version: str = Field(description="the protocol version, also the WebSocket subprotocol")
     subprotocols: list[str] = Field(description="every version this server speaks")
     socket: str = Field(description="the room socket's path")
+    schemas: str = Field(description="where the JSON Schemas are")
     heartbeat: Heartbeat
     limits: Limits
 
@@ -44,6 +51,7 @@ async def protocol(request: Request) -> ProtocolInfo:
         version=VERSION,
         subprotocols=list(SUBPROTOCOLS),
         socket="/ws/rooms/{roomId}",
+        schemas="/api/schemas",
         heartbeat=Heartbeat(
             intervalSeconds=settings.heartbeat_interval_seconds,
             timeoutSeconds=settings.heartbeat_timeout_seconds,
@@ -58,3 +66,37 @@ async def protocol(request: Request) -> ProtocolInfo:
             historySeconds=settings.history_ttl_seconds,
         ),
     )
+
+
+@cache
+def _published() -> dict[str, dict[str, Any]]:
+    out = wire_schemas.schemas()
+    out["asyncapi"] = wire_schemas.asyncapi()
+    return out
+
+
+class SchemaIndex(BaseModel):
+    version: str
+    schemas: dict[str, str] = Field(description="name -> its path")
+
+
+@router.get("/schemas", response_model=SchemaIndex)
+async def schema_index() -> SchemaIndex:
+    """The JSON Schemas (draft 2020-12) of every socket message, view, action and event,
+    and the AsyncAPI 3.0 document of the socket (``asyncapi``)."""
+    return SchemaIndex(
+        version=VERSION, schemas={name: f"/api/schemas/{name}" for name in _published()}
+    )
+
+
+@router.get(
+    "/schemas/{name}",
+    response_model=dict[str, Any],
+    responses=responses({404: ("schema_not_found",)}),
+)
+async def schema(name: str = Path(max_length=64)) -> dict[str, Any]:
+    """One schema by name (as listed at ``/api/schemas``)."""
+    found = _published().get(name.removesuffix(".json"))
+    if found is None:
+        raise RoomError(404, "schema_not_found", f"no schema {name!r}; see /api/schemas")
+    return found

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from app.ws.wire import Action, Event, PatchOp, View
+
 # The protocol's version: the WebSocket subprotocol a client asks for, stated in every
 # snapshot and at GET /api/protocol. Within a version only additions happen (new message
 # types, new optional fields, new event types, new view keys); anything else is a new one.
@@ -78,6 +80,17 @@ ClientMessage = Annotated[
 _client_adapter: TypeAdapter[ActionMessage | ResumeMessage | PingMessage | PongReply] = TypeAdapter(
     ClientMessage
 )
+
+
+class ActionMessageSchema(ActionMessage):
+    """The documented form of ``action``: one of the action models. The server reads any
+    object there and lets the engine refuse a malformed action with its own code
+    (``unknown_action``, ``bad_cards``, ...)."""
+
+    model_config = ConfigDict(title="ActionMessage")
+    action: Action  # type: ignore[assignment,valid-type]
+
+
 CLIENT_TYPES = ("action", "resume", "ping", "pong")
 
 
@@ -91,7 +104,7 @@ class SnapshotMessage(_Message):
     protocol: Literal["uno.v1"] = Field(description="the protocol version of this socket")
     seq: int
     ts: int
-    view: dict[str, Any]
+    view: View  # type: ignore[valid-type]
 
 
 class PatchMessage(_Message):
@@ -101,8 +114,8 @@ class PatchMessage(_Message):
     type: Literal["patch"]
     seq: int
     ts: int
-    ops: list[dict[str, Any]]
-    events: list[dict[str, Any]]
+    ops: list[PatchOp]
+    events: list[Event]  # type: ignore[valid-type]
 
 
 class AckMessage(_Message):
@@ -159,7 +172,7 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     ServerPing,
 )
 CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
-    ActionMessage,
+    ActionMessageSchema,
     ResumeMessage,
     PingMessage,
     PongReply,

@@ -24,6 +24,7 @@ import orjson
 import pytest
 import uvicorn
 import websockets
+from schema_check import check_server_message, check_view
 
 from app.main import create_app
 from app.settings import Settings
@@ -118,8 +119,9 @@ _ids = itertools.count(1)
 class Client:
     """One socket: its view kept current from snapshot + patches, messages by kind."""
 
-    def __init__(self, ws: Any, pong_delay: float = 0.0) -> None:
+    def __init__(self, ws: Any, pong_delay: float = 0.0, check: bool = True) -> None:
         self.ws = ws
+        self.check = check
         self.view: dict[str, Any] | None = None
         self.seq = -1
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -132,10 +134,20 @@ class Client:
         self._pongs: set[asyncio.Task[None]] = set()
         self._reader = asyncio.create_task(self._read())
 
+    def _raise_failure(self) -> None:
+        """A frame the reader found wrong fails the test that waits, with its reason."""
+        if self._reader.done() and not self._reader.cancelled():
+            failure = self._reader.exception()
+            if failure is not None:
+                raise failure
+
     async def _read(self) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
             async for raw in self.ws:
                 message = orjson.loads(raw)
+                if self.check:
+                    # Every frame, and every view a patch makes, as the schemas say.
+                    check_server_message(message)
                 kind = message["type"]
                 if kind == "ping":
                     # Answered at once, like any client should (not kept as a message).
@@ -149,6 +161,8 @@ class Client:
                     assert self.view is not None
                     assert message["seq"] == self.seq + 1, (message["seq"], self.seq)
                     self.view = jsonpatch.apply_patch(self.view, message["ops"])
+                    if self.check:
+                        check_view(self.view)
                     self.seq = message["seq"]
                     assert self.view["seq"] == self.seq
                     self.events.extend(message["events"])
@@ -178,7 +192,10 @@ class Client:
         """The next message of this kind (others are skipped), matching ``match``."""
         async with asyncio.timeout(timeout):
             while True:
-                message = await self.inbox.get()
+                while self.inbox.empty():
+                    self._raise_failure()
+                    await asyncio.sleep(0.002)
+                message = self.inbox.get_nowait()
                 if message["type"] == kind and all(message.get(k) == v for k, v in match.items()):
                     return message
 
@@ -191,18 +208,21 @@ class Client:
         """The ack or error answering the action ``ref``."""
         async with asyncio.timeout(timeout):
             while ref not in self.acks and ref not in self.errors:
+                self._raise_failure()
                 await asyncio.sleep(0.002)
         return self.acks.get(ref) or self.errors[ref][0]
 
     async def wait_seq(self, seq: int, timeout: float = 5.0) -> None:
         async with asyncio.timeout(timeout):
             while self.seq < seq:
+                self._raise_failure()
                 await asyncio.sleep(0.002)
 
     async def close(self) -> None:
         await self.ws.close()
-        with contextlib.suppress(Exception):
-            await self._reader
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait([self._reader], timeout=5)
+        self._raise_failure()
 
 
 @contextlib.asynccontextmanager

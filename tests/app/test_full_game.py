@@ -69,8 +69,9 @@ async def test_a_bot_match_ends_and_its_deal_replays_from_sql(fast_server: Serve
         await client.wait_seq(fresh.seq)
         await watcher.wait_seq(fresh.seq)
         assert client.view == fresh.view
+        connected = client.seq
         await fresh.close()
-        await client.wait_seq(client.seq + 1)  # the fresh socket's disconnect
+        await client.wait_seq(connected + 1)  # the fresh socket's disconnect
     await watcher.wait_seq(clients[0].seq)
     assert watcher.view["hand"] == []
     match_id = watcher.view["room"]["matchId"]

@@ -1,0 +1,454 @@
+"""What travels inside socket messages, as closed pydantic models: actions, ``legal``
+entries, the view of every game kind, every event type, JSON Patch operations.
+
+The server builds these as plain dicts (built once per change, serialised once, shared
+between sockets); the models fix and document their shape. Every model forbids fields it
+does not declare, so the JSON Schemas generated from them (``app.ws.schemas``) are closed,
+and the tests that validate every frame against them fail on a field that is not here:
+a new view key or event field is added here, with its type, in the same change.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from engine.rules import OPTIONS
+
+
+class Closed(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+Card = Annotated[str, Field(description="a card code (docs/cards.md)", min_length=1)]
+Color = Annotated[str, Field(description="a colour letter: R G B Y, or P T O V (Flip dark)")]
+Seat = Annotated[int, Field(ge=0, description="a seat number, 0..n-1 clockwise")]
+Count = Annotated[int, Field(ge=0)]
+At = Annotated[int, Field(ge=0, description="the view's `moves` this action answers")]
+
+
+# --- Actions (client -> server, inside `action`) -----------------------------------------
+
+
+class PlayAction(Closed):
+    """Play one card, or several where the rules allow; out of turn it is a jump-in."""
+
+    type: Literal["play"]
+    cards: list[Card] = Field(min_length=1, description="in play order")
+    color: Color | None = Field(default=None, description="for a wild")
+    target: Seat | None = Field(default=None, description="for a seven swap")
+    uno: bool = Field(default=False, description="call UNO with this play")
+    at: At | None = None
+
+
+def _simple(kind: str, doc: str, **fields: Any) -> type[Closed]:
+    """An action model: its ``type``, optional ``at``, and ``fields``."""
+    model = create_model(  # type: ignore[call-overload]
+        f"{kind[0].upper()}{kind[1:]}Action",
+        __base__=Closed,
+        __doc__=doc,
+        type=(Literal[kind], ...),
+        at=(At | None, None),
+        **fields,
+    )
+    return model  # type: ignore[no-any-return]
+
+
+_cards = (list[Card], Field(min_length=1))
+ACTION_MODELS: tuple[type[Closed], ...] = (
+    PlayAction,
+    _simple("draw", "Draw a card, or take the pending penalty."),
+    _simple("pass", "End the turn after drawing, keeping the card (or as a rule allows)."),
+    _simple("callUno", "Call UNO."),
+    _simple("catchUno", "Catch a player who did not call UNO.", target=(Seat, ...)),
+    _simple("challenge", "Challenge a Wild Draw Four (or Flip's Wild Draw Two/Colour)."),
+    _simple("chooseColor", "Name the colour when the rules ask for it.", color=(Color, ...)),
+    _simple("nextDeal", "Start the next deal after dealOver."),
+    _simple("keep", "UNO Duo draft: keep the offered card."),
+    _simple("discard", "UNO Duo draft: discard the offered card."),
+    _simple("meld", "UNO Rommy: lay a meld from the hand.", cards=_cards),
+    _simple(
+        "layOff",
+        "UNO Rommy: add cards to a meld on the table.",
+        cards=_cards,
+        target=(Count, Field(description="the meld's index in `melds`")),
+    ),
+    _simple("takeDiscard", "UNO Rommy: take the top discard."),
+    _simple("takePile", "UNO Rommy: take the whole discard pile."),
+    _simple("discardCard", "UNO Rommy: discard a card, ending the turn.", cards=_cards),
+    _simple(
+        "swapJoker",
+        "UNO Rommy: swap a card for the joker standing in for it in a meld.",
+        cards=_cards,
+        target=(Count | None, Field(default=None, description="the meld's index")),
+    ),
+    _simple(
+        "turnCard",
+        "Bottle UNO: turn the top card.",
+        target=(Seat | None, Field(default=None, description="who gets the sips")),
+    ),
+)
+
+
+def _union(models: tuple[type[BaseModel], ...]) -> Any:
+    union: Any = models[0]
+    for model in models[1:]:
+        union = union | model
+    return union
+
+
+Action = Annotated[_union(ACTION_MODELS), Field(discriminator="type")]  # type: ignore[misc]
+
+
+class LegalEntry(Closed):
+    """One action this seat may send now. Without ``needs`` it is complete; with it, the
+    client adds each named field, choosing from ``colors`` or ``targets``."""
+
+    type: str = Field(description="an action type")
+    cards: list[Card] | None = None
+    color: Color | None = None
+    target: int | None = None
+    uno: bool | None = None
+    needs: list[Literal["color", "target"]] | None = None
+    colors: list[Color] | None = None
+    targets: list[Seat] | None = None
+
+
+# --- Views ------------------------------------------------------------------------------
+
+
+def _rules_model() -> type[BaseModel]:
+    """The rules object every view carries: one field per rule option (engine.rules)."""
+    fields: dict[str, Any] = {"preset": (str | None, Field(default=None))}
+    for option in OPTIONS:
+        kind: Any
+        if option.kind == "bool":
+            kind = bool
+        elif option.kind == "int":
+            kind = Annotated[int, Field(ge=option.low, le=option.high)]
+        else:
+            kind = Literal[option.choices]  # type: ignore[valid-type]
+        fields[option.name] = (kind | None, Field(default=None, description=option.help))
+    model = create_model("Rules", __base__=Closed, **fields)
+    return model  # type: ignore[no-any-return]
+
+
+Rules = _rules_model()
+
+
+class Player(Closed):
+    seat: Seat
+    cards: Count = Field(description="how many cards the seat holds")
+    score: int
+    out: bool | None = Field(default=None, description="knocked out (knockout scoring)")
+    name: str | None = Field(default=None, description="null for a seat nobody holds")
+    connected: bool | None = Field(default=None, description="some socket of the seat is open")
+
+
+class RoomInfo(Closed):
+    id: str
+    name: str
+    seats: int
+    status: Literal["lobby", "playing", "over"]
+    private: bool
+    spectators: bool
+    matchId: str | None
+    watchers: Count = Field(description="spectator sockets open")
+
+
+class DrinksTally(Closed):
+    total: Count
+    byReason: dict[str, int]
+
+
+class Sip(Closed):
+    seat: Seat
+    count: int
+    reason: str
+
+
+class Meld(Closed):
+    kind: str = Field(description="set or run")
+    cards: list[Card]
+    as_: list[Card] = Field(alias="as", description="the card each one stands for")
+    seats: list[Seat] = Field(description="who laid each card")
+
+
+class BottleLast(Closed):
+    seat: Seat
+    card: Card
+    action: str
+    sips: list[Sip]
+
+
+class _ViewBase(Closed):
+    """What every view holds (CONTRACT section 4 names most of it)."""
+
+    you: Seat | None = Field(description="your seat; null for spectators")
+    hand: list[Card] = Field(description="your cards, in the order you hold them")
+    players: list[Player]
+    top: Card | None
+    color: Color | None = Field(description="the colour in force")
+    turn: Seat | None
+    direction: Literal[1, -1]
+    drawPile: Count
+    pendingDraw: Count = Field(description="cards the next draw takes (a stacked penalty)")
+    phase: str
+    rules: Rules  # type: ignore[valid-type]
+    legal: list[LegalEntry]
+    seq: Count = Field(description="the seq of the last change this view includes")
+    room: RoomInfo
+
+
+class LobbyView(_ViewBase):
+    """Before the first deal (``phase: "lobby"``)."""
+
+    phase: Literal["lobby"]
+
+
+class _GameView(_ViewBase):
+    deal: int
+    dealer: Seat | None
+    drawn: Card | None = Field(description="the card you just drew, while you may play it")
+    unoExposed: Seat | None = Field(description="a seat with one card that did not call UNO")
+    dealScores: list[int | None] | None
+    totals: list[int]
+    winner: Seat | None
+    matchOver: bool
+    reveal: list[list[Card]] | None = Field(description="every hand, after a deal")
+    moves: Count = Field(description="actions applied in this match; send it as `at`")
+
+
+class SheddingView(_GameView):
+    """The shedding games: classic UNO and the presets built on it (house, druk, ...)."""
+
+    phase: Literal["draft", "chooseColor", "playing", "dealOver", "matchOver"]
+    offer: Card | None = Field(description="UNO Duo draft: the card offered to you")
+    draftPile: Count
+    followColor: bool = Field(description="a Wild Draw Four's colour must be followed")
+    dumpColor: Color | None = Field(description="UNO Duo: the colour you may dump")
+    drinks: list[DrinksTally] | None
+    side: Literal["light", "dark"] = Field(description="UNO Flip: the side up")
+    seedCommitment: str = Field(description="SHA-256 of the match seed, hex")
+    seed: str | None = Field(description="the match seed, once the match is over")
+
+
+class RommyView(_GameView):
+    """UNO Rommy: melds on the table, a draw step then a play step."""
+
+    game: Literal["rommy"]
+    phase: Literal["playing", "dealOver", "matchOver"]
+    discard: list[Card]
+    melds: list[Meld]
+    step: str = Field(description="draw, then play")
+    mustMeld: bool
+    stock: Count
+    drinks: list[int] | None
+    sips: list[Sip]
+
+
+class BottleView(_GameView):
+    """Bottle UNO: turning cards, giving and drinking sips."""
+
+    game: Literal["bottle"]
+    phase: Literal["playing", "dealOver", "matchOver"]
+    turned: Count
+    drinks: list[int]
+    sips: list[Sip]
+    peeCards: list[int]
+    lastAction: BottleLast | None
+
+
+VIEW_MODELS: tuple[type[BaseModel], ...] = (LobbyView, SheddingView, RommyView, BottleView)
+View = _union(VIEW_MODELS)
+
+
+# --- JSON Patch ---------------------------------------------------------------------------
+
+
+class PatchOp(Closed):
+    """One RFC 6902 operation. The server replaces, adds or removes top-level keys of the
+    view (``/hand``, ``/players``); ``""`` replaces the whole view."""
+
+    op: Literal["add", "remove", "replace", "move", "copy", "test"]
+    path: str
+    value: Any = None
+    from_: str | None = Field(default=None, alias="from")
+
+
+# --- Events -------------------------------------------------------------------------------
+
+
+def _event(type_: str, doc: str, **fields: Any) -> type[Closed]:
+    model = create_model(  # type: ignore[call-overload]
+        f"{type_[0].upper()}{type_[1:]}Event",
+        __base__=Closed,
+        __doc__=doc,
+        type=(Literal[type_], ...),
+        **fields,
+    )
+    return model  # type: ignore[no-any-return]
+
+
+_seat = (Seat, ...)
+_opt_seat = (Seat | None, None)
+_count = (int, ...)
+_card = (Card, ...)
+_cards_list = (list[Card], ...)
+
+EVENT_MODELS: tuple[type[Closed], ...] = (
+    # The room's own events, seen by everyone.
+    _event("join", "A player took a seat.", seat=_seat, name=(str, ...)),
+    _event("leave", "A player gave a seat up.", seat=_seat, name=(str, ...)),
+    _event("kick", "The host removed a player.", seat=_seat, name=(str, ...)),
+    _event("connect", "A socket of the seat opened.", seat=_seat),
+    _event("disconnect", "A socket of the seat closed.", seat=_seat),
+    _event("watch", "A spectator socket opened."),
+    _event("unwatch", "A spectator socket closed."),
+    _event("settings", "The host changed the room's settings."),
+    _event("start", "The match started.", matchId=(str, ...)),
+    _event("timer", "The room acted itself (e.g. dealt the next deal).", action=(str, ...)),
+    # The engine's events.
+    _event("deal", "A deal was dealt.", deal=(int, ...), dealer=(Seat, ...)),
+    _event(
+        "dealerDraw",
+        "Each seat drew a card to choose the dealer: [seat, card] pairs.",
+        draws=(list[tuple[Seat, Card]], ...),
+    ),
+    _event("firstCard", "The first card was turned up.", card=_card),
+    _event("firstCardReshuffled", "The first card was shuffled back.", card=_card),
+    _event(
+        "play",
+        "Cards were played.",
+        seat=_seat,
+        cards=_cards_list,
+        color=(Color | None, None),
+        target=_opt_seat,
+    ),
+    _event("jumpIn", "The play that follows was a jump-in.", seat=_seat),
+    _event(
+        "draw",
+        "Cards were drawn; only the drawer sees `cards`.",
+        seat=_seat,
+        count=_count,
+        reason=(str, ...),
+        cards=(list[Card] | None, None),
+    ),
+    _event("pass", "The seat passed.", seat=_seat),
+    _event("penalty", "The seat must draw a penalty.", seat=_seat, count=_count),
+    _event("skip", "The seat was skipped.", seat=_seat),
+    _event("reverse", "The direction changed.", direction=(int, ...), count=(int, 1)),
+    _event("reshuffle", "The discard pile became the draw pile.", cards=(int, ...)),
+    _event("callUno", "The seat called UNO.", seat=_seat),
+    _event("catchUno", "The seat caught `target` without UNO.", seat=_seat, target=_seat),
+    _event(
+        "challenge",
+        "A Wild Draw Four was challenged; the challenger sees `hand`.",
+        seat=_seat,
+        target=_seat,
+        guilty=(bool, ...),
+        hand=(list[Card] | None, None),
+    ),
+    _event("chooseColor", "The seat named a colour.", seat=_seat, color=(Color, ...)),
+    _event("swapHands", "Two seats swapped hands.", seat=_seat, target=_seat),
+    _event("passHands", "Every hand moved on.", direction=(int, ...)),
+    _event("shuffleHands", "Wild Shuffle Hands: the hands were dealt anew.", seat=_seat),
+    _event(
+        "flip",
+        "UNO Flip: everything turned over.",
+        seat=_opt_seat,
+        side=(str, ...),
+        top=(Card | None, None),
+    ),
+    _event(
+        "keep",
+        "UNO Duo draft: the seat kept a card (its own seat sees it).",
+        seat=_seat,
+        card=(Card | None, None),
+        discarded=(Card | None, None),
+    ),
+    _event(
+        "discard",
+        "UNO Duo draft: the seat discarded the offered card.",
+        seat=_seat,
+        card=(Card | None, None),
+        discarded=(Card | None, None),
+    ),
+    _event(
+        "sip",
+        "DrukUNO: a seat drinks.",
+        seat=_seat,
+        count=_count,
+        reason=(str, ...),
+    ),
+    _event("sips", "Sips given.", seat=_seat, count=_count, reason=(str, ...)),
+    _event(
+        "dealOver",
+        "The deal ended.",
+        winner=(Seat | None, None),
+        seat=_opt_seat,
+        deal=(int | None, None),
+        scores=(list[int | None] | None, None),
+        dealScores=(list[int | None] | None, None),
+        totals=(list[int] | None, None),
+        hands=(list[list[Card]] | None, None),
+        drinks=(list[int] | None, None),
+    ),
+    _event(
+        "matchOver",
+        "The match ended.",
+        winner=(Seat | None, None),
+        totals=(list[int] | None, None),
+    ),
+    # UNO Rommy.
+    _event(
+        "meld",
+        "UNO Rommy: a meld was laid.",
+        seat=_seat,
+        meld=(int, ...),
+        kind=(str, ...),
+        cards=_cards_list,
+        as_=(list[Card], Field(alias="as")),
+        seats=(list[Seat], ...),
+    ),
+    _event(
+        "layOff",
+        "UNO Rommy: cards added to a meld.",
+        seat=_seat,
+        meld=(int, ...),
+        cards=_cards_list,
+    ),
+    _event("takeDiscard", "UNO Rommy: the top discard taken.", seat=_seat, card=_card),
+    _event("takePile", "UNO Rommy: the discard pile taken.", seat=_seat, cards=_cards_list),
+    _event(
+        "discardCard",
+        "UNO Rommy: a card discarded.",
+        seat=_seat,
+        card=_card,
+        acts=(bool | None, None),
+    ),
+    _event(
+        "swapJoker",
+        "UNO Rommy: a joker swapped out of a meld.",
+        seat=_seat,
+        meld=(int, ...),
+        card=_card,
+        joker=_card,
+        jokerOwner=(Seat | None, None),
+    ),
+    # Bottle UNO.
+    _event(
+        "turnCard",
+        "Bottle UNO: a card was turned.",
+        seat=_seat,
+        card=_card,
+        action=(str | None, None),
+        side=(str | None, None),
+        target=_opt_seat,
+        everyone=(bool | None, None),
+        skipped=_opt_seat,
+        direction=(int | None, None),
+    ),
+)
+Event = Annotated[_union(EVENT_MODELS), Field(discriminator="type")]
