@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from app.ws.wire import Action, Event, PatchOp, View
+from app.ws.wire import Action, Event, PatchOp, RaceOwn, View
 
 # The protocol's version: the WebSocket subprotocol a client asks for, stated in every
 # snapshot and at GET /api/protocol. Within a version only additions happen (new message
@@ -143,7 +143,7 @@ class ErrorMessage(_Message):
     code: str
     message: str
     won: RaceWinner | None = None
-    race: dict[str, Any] | None = None
+    race: RaceOwn | None = Field(default=None, description="a lost race: your own place")
 
 
 class PongMessage(_Message):

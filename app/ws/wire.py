@@ -291,6 +291,26 @@ def _event(type_: str, doc: str, **fields: Any) -> type[Closed]:
     return model  # type: ignore[no-any-return]
 
 
+class RaceClaim(Closed):
+    """One claim of a race (fairRaces): its place and timing in ms. ``seat`` and ``type``
+    are left out for a losing play (they would tell what the claimant holds)."""
+
+    rank: int
+    raw: int | None = Field(description="ms from the change to the claim's arrival")
+    delay: int | None = Field(description="the connection's measured one-way delay")
+    reaction: int | None = Field(description="raw less delay: what was ranked")
+    tie: bool
+    superhuman: bool = Field(description="faster than a person reacts")
+    seat: Seat | None = None
+    type: str | None = None
+
+
+class RaceOwn(RaceClaim):
+    """A losing claimant's own place in the race it lost."""
+
+    window: int = Field(description="ms the claims were held")
+
+
 _seat = (Seat, ...)
 _opt_seat = (Seat | None, None)
 _count = (int, ...)
@@ -306,9 +326,22 @@ EVENT_MODELS: tuple[type[Closed], ...] = (
     _event("disconnect", "A socket of the seat closed.", seat=_seat),
     _event("watch", "A spectator socket opened."),
     _event("unwatch", "A spectator socket closed."),
+    _event(
+        "watchers",
+        "The spectator count the views show was refreshed.",
+        count=(Count, ...),
+    ),
     _event("settings", "The host changed the room's settings."),
     _event("start", "The match started.", matchId=(str, ...)),
     _event("timer", "The room acted itself (e.g. dealt the next deal).", action=(str, ...)),
+    _event(
+        "race",
+        "Claims on one position were ranked (fairRaces): the winner's change carries this.",
+        at=(Count, Field(description="the `moves` the claims answered")),
+        window=(int, Field(description="ms the claims were held")),
+        winner=_seat,
+        claims=(list[RaceClaim], ...),
+    ),
     # The engine's events.
     _event("deal", "A deal was dealt.", deal=(int, ...), dealer=(Seat, ...)),
     _event(
