@@ -18,13 +18,14 @@ drawn as the rules say, so no seat is favoured. Every seat decides from its own 
 
 A fourth seat of the opponents' own kind against the same three is the reference (it
 should win about 25 %, the share of any seat at a table of equals); it runs in the same
-process with the same deals.
+process with the same deals. (``easy`` against three ``easy`` is that reference line.)
 
 Decision time is the CPU time of each ``choose`` call the ``hard`` bot makes on its own
 turn (the process's CPU clock, so other load on the machine does not count against it),
 including the calls where it has a single sensible move.
 
-    python bench/bots.py [--games 1000] [--hard-games 1000] [--levels easy,normal,hard]
+    python bench/bots.py [--games 1000] [--hard-games 300] [--levels easy,normal,hard]
+        [--opponents rlcard,easy] [--seed bots]
 """
 
 from __future__ import annotations
@@ -157,12 +158,12 @@ def percentile(values: list[float], q: float) -> float:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per easy/normal line")
-    parser.add_argument("--hard-games", type=int, default=None, help="games per hard line")
+    parser.add_argument("--hard-games", type=int, default=300, help="games per hard line")
     parser.add_argument("--levels", default="easy,normal,hard")
     parser.add_argument("--opponents", default="rlcard,easy")
     parser.add_argument("--seed", default="bots")
     args = parser.parse_args(argv)
-    hard_games = args.hard_games if args.hard_games is not None else args.games
+    hard_games = args.hard_games
     opponents: dict[str, Policy] = {"rlcard": rule_agent_v1, "easy": bot("easy")}
     clock: list[float] = []
     started = time.process_time()
@@ -171,6 +172,8 @@ def main(argv: list[str] | None = None) -> None:
         reference = win_share(opponent, opponent, args.games, f"{args.seed}-{name}")
         print(line(f"reference ({name})", name, *reference), flush=True)
         for level in args.levels.split(","):
+            if level == name:
+                continue  # the reference line is this very table
             games = hard_games if level == "hard" else args.games
             tested = bot(level, clock if level == "hard" else None)
             result = win_share(tested, opponent, games, f"{args.seed}-{name}")

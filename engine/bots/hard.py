@@ -4,12 +4,14 @@ On its turn during play it lists its sensible moves (each play, a wild once per 
 holds, drawing or passing; never a bluffed Wild Draw Four or a challenge), then repeats:
 deal the unseen cards at random into the places the view counts (opponents' hands, the
 draw pile, under the top discard; :mod:`engine.bots.sample`), apply each move to that
-position with the engine and play the deal out to its end with quick policies (its own
+position with the engine and play the deal on for six rounds with quick policies (its own
 seat: a card of the colour it holds most, a wild only when stuck; the others: a random
 non-wild play, a wild when nothing else plays; else draw). Each move is
 played out on the same positions with the same random streams, so the moves are compared
-on equal luck. It takes the move that wins the deal most often; the normal policy's own
-choice is kept unless another move wins clearly more.
+on equal luck. A playout scores 1 if the bot went out first, 0 if another seat did, and
+else the bot's share of the table's 1 / cards held (fewer cards, a better chance). It
+takes the move with the best score; the normal policy's own choice is kept unless another
+move scores clearly more.
 
 The work is a fixed amount of playout steps (:data:`BUDGET`, weighted by hand size and
 halved under rules that make engine steps dearer), not a time: the engine reads no clock,
@@ -34,12 +36,12 @@ from engine.state import State
 
 BUDGET = 7000  # playout work per decision (steps, weighted by hand size), for all moves
 HAND_COST = 6  # a step costs one more unit per this many cards in the mover's hand
-MAX_SAMPLES = 40
-PLAYOUT_LIMIT = 400  # steps before a playout is scored by its card counts
-# Another move replaces normal's only if it wins more by this much, and by this many
-# standard errors of the paired difference (several moves are compared at once).
-MARGIN = 0.05
-SIGNIFICANCE = 2.5
+MAX_SAMPLES = 64
+HORIZON = 24  # playout steps (six rounds at four seats) before it is scored by card counts
+# Another move replaces normal's only if it scores more by this much, and by this many
+# standard errors of the paired difference.
+MARGIN = 0.02
+SIGNIFICANCE = 1.5
 
 
 def choose_hard(view: View, rng: random.Random, in_turn_only: bool) -> Action | None:
@@ -127,11 +129,11 @@ def simulate(view: View, unseen: Unseen, candidates: list[Action], rng: random.R
 
 def playout(state: State, me: int, rng: random.Random) -> tuple[float, int]:
     """Play the deal out with the quick policies: 1 if ``me`` goes out first, else 0 (a
-    playout cut off at :data:`PLAYOUT_LIMIT` steps scores its share of the fewest cards),
+    playout cut off at :data:`HORIZON` steps scores its share of the fewest cards),
     and the work it took."""
     steps = cost = 0
     while state.phase == "playing" or state.phase == "chooseColor":
-        if steps >= PLAYOUT_LIMIT:
+        if steps >= HORIZON:
             return _card_share(state, me), cost
         seat = state.turn
         # A step costs more with a bigger hand (longer legal lists, draws until a match).
