@@ -314,3 +314,33 @@ def test_proxy_settings_come_from_the_environment_and_flags_beat_it(
     assert (from_env.proxy_headers, from_env.trusted_proxies) == (True, "172.28.0.10")
     flags = settings_from(parse_args(["--no-proxy-headers", "--trusted-proxies", "10.0.0.0/8"]))
     assert (flags.proxy_headers, flags.trusted_proxies) == (False, "10.0.0.0/8")
+
+
+async def test_rate_limits_count_the_forwarded_client_behind_the_trusted_proxy(
+    tmp_path: Path,
+) -> None:
+    import httpx
+    from processes import AppProcess
+
+    node = AppProcess(
+        tmp_path / "node",
+        "--proxy-headers",
+        "--trusted-proxies",
+        "127.0.0.1",
+        env={"UNO_ROOM_CREATE_RATE": "2/minute"},
+    )
+    try:
+        await node.healthy(timeout=60)
+        async with httpx.AsyncClient(base_url=node.base, timeout=10) as http:
+
+            async def create(client: str) -> int:
+                r = await http.post(
+                    "/api/rooms", json={"name": "t"}, headers={"X-Forwarded-For": client}
+                )
+                return r.status_code
+
+            assert [await create("203.0.113.1") for _ in range(3)] == [201, 201, 429]
+            # Another client behind the same proxy has a count of its own.
+            assert await create("203.0.113.2") == 201
+    finally:
+        node.kill()
