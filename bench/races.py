@@ -19,8 +19,8 @@ faked delay buys). Reports each mode's share of wins of the far (or faking) race
 delay the server added to each claim (answer time less the round trip, p50/p99), and the
 longest window a race event reported.
 
-    python bench/races.py [--races 2000] [--parallel 120] [--window 150] [--sigma 0.35]
-                          [--json FILE]
+    python bench/races.py [--races 2000] [--parallel 20] [--window 150] [--sigma 0.35]
+                          [--kinds jump-in,call-catch] [--modes off,on,slow-pong] [--json FILE]
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ from engine.scenario import initial_state  # noqa: E402
 
 NEAR_RTT, FAR_RTT = 0.020, 0.200
 MEDIAN_S, SIGMA = 0.350, 0.35
-SETTLE_S = 0.6  # after connecting: the server's first pings have been answered
+SETTLE_S = 0.45  # after connecting: the server's first pings have been answered
 FAKE_PONG_S = 0.300
 _DRAW = ["G7", "G8", "G9", "G4", "Y7", "Y8", "Y9", "B7", "B8", "B9"]
 
@@ -279,6 +279,25 @@ async def one_race(
         tally.superhuman += sum(c["superhuman"] for c in event["claims"])
 
 
+def model_share(mode: str, window_s: float, sigma: float, samples: int = 200_000) -> float:
+    """What the far (or faking) racer should win if the server did exactly what
+    docs/fairness.md says, from the reaction model alone (no sockets, no clocks)."""
+    rng = random.Random(1)
+    gap = FAR_RTT - NEAR_RTT
+    if mode == "off":
+        edge = -gap  # arrival order: the far racer must be faster by the whole gap
+    elif mode == "on":
+        edge = -max(0.0, gap - window_s)  # the window makes up the gap, up to its length
+    else:
+        edge = min(window_s, 0.250 - NEAR_RTT)  # the faker's credit, bounded by the window
+    wins = 0
+    for _ in range(samples):
+        mine = MEDIAN_S * math.exp(rng.gauss(0.0, sigma))
+        theirs = MEDIAN_S * math.exp(rng.gauss(0.0, sigma))
+        wins += mine < theirs + edge
+    return wins / samples
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -309,8 +328,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         gate = asyncio.Semaphore(args.parallel)
         out: dict[str, Any] = {"races": args.races, "window": args.window, "results": []}
         try:
-            for kind in ("jump-in", "call-catch"):
-                for mode in ("off", "on", "slow-pong"):
+            for kind in args.kinds.split(","):
+                for mode in args.modes.split(","):
                     tally = Tally()
                     started = time.monotonic()
                     await asyncio.gather(
@@ -322,6 +341,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         "races": tally.races,
                         "failures": tally.failures,
                         "share": tally.far_wins / tally.races if tally.races else float("nan"),
+                        "model": model_share(mode, args.window / 1000, args.sigma),
                         "added_p50": percentile(tally.added_ms, 0.5),
                         "added_p99": percentile(tally.added_ms, 0.99),
                         "window_max": max(tally.windows, default=0),
@@ -340,7 +360,8 @@ def format_row(row: dict[str, Any]) -> str:
     who = "faking racer" if row["mode"] == "slow-pong" else "far racer"
     return (
         f"{row['kind']:<10} {row['mode']:<9} {who} wins {row['share'] * 100:5.1f} %"
-        f" of {row['races']} ({row['failures']} failed) | added delay p50"
+        f" of {row['races']} (model {row['model'] * 100:4.1f} %, {row['failures']} failed)"
+        f" | added delay p50"
         f" {row['added_p50']:5.1f} ms p99 {row['added_p99']:5.1f} ms | longest window"
         f" {row['window_max']} ms | {row['seconds']:.0f} s"
     )
@@ -349,11 +370,13 @@ def format_row(row: dict[str, Any]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--races", type=int, default=2000, help="races per kind and mode")
-    parser.add_argument("--parallel", type=int, default=120, help="races run at once")
+    parser.add_argument("--parallel", type=int, default=20, help="races run at once")
     parser.add_argument("--window", type=int, default=150, help="UNO_RACE_WINDOW_MS")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--sigma", type=float, default=SIGMA, help="of the log reaction time")
     parser.add_argument("--json", type=Path, help="write the figures here too")
+    parser.add_argument("--kinds", default="jump-in,call-catch")
+    parser.add_argument("--modes", default="off,on,slow-pong")
     args = parser.parse_args()
     print(
         f"near RTT {NEAR_RTT * 1000:.0f} ms, far RTT {FAR_RTT * 1000:.0f} ms, reaction lognormal"

@@ -148,6 +148,7 @@ LEAVE_ERRORS = responses(
 KICK_ERRORS = responses(
     {**_HOST, 404: ("room_not_found", "seat_empty"), 409: ("match_in_progress",), **_BUSY}
 )
+RACES_ERRORS = responses(_HOST)
 SETTINGS_ERRORS = responses(
     {**_HOST, 409: ("match_in_progress", "seats_taken"), 422: RULE_CODES, **_BUSY}
 )

@@ -19,6 +19,7 @@ whole state.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from app.rooms.tokens import same_hash
@@ -58,6 +59,8 @@ def new_doc(
         "watchers": 0,
         # Seconds after a deal ends until the room deals the next one itself (0: never).
         "nextDealDelay": next_deal_delay,
+        # The verifiable shuffle (app.rooms.shuffle): the next match's secret, never shown.
+        "shuffle": {"secret": secrets.token_hex(32), "entropy": {}},
     }
     doc["listed"] = is_listed(doc)
     return doc

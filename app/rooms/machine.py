@@ -33,6 +33,9 @@ from app.rooms.races import (
     is_superhuman,
     rank,
 )
+from app.rooms.shuffle import deal_proof, fresh_shuffle, next_deal_number
+from engine.commitment import is_contribution as engine_contribution
+from engine.commitment import reseed
 
 _DEAL_OVER = ("dealOver", "matchOver")
 _AGE_MESSAGE = (
@@ -368,10 +371,12 @@ class RoomMachine:
             # The host may have turned drinks on after some players joined.
             raise RoomError(409, "age_confirmation_required", _AGE_MESSAGE)
         rules = engine.rules_from_json(doc["rules"])
+        seed, proof = deal_proof(doc, 1)
         try:
-            state, events = engine.new_match(rules, len(players), secrets.token_hex(16))
+            state, events = engine.new_match(rules, len(players), seed)
         except engine.EngineError as err:
             raise RoomError(409, err.code, err.message) from err
+        self._dealt(proof)
         # Seats are renumbered 0..n-1 in seat order: the engine knows no empty seats.
         for index, player in enumerate(players):
             player["seat"] = index
@@ -546,12 +551,49 @@ class RoomMachine:
                 detail["won"] = dict(won)
         return RoomError(409, err.code, err.message, detail)
 
+    def _dealt(self, proof: dict[str, Any]) -> None:
+        """A deal was dealt from ``proof``: kept (hidden) until the deal ends; the
+        contributions collected for it are used up."""
+        shuffle = self.doc.setdefault("shuffle", fresh_shuffle())
+        shuffle["dealt"] = proof
+        shuffle["entropy"] = {}
+
+    def _on_entropy(self, command: dict[str, Any], now_ms: int) -> Step:
+        """A seated client's contribution to the next deal's seed (docs/fairness.md)."""
+        player = self._player(command["pid"])
+        deal = next_deal_number(self.doc, self.state)
+        if deal is None or command.get("deal") != deal:
+            raise RoomError(
+                409,
+                "entropy_too_late",
+                f"contributions are open for deal {deal} only"
+                if deal is not None
+                else "contributions open when a deal ends: this one is dealt",
+            )
+        if not engine_contribution(command.get("value")):
+            raise RoomError(422, "bad_entropy", "entropy is 1-64 lowercase hex characters")
+        entropy = self.doc.setdefault("shuffle", fresh_shuffle()).setdefault("entropy", {})
+        if player["pid"] in entropy:
+            raise RoomError(409, "entropy_twice", f"you contributed to deal {deal} already")
+        entropy[player["pid"]] = command["value"]
+        event = {"type": "entropy", "seat": player["seat"], "deal": deal}
+        return Step({"ok": True}, changed=True, public_events=[event])
+
     def _apply(self, seat: int, action: dict[str, Any], key: str | None, now_ms: int) -> Step:
         before = self.state
+        proof = None
+        dealing = before
+        if action.get("type") == "nextDeal" and getattr(before, "phase", None) == "dealOver":
+            # The next deal is shuffled from its own seed (committed to, with the clients'
+            # contributions), never from anything a finished deal reveals.
+            seed, proof = deal_proof(self.doc, before.deal + 1)
+            dealing = reseed(before, seed)
         try:
-            after, events = engine.apply(before, seat, action)
+            after, events = engine.apply(dealing, seat, action)
         except engine.EngineError as err:
             raise self.refusal(err, action) from None
+        if proof is not None and after.deal != before.deal:
+            self._dealt(proof)
         self.state = after
         if key is not None:
             self._remember(key, self.seq + 1)
@@ -575,13 +617,21 @@ class RoomMachine:
             step.deal_end = self._deal_end(after)
         if after.phase == "matchOver":
             self.doc["status"] = OVER
+            # The next match gets a secret of its own (this one's deals are all revealed).
+            dealt = self.doc.get("shuffle", {}).get("dealt")
+            self.doc["shuffle"] = {**fresh_shuffle(), "dealt": dealt}
         return step
 
     def _deal_end(self, state: Any) -> DealEnd:
+        proof = self.doc.get("shuffle", {}).get("dealt")
+        start = dict(self.deal_start or {})
+        if proof is not None and proof.get("deal") == state.deal:
+            # How the deal's seed came about, for engine.verify (the deal is over).
+            start["shuffle"] = proof
         return DealEnd(
             match_id=self.doc["matchId"],
             deal_number=state.deal,
-            start_state=self.deal_start or {},
+            start_state=start,
             actions=list(self.deal_actions),
             # Bottle UNO keeps a sip tally and no deal scores.
             scores=None if getattr(state, "deal_scores", None) is None else list(state.deal_scores),

@@ -10,6 +10,7 @@ from typing import Any
 
 import engine
 from app.rooms.doc import player_by_pid, player_by_seat, watching
+from app.rooms.shuffle import shuffle_view
 
 SPECTATOR = "*"
 
@@ -62,13 +63,14 @@ def build_view(
     view["seq"] = seq
     if shared is None:
         view["room"] = room_info(doc)
+        view["shuffle"] = shuffle_view(doc, state)
     else:
         view.update(shared)
     return view
 
 
 # The parts of a view that are the same for every audience.
-_SHARED = ("players", "rules", "room")
+_SHARED = ("players", "rules", "room", "shuffle")
 
 
 def shared_parts(view: dict[str, Any], previous: dict[str, Any]) -> dict[str, Any]:

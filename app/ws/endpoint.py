@@ -31,6 +31,7 @@ from app.ws.origins import allowed_origins, origin_allowed
 from app.ws.protocol import (
     SUBPROTOCOLS,
     ActionMessage,
+    EntropyMessage,
     PingMessage,
     PongReply,
     ProtocolError,
@@ -209,6 +210,8 @@ async def _receive(
             conn.send({"type": "pong", "ts": service.now_ms()})
         elif isinstance(parsed, PongReply):
             conn.on_pong(parsed.n)
+        elif isinstance(parsed, EntropyMessage):
+            await _entropy(service, conn, parsed)
         elif isinstance(parsed, ActionMessage):
             await _action(service, conn, parsed, settings.race_delay_cap_ms)
         else:
@@ -242,6 +245,30 @@ async def _action(
         return
     # A callback, not a task per action: the answer needs no waiting of its own.
     future.add_done_callback(functools.partial(_answer, conn, ref))
+
+
+async def _entropy(service: RoomService, conn: Connection, message: EntropyMessage) -> None:
+    """Into the room's log like an action; refusals come back as ``error`` (no ``ref``),
+    acceptance as the ``entropy`` event of the change it makes."""
+    if conn.pid is None:
+        conn.send(error("spectator", "spectators do not shuffle"))
+        return
+    command = {"k": "entropy", "pid": conn.pid, "deal": message.deal, "value": message.value}
+    try:
+        future = await service.enqueue(conn.room_id, command)
+    except RoomError as err:
+        conn.send(error(err.code, err.message))
+        return
+    future.add_done_callback(functools.partial(_entropy_answer, conn))
+
+
+def _entropy_answer(conn: Connection, future: asyncio.Future[dict[str, Any]]) -> None:
+    if future.cancelled():
+        return
+    try:
+        answer(future)
+    except RoomError as err:
+        conn.send(error(err.code, err.message))
 
 
 def _answer(conn: Connection, ref: str, future: asyncio.Future[dict[str, Any]]) -> None:

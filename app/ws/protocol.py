@@ -66,7 +66,7 @@ class PingMessage(_ClientMessage):
     type: Literal["ping"]
 
 
-class PongReply(_Message):
+class PongReply(_ClientMessage):
     """Answers the server's ``ping {n}`` at once: the server's own measure of this
     connection's round trip (used to judge races fairly; docs/fairness.md)."""
 
@@ -74,12 +74,18 @@ class PongReply(_Message):
     n: int = Field(ge=0)
 
 
-ClientMessage = Annotated[
-    ActionMessage | ResumeMessage | PingMessage | PongReply, Field(discriminator="type")
-]
-_client_adapter: TypeAdapter[ActionMessage | ResumeMessage | PingMessage | PongReply] = TypeAdapter(
-    ClientMessage
-)
+class EntropyMessage(_ClientMessage):
+    """A seated client's contribution to the seed of deal ``deal`` (the next one: open in
+    the lobby and between deals, once per seat and deal). See docs/fairness.md."""
+
+    type: Literal["entropy"]
+    deal: int = Field(ge=1)
+    value: str = Field(min_length=1, max_length=64, pattern="^[0-9a-f]+$")
+
+
+AnyClientMessage = ActionMessage | ResumeMessage | PingMessage | PongReply | EntropyMessage
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+_client_adapter: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
 
 class ActionMessageSchema(ActionMessage):
@@ -91,7 +97,7 @@ class ActionMessageSchema(ActionMessage):
     action: Action  # type: ignore[assignment,valid-type]
 
 
-CLIENT_TYPES = ("action", "resume", "ping", "pong")
+CLIENT_TYPES = ("action", "resume", "ping", "pong", "entropy")
 
 
 # Server -> client
@@ -176,6 +182,7 @@ CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     ResumeMessage,
     PingMessage,
     PongReply,
+    EntropyMessage,
 )
 
 
@@ -187,7 +194,7 @@ class ProtocolError(Exception):
         self.ref = ref
 
 
-def parse(text: str | bytes) -> ActionMessage | ResumeMessage | PingMessage | PongReply:
+def parse(text: str | bytes) -> AnyClientMessage:
     """One client message from its raw text.
 
     :raises ProtocolError: ``bad_json`` (not JSON, or not an object), ``unknown_type``,
@@ -210,8 +217,14 @@ def parse(text: str | bytes) -> ActionMessage | ResumeMessage | PingMessage | Po
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "message"
-        code = "bad_react" if first["loc"][1:2] == ("react",) else "bad_message"
+        code = _FIELD_CODES.get(first["loc"][1:2], "bad_message")
+        if code == "bad_entropy" and first["type"] == "string_too_long":
+            code = "entropy_too_large"
         raise ProtocolError(code, f"{where}: {first['msg']}", ref) from None
+
+
+# Fields whose bad values have a code of their own.
+_FIELD_CODES = {("react",): "bad_react", ("value",): "bad_entropy", ("deal",): "bad_entropy"}
 
 
 def error(code: str, message: str, ref: str | None = None) -> dict[str, Any]:

@@ -38,6 +38,12 @@ def test_two_players_play_a_deal_to_the_end(new_page, server_url, shot):
         expect(board).to_be_visible()
         expect(board.locator("tbody tr")).to_have_count(2)
     shot(anna, "03-deal-over")
+    # Each browser contributed to the deal's seed and now checks the revealed server seed
+    # against the commitment it saw before the deal.
+    for page in (anna, ben):
+        check = page.get_by_test_id("shuffle-check")
+        expect(check).to_have_attribute("data-state", "verified")
+        expect(check).to_contain_text("Shuffle verified")
 
     # Exactly one seat went out; the summary shows the other's cards and the points.
     rows = anna.get_by_test_id("scoreboard").locator("tbody tr")

@@ -160,6 +160,10 @@ const STRINGS = {
     "summary.nextDeal": "Next deal",
     "summary.none": "none",
     "summary.backToLobby": "Back to the lobby",
+    "summary.shuffle.pending": "Checking the shuffle…",
+    "summary.shuffle.verified": "Shuffle verified: the server dealt from the seed it committed to before the deal",
+    "summary.shuffle.failed": "Shuffle NOT verified: the revealed seed does not match the commitment",
+    "summary.shuffle.unavailable": "The shuffle cannot be checked in this browser",
 
     "party.sipsCol": "Sips",
     "party.reasons": "For",
@@ -545,6 +549,10 @@ const STRINGS = {
     "summary.nextDeal": "Næste spil",
     "summary.none": "ingen",
     "summary.backToLobby": "Tilbage til lobbyen",
+    "summary.shuffle.pending": "Kontrollerer blandingen…",
+    "summary.shuffle.verified": "Blandingen er kontrolleret: serveren gav kort ud fra det frø, den bandt sig til før spillet",
+    "summary.shuffle.failed": "Blandingen er IKKE kontrolleret: det afslørede frø passer ikke til forpligtelsen",
+    "summary.shuffle.unavailable": "Blandingen kan ikke kontrolleres i denne browser",
 
     "party.sipsCol": "Slurke",
     "party.reasons": "For",

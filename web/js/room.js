@@ -1,6 +1,7 @@
 // One room: the seat list before the start, the table after it, and the socket that
 // keeps the view current. Everything shown is re-rendered from `state` on each change.
 
+import { followShuffle } from "./shuffle.js";
 import { api, ApiError } from "./api.js";
 import { h, mount, preservingFocus } from "./dom.js";
 import { errorText, language, presetLabel, t } from "./i18n.js";
@@ -62,6 +63,7 @@ export function showRoom(root, roomId, params = {}) {
       onView(view) {
         const wasMine = isMyTurn(state.view);
         state.view = view;
+        followShuffle(view, (msg) => connection?.send(msg));
         render();
         const said = state.pendingAnnouncement || [];
         if (!wasMine && isMyTurn(view)) said.push(t("table.yourTurn"));

@@ -3,6 +3,25 @@
 import { cardFace, cardsName } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { shuffleCheck } from "./shuffle.js";
+
+/** "Shuffle verified": the revealed server seed is the one committed to before the deal. */
+function shuffleLine(view) {
+  const check = shuffleCheck(view);
+  if (!check) return null;
+  const line = h("p", { class: "shuffle-check", "data-testid": "shuffle-check", "data-state": check.state }, [
+    t(`summary.shuffle.${check.state}`),
+  ]);
+  if (check.state === "pending") {
+    check.promise.then((state) => {
+      for (const el of document.querySelectorAll('[data-testid="shuffle-check"]')) {
+        el.dataset.state = state;
+        el.textContent = t(`summary.shuffle.${state}`);
+      }
+    });
+  }
+  return line;
+}
 
 /** The deal's end: each seat's remaining cards, points and totals, and the next step. */
 export function summary(view, ctx) {
@@ -21,6 +40,7 @@ export function summary(view, ctx) {
       over ? t("summary.matchOver") : t("summary.dealOver", { n: view.deal ?? 1 }),
     ]),
     headline ? h("p", { class: "headline" }, [headline]) : null,
+    shuffleLine(view),
     h("div", { class: "table-scroll" }, [
       h("table", { class: "scoreboard", "data-testid": "scoreboard" }, [
         h("caption", { class: "visually-hidden" }, [t("summary.scoreboard")]),
