@@ -13,7 +13,7 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine"
 MODULES = sorted(ENGINE.rglob("*.py"))
 FORBIDDEN = {"asyncio", "time", "datetime", "os", "socket", "secrets", "threading", "app"}
 # Only the command-line runners read files and standard streams.
-RUNNERS = {"scenario.py", "scoresheet.py"}
+RUNNERS = {"scenario.py", "scoresheet.py", "verify.py"}
 
 
 def imported_roots(tree: ast.AST) -> set[str]:
