@@ -115,7 +115,7 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
     await websocket.accept(subprotocol=subprotocol)
     conn = Connection(websocket, service, room_id, pid)
     sender = asyncio.create_task(conn.run_sender())
-    pinger = asyncio.create_task(conn.run_pinger(settings.ping_seconds))
+    pinger: asyncio.Task[None] | None = None
     connected = False
     try:
         await service.listen(room_id, conn)
@@ -129,6 +129,8 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
         await service.submit(room_id, opening)
         connected = True
         await conn.snapshot()
+        # Measuring the connection's round trip (for races) once it is in the room.
+        pinger = asyncio.create_task(conn.run_pinger(settings.ping_seconds))
         await _receive(websocket, settings, service, conn)
     except RoomError as err:
         conn.send(error(err.code, err.message))
@@ -149,7 +151,8 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
             with contextlib.suppress(Exception):
                 await asyncio.shield(_disconnect(service, room_id, closing))
         conn.close()
-        pinger.cancel()
+        if pinger is not None:
+            pinger.cancel()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sender, timeout=1)
 
