@@ -182,6 +182,30 @@ class BottleLast(Closed):
     sips: list[Sip]
 
 
+class ShuffleReveal(Closed):
+    """A finished deal's shuffle proof (docs/fairness.md)."""
+
+    serverSeed: str = Field(description="S_k, hex: SHA-256 of it is the deal's commitment")
+    entropy: list[str] = Field(description="the clients' contributions, sorted")
+
+
+class ShuffleNext(Closed):
+    """The next deal, while contributions to its seed are open."""
+
+    deal: int
+    commitment: str = Field(description="SHA-256 of the next deal's server seed, hex")
+    entropy: list[Seat] = Field(description="the seats that contributed so far")
+
+
+class ShuffleInfo(Closed):
+    """The verifiable shuffle: the deal's commitment, its proof once over, the next's."""
+
+    deal: int | None = None
+    commitment: str | None = None
+    revealed: ShuffleReveal | None = None
+    next: ShuffleNext | None = None
+
+
 class _ViewBase(Closed):
     """What every view holds (CONTRACT section 4 names most of it)."""
 
@@ -199,6 +223,9 @@ class _ViewBase(Closed):
     legal: list[LegalEntry]
     seq: Count = Field(description="the seq of the last change this view includes")
     room: RoomInfo
+    shuffle: ShuffleInfo = Field(
+        default_factory=ShuffleInfo, description="the verifiable shuffle (docs/fairness.md)"
+    )
 
 
 class LobbyView(_ViewBase):
@@ -230,8 +257,8 @@ class SheddingView(_GameView):
     dumpColor: Color | None = Field(description="UNO Duo: the colour you may dump")
     drinks: list[DrinksTally] | None
     side: Literal["light", "dark"] = Field(description="UNO Flip: the side up")
-    seedCommitment: str = Field(description="SHA-256 of the match seed, hex")
-    seed: str | None = Field(description="the match seed, once the match is over")
+    seedCommitment: str = Field(description="SHA-256 of the state's seed (the deal's), hex")
+    seed: str | None = Field(description="the last deal's seed, once the match is over")
 
 
 class RommyView(_GameView):
@@ -297,7 +324,7 @@ class RaceClaim(Closed):
 
     rank: int
     raw: int | None = Field(description="ms from the change to the claim's arrival")
-    delay: int | None = Field(description="the connection's measured one-way delay")
+    delay: int | None = Field(description="the connection's credited round trip (capped)")
     reaction: int | None = Field(description="raw less delay: what was ranked")
     tie: bool
     superhuman: bool = Field(description="faster than a person reacts")
@@ -333,6 +360,12 @@ EVENT_MODELS: tuple[type[Closed], ...] = (
     ),
     _event("settings", "The host changed the room's settings."),
     _event("start", "The match started.", matchId=(str, ...)),
+    _event(
+        "entropy",
+        "A seat contributed to the seed of deal `deal` (docs/fairness.md).",
+        seat=_seat,
+        deal=(int, ...),
+    ),
     _event("timer", "The room acted itself (e.g. dealt the next deal).", action=(str, ...)),
     _event(
         "race",
