@@ -35,6 +35,7 @@ class Counter:
 
     def __init__(self) -> None:
         self.frames = 0
+        self.pings = 0  # the server's round-trip pings, answered and counted apart
         self.last = time.perf_counter()
         self.seqs: dict[int, int] = {}  # socket index -> last seq seen
         self.turn: int | None = None  # whose turn, as the seats' sockets see it
@@ -43,9 +44,11 @@ class Counter:
     async def read(self, index: int, ws: ClientConnection) -> None:
         with contextlib.suppress(Exception):
             async for raw in ws:
+                message = orjson.loads(raw)
+                if await self.answered(ws, message):
+                    continue
                 self.frames += 1
                 self.last = time.perf_counter()
-                message = orjson.loads(raw)
                 if "seq" in message:
                     self.seqs[index] = message["seq"]
                 if message["type"] == "snapshot" and message["view"]["you"] is not None:
@@ -54,6 +57,15 @@ class Counter:
                 for op in message.get("ops", ()):
                     if op["path"] == "/turn":
                         self.turn = op["value"]
+
+    async def answered(self, ws: ClientConnection, message: dict[str, Any]) -> bool:
+        """A ping from the server (it measures each socket's round trip): answered as a
+        client does, and not counted as a frame of the room."""
+        if message["type"] != "ping":
+            return False
+        self.pings += 1
+        await ws.send(orjson.dumps({"type": "pong", "n": message["n"]}).decode())
+        return True
 
     async def quiet(self, seconds: float = 0.5) -> None:
         """Until no frame arrived for ``seconds``."""
@@ -106,7 +118,10 @@ async def run_uno(target: Target, spectators: int) -> dict[str, Any]:
     async def join() -> None:
         for i in range(spectators):
             ws = await connect(url, compression=None)
-            snapshot = orjson.loads(await ws.recv())  # this spectator is in
+            snapshot = orjson.loads(await ws.recv())
+            while await counter.answered(ws, snapshot):
+                snapshot = orjson.loads(await ws.recv())
+            # This spectator is in.
             counter.frames += 1
             counter.last = time.perf_counter()
             counter.seqs[2 + i] = snapshot["seq"]
