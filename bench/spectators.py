@@ -7,7 +7,7 @@ reference, measured in the same run, is the bare FastAPI WebSocket server of
 least a spectator connect can cost (an accepted socket, no message).
 
     python bench/spectators.py [--spectators 400] [--targets reference,memory,redis]
-                               [--redis redis://127.0.0.1:6379/0]
+                               [--redis redis://127.0.0.1:6379/0] [--json FILE]
 """
 
 from __future__ import annotations
@@ -199,12 +199,15 @@ async def main_async(args: argparse.Namespace) -> None:
             print(name, results[name], flush=True)
     print()
     print(report(results, args.spectators))
+    if args.json:
+        Path(args.json).write_bytes(orjson.dumps({"spectators": args.spectators, **results}))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--spectators", type=int, default=400)
     parser.add_argument("--targets", default="reference,memory,redis")
+    parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument(
         "--redis", default=os.environ.get("UNO_REDIS_URL", "redis://127.0.0.1:6379/0")
     )
