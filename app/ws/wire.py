@@ -81,7 +81,7 @@ ACTION_MODELS: tuple[type[Closed], ...] = (
         "swapJoker",
         "UNO Rommy: swap a card for the joker standing in for it in a meld.",
         cards=_cards,
-        target=(Count | None, Field(default=None, description="the meld's index")),
+        target=(Count, Field(description="the meld's index")),
     ),
     _simple(
         "turnCard",
