@@ -164,6 +164,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         detail = exc.detail
         if isinstance(detail, dict) and "code" in detail:
             return _error(exc.status_code, detail["code"], str(detail.get("message", "")))
+        if exc.status_code == 400:
+            # The framework's own 400 is a body it could not read (not UTF-8, not JSON):
+            # a request that does not validate, answered like every other one.
+            body = validation_body([{"loc": ["body"], "msg": str(detail)}])
+            return JSONBody(body, status_code=422)
         code = {404: "not_found", 405: "method_not_allowed"}.get(
             exc.status_code, f"http_{exc.status_code}"
         )

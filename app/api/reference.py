@@ -33,7 +33,7 @@ async def beverages() -> dict[str, Any]:
 
 @router.get("/drinks/low-strength", responses=responses({}))
 async def low_strength(
-    abv: float = Query(gt=0, le=100, description="alcohol by volume, in percent"),
+    abv: float = Query(ge=0.1, le=100, description="alcohol by volume, in percent"),
 ) -> dict[str, float]:
     """How much of a weaker spirit makes one shot."""
     return {"abv": abv, "volumeCl": low_strength_shot_cl(abv)}
