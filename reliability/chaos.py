@@ -36,6 +36,7 @@ class Cluster:
     tables: list[Table] = field(default_factory=list)
     rng: random.Random = field(default_factory=random.Random)
     log: list[str] = field(default_factory=list)
+    excerpts: list[str] = field(default_factory=list)
 
     def note(self, text: str) -> None:
         self.log.append(f"{time.strftime('%H:%M:%S')} {text}")
@@ -121,7 +122,8 @@ async def run_cluster(
             for table in cluster.tables:
                 table.stopping = True
             stop.set()
-            _, pending = await asyncio.wait(players, timeout=30)
+            # Answers still on their way get a moment; then the bots are stopped.
+            _, pending = await asyncio.wait(players, timeout=5)
             for task in pending:
                 task.cancel()
             if side is not None:
@@ -194,6 +196,7 @@ async def count(cluster: Cluster) -> Counter[str]:
     )
     for node in cluster.nodes:
         counts.update({f"log_{k}": v for k, v in node.problems().items()})
+        cluster.excerpts += node.log_excerpt()
     return counts
 
 
@@ -222,4 +225,9 @@ def chaos_report(title: str, outcome: Outcome, attacks: int, resumed_name: str) 
     report.add("reconnects", c["stat_connects"])
     report.add("tracebacks in server logs", c["log_traceback"])
     report.add("seconds", c["seconds"])
+    if c["stat_probes_without_snapshot"]:
+        report.notes.append(f"{c['stat_probes_without_snapshot']} fresh sockets got no snapshot")
+    closes = ", ".join(f"{k[6:]}: {v}" for k, v in sorted(c.items()) if k.startswith("close_"))
+    report.notes.append(f"socket closes by code: {closes}")
+    report.notes += [f"log: {line}" for line in outcome.cluster.excerpts]
     return report

@@ -203,5 +203,7 @@ class Node:
 def node_env(lease_ms: int = 2000, **extra: str) -> dict[str, str]:
     """Settings for attack nodes: a short lease so that a dead node's rooms move on soon."""
     env = {"UNO_LEASE_TTL_MS": str(lease_ms), "UNO_REDIS_PREFIX": "rel"}
+    # Bots retry an unanswered action (same id) sooner than the default 10 s.
+    env["UNO_COMMAND_TIMEOUT_SECONDS"] = "5"
     env.update(extra)
     return env
