@@ -215,8 +215,6 @@ class Bot:
             action["color"] = self.rng.choice("RGBY")
         if action["type"] == "play" and len(view.get("hand", ())) == 2:
             action["uno"] = True
-        if action["type"] == "play" and action.get("target") is None and "target" in action:
-            action.pop("target")
         return action
 
     async def act(self, sent: Sent, timeout: float = 12) -> dict[str, Any] | None:

@@ -224,8 +224,8 @@ class Fuzzer:
                         self.view = jsonpatch.apply_patch(self.view, message["ops"])
                 elif kind in ("ack", "error"):
                     ref = message.get("ref")
-                    if ref is not None and ref in self.run.pending:
-                        self.run.pending.discard(ref)
+                    if ref is not None:
+                        self.run.pending.pop(ref, None)
                     if kind == "error":
                         self.run.codes[message.get("code", "?")] += 1
                 self.window.append(message)
@@ -281,7 +281,7 @@ class Fuzzer:
             self.pong.clear()
             ref = action_id(frame)
             if ref is not None:
-                run.pending.add(ref)
+                run.pending[ref] = frame if isinstance(frame, str) else repr(frame)
             # A valid ping is answered by a pong of its own; then comes the pong of ours.
             self.pings += 2 if is_ping(frame) else 1
             try:
@@ -296,7 +296,7 @@ class Fuzzer:
                 pass
             if self.reader.done():
                 # Closed by the server: an answer too (1009 for oversize, 1011 counted apart).
-                run.pending.discard(ref or "")
+                run.pending.pop(ref or "", None)
                 continue
             answered = is_ping(frame) or any(m.get("type") in ANSWERS for m in self.window)
             if not answered and valid_resume(frame):
@@ -318,7 +318,7 @@ class Run:
         self.until = time.monotonic() + seconds
         self.pool = pool
         self.sent = 0
-        self.pending: set[str] = set()
+        self.pending: dict[str, str] = {}  # action id -> frame, until answered
         self.counts: Counter[str] = Counter()
         self.codes: Counter[str] = Counter()
         self.closes: Counter[int] = Counter()
@@ -457,6 +457,7 @@ async def run(
             while fuzz.pending and time.monotonic() < end:
                 await asyncio.sleep(0.2)
             unanswered_actions = len(fuzz.pending)
+            fuzz.examples += list(fuzz.pending.values())[:5]
             for f in fuzzers:
                 if f.ws is not None:
                     with contextlib.suppress(Exception):

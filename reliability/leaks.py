@@ -147,22 +147,25 @@ class Scan:
         if len(self.examples) < 8:
             self.examples.append(f"{kind}: {where[:300]}")
 
-    def secrets(self, text: str, data: Any, match_id: str | None, deal: Any, where: str) -> None:
+    def secrets(self, text: str, data: Any, tag: tuple[Any, Any, Any], where: str) -> None:
         """What no one may see before the match (seed) or the deal (draw order) is over;
-        ``data`` without what the receiver may hold (:func:`without_own`)."""
+        ``data`` without what the receiver may hold (:func:`without_own`). A finished
+        deal's cards are no secret (the next deal is a new shuffle), its seed still is."""
+        match_id, deal, phase = tag
         seed = self.truth.seeds.get(match_id or "")
         if seed and seed in text:
             self.leak("seed revealed early", where)
         for name in set(hidden_fields(data)):
             self.leak(f"hidden field {name!r} before the match ended", where)
         order = self.truth.orders.get((match_id or "", deal))
-        if order and reveals_order(data, order):
+        if phase == "playing" and order and reveals_order(data, order):
             self.leak("draw order revealed", where)
 
     def frames(self, table: Table) -> None:
         for bot in table.bots:
             you_at = dict(bot.seats)
-            for seq, (match_id, deal, phase), raw in bot.frames:
+            for seq, tag, raw in bot.frames:
+                phase = tag[2]
                 data = orjson.loads(raw)
                 self.counts["spectator frames" if bot.spectator else "seat frames"] += 1
                 if phase == "matchOver":
@@ -170,7 +173,7 @@ class Scan:
                 where = f"{'spectator' if bot.spectator else 'seat'} frame seq {seq}: {raw}"
                 you = None if bot.spectator else you_at.get(seq)
                 data = without_own(data, you)
-                self.secrets(raw, data, match_id, deal, where)
+                self.secrets(raw, data, tag, where)
                 if phase != "playing":
                     continue  # between deals the last deal's hands are shown to all
                 own = table.hands.get(seq, {}).get(bot.pid)
@@ -198,7 +201,7 @@ class Scan:
         for capture in captures:
             self.counts["REST answers"] += 1
             table = tables[capture["room"]]
-            match_id, deal, phase = capture["tag"]
+            phase = capture["tag"][2]
             if phase == "matchOver":
                 continue
             text = capture["text"]
@@ -207,7 +210,7 @@ class Scan:
             except orjson.JSONDecodeError:
                 data = None
             where = f"REST {capture['path']}: {text}"
-            self.secrets(text, data, match_id, deal, where)
+            self.secrets(text, data, capture["tag"], where)
             if phase != "playing":
                 continue
             hands = {

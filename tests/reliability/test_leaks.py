@@ -8,11 +8,13 @@ def test_the_scan_finds_a_foreign_hand_a_seed_and_the_draw_order() -> None:
     pile = ["R1", "G2", "B3", "Y4", "R5", "G6", "B7"]
     truth.add("m1", 1, {"seed": "abcdef0123", "draw_pile": pile})
     scan = leaks.Scan(truth)
-    scan.secrets('{"x": "abcdef0123"}', {"x": "abcdef0123"}, "m1", 1, "frame")
-    scan.secrets("[]", {"next": pile[1:6][::-1]}, "m1", 1, "frame")
-    scan.secrets("{}", {"startState": {"a": 1}}, "m1", 1, "frame")
+    scan.secrets('{"x": "abcdef0123"}', {"x": "abcdef0123"}, ("m1", 1, "playing"), "frame")
+    scan.secrets("[]", {"next": pile[1:6][::-1]}, ("m1", 1, "playing"), "frame")
+    scan.secrets("{}", {"startState": {"a": 1}}, ("m1", 1, "playing"), "frame")
     assert scan.counts["seed revealed early"] == 1
     assert scan.counts["draw order revealed"] == 1
+    scan.secrets("[]", {"reveal": [pile[1:6]]}, ("m1", 1, "dealOver"), "frame")
+    assert scan.counts["draw order revealed"] == 1  # a finished deal's cards are no secret
     assert scan.counts["hidden field 'startState' before the match ended"] == 1
     events = [
         {"type": "draw", "seat": 0, "cards": ["R1"]},
