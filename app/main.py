@@ -24,11 +24,11 @@ from app.api.limits import RateLimitMiddleware, RestLimits, document_429
 from app.db import Database
 from app.metrics import CONTENT_TYPE as METRICS_TYPE
 from app.metrics import Metrics
-from app.rooms.errors import RoomError, store_full
+from app.rooms.errors import RoomError, store_full, store_unavailable
 from app.rooms.races import RaceSettings
 from app.rooms.service import RoomService
 from app.settings import Settings, get_settings
-from app.store import RoomStore, open_store
+from app.store import OUTAGE, RoomStore, open_store
 from app.store.base import StoreFull
 from app.ws import endpoint
 
@@ -155,6 +155,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         error = store_full()
         return _error(error.status, error.code, error.message)
 
+    async def outage(request: Request, exc: Exception) -> JSONBody:
+        # The store is down or restarting: a clear answer, not a 500 with a traceback.
+        log.warning("%s %s: the store cannot be reached: %r", request.method, request.url.path, exc)
+        error = store_unavailable()
+        return _error(error.status, error.code, error.message)
+
+    for kind in OUTAGE:
+        app.add_exception_handler(kind, outage)
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONBody:
         return JSONBody(validation_body(exc.errors()), status_code=422)
@@ -178,12 +187,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         "/healthz",
         tags=["ops"],
         response_model=Health,
-        responses={503: {"model": ErrorOut, "description": "Not ready: `not_ready`"}},
+        responses={
+            503: {
+                "model": ErrorOut,
+                "description": "Not ready (`not_ready`: starting or stopping) or the store"
+                " cannot be reached (`unavailable`)",
+            }
+        },
     )
     async def healthz(request: Request) -> JSONBody:
         """200 once the server accepts rooms (store reachable), else 503."""
-        if not request.app.state.ready or not await request.app.state.store.ping():
+        if not request.app.state.ready:
             return _error(503, "not_ready", "the server is not ready")
+        if not await request.app.state.store.ping():
+            error = store_unavailable()
+            return _error(error.status, error.code, error.message)
         return JSONBody({"status": "ok", "node": request.app.state.rooms.node})
 
     @app.get("/metrics", tags=["ops"], include_in_schema=False)

@@ -36,6 +36,11 @@ def not_found(room_id: str) -> RoomError:
     return RoomError(404, "room_not_found", f"no room {room_id!r}")
 
 
+def store_unavailable() -> RoomError:
+    """The store cannot be reached (down or restarting): the request may succeed later."""
+    return RoomError(503, "unavailable", "the room store cannot be reached; retry later")
+
+
 def store_full() -> RoomError:
     """Redis is at its memory limit and refuses writes (``maxmemory-policy noeviction``):
     nothing was written; the same request may succeed later."""

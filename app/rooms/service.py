@@ -28,6 +28,7 @@ from app.rooms.archiver import Archive, Archiver
 from app.rooms.errors import RoomError, not_found, store_full
 from app.rooms.races import RaceSettings
 from app.rooms.writer import RoomWriter, now_ms
+from app.store import OUTAGE
 from app.store.base import RoomRecord, RoomStore, StoreFull
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,9 @@ class Listener(Protocol):
 # Closes this node's sockets when its heartbeat lapsed: their connections may have been
 # taken away by other nodes' writers; reconnecting counts them again.
 CLOSE_RESTART = 1012
+# Closes sockets while the store cannot be reached ("try again later"): their clients
+# reconnect once it answers again, and resume.
+CLOSE_UNAVAILABLE = 1013
 
 
 @dataclass(slots=True)
@@ -182,10 +186,21 @@ class RoomService:
         lease's). Rooms remember which node each socket lives on; a writer turns the
         sockets of a node whose heartbeat ran out into disconnects (``RoomWriter``)."""
         every = self._ttl_ms / 3000
+        down = False  # the store was found unreachable (said once per outage)
         while True:
             await asyncio.sleep(every)
             try:
                 fresh = await self.store.heartbeat(self.node, self._ttl_ms)
+                down = False
+            except OUTAGE as err:
+                # Nothing reaches this node's sockets while the store is down, and their
+                # actions cannot be logged: closed, their clients come back when it is up.
+                if not down:
+                    log.warning("the store cannot be reached (%r); closing sockets", err)
+                down = True
+                for listener in list(self.listeners()):
+                    listener.close(CLOSE_UNAVAILABLE)
+                continue
             except Exception:
                 log.exception("could not renew this node's heartbeat")
                 continue

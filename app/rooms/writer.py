@@ -169,14 +169,20 @@ class RoomWriter:
         finally:
             self._accepting = False
             await self._requeue_direct()
-            await store.unwatch_log(self.room_id)
+            try:
+                await store.unwatch_log(self.room_id)
+            except Exception as err:  # the store is down: its link goes with it
+                log.warning("room %s: could not stop watching the log: %r", self.room_id, err)
             if self._on_stop is not None:
                 seq = -1 if self._machine is None else self._machine.seq
                 try:
                     await self._on_stop(self.room_id, seq)
                 except Exception:
                     log.exception("room %s: stopping the writer failed", self.room_id)
-            await store.release(self.room_id, self._owner)
+            try:
+                await store.release(self.room_id, self._owner)
+            except Exception as err:  # the lease runs out by itself
+                log.warning("room %s: could not release the lease: %r", self.room_id, err)
 
     async def _requeue_direct(self) -> None:
         """Commands handed over but not applied (the lease was lost): into the log, for the

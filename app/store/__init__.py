@@ -9,8 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.store.base import Commit, Delivery, RoomRecord, RoomStore
+from redis.exceptions import ConnectionError as _RedisConnectionError
+from redis.exceptions import TimeoutError as _RedisTimeoutError
+
+from app.store.base import Commit, Delivery, RoomRecord, RoomStore, StoreUnavailable
 from app.store.memory import MemoryStore
+
+# What a store raises while it cannot be reached (an outage): answered 503 ``unavailable``
+# by REST, closing 1013 on sockets.
+OUTAGE: tuple[type[Exception], ...] = (StoreUnavailable, _RedisConnectionError, _RedisTimeoutError)
 
 
 async def open_store(redis_url: str | None, **options: Any) -> RoomStore:
@@ -23,4 +30,13 @@ async def open_store(redis_url: str | None, **options: Any) -> RoomStore:
     return await RedisStore.connect(redis_url, **options)
 
 
-__all__ = ["Commit", "Delivery", "MemoryStore", "RoomRecord", "RoomStore", "open_store"]
+__all__ = [
+    "OUTAGE",
+    "Commit",
+    "Delivery",
+    "MemoryStore",
+    "RoomRecord",
+    "RoomStore",
+    "StoreUnavailable",
+    "open_store",
+]

@@ -76,6 +76,11 @@ class StoreFull(Exception):
     ``maxmemory`` with ``maxmemory-policy noeviction``). Retrying later may succeed."""
 
 
+class StoreUnavailable(Exception):
+    """The store could not be reached while the server runs (down, restarting, or not
+    confirming in time). Retrying later may succeed."""
+
+
 class StoreUnreachable(Exception):
     """The store did not answer when the server started."""
 

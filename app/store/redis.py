@@ -52,6 +52,7 @@ from app.store.base import (
     RoomRecord,
     RoomStore,
     StoreFull,
+    StoreUnavailable,
     StoreUnreachable,
 )
 
@@ -408,7 +409,11 @@ class RedisStore(RoomStore):
         expiring = self._batch.call("PEXPIRE", log_key, self.room_ttl_seconds * 1000, "NX")
         if wake:
             # Same batch, same connection, after the XADD: the writer reads what woke it.
-            await self._batch.call("PUBLISH", self._key(room_id, "wake"), room_id)
+            woken = self._batch.call("PUBLISH", self._key(room_id, "wake"), room_id)
+            # Both awaited, whatever fails: an error nobody retrieves is logged as
+            # "Future exception was never retrieved".
+            await asyncio.gather(added, woken, return_exceptions=True)
+            woken.result()
         entry_id: bytes = await added
         await expiring
         return entry_id.decode()
@@ -621,7 +626,10 @@ class RedisStore(RoomStore):
             self._listener = asyncio.create_task(self._listen(), name="redis-pubsub")
         # A change published before Redis has processed SUBSCRIBE would be missed; the
         # caller reads the room only after this returns.
-        await asyncio.wait_for(event.wait(), timeout=5)
+        try:
+            await asyncio.wait_for(event.wait(), timeout=5)
+        except TimeoutError:
+            raise StoreUnavailable(f"Redis did not confirm subscribing {channel!r}") from None
 
     async def _listen(self) -> None:
         assert self._pubsub is not None
@@ -631,7 +639,8 @@ class RedisStore(RoomStore):
                 message = await self._pubsub.get_message(timeout=None)
             except asyncio.CancelledError:
                 raise
-            except aioredis.ConnectionError:
+            except (aioredis.ConnectionError, aioredis.TimeoutError, OSError):
+                # Reconnected (and resubscribed) by redis-py on the next read.
                 log.warning("redis pub/sub connection lost; reconnecting")
                 await asyncio.sleep(0.5)
                 continue

@@ -23,10 +23,10 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from app.rooms.machine import replay
 from app.rooms.races import credited_delay
-from app.rooms.service import RoomService
+from app.rooms.service import CLOSE_UNAVAILABLE, RoomService
 from app.rooms.views import SPECTATOR, build_view
 from app.rooms.writer import now_ms
-from app.ws.protocol import VERSION
+from app.ws.protocol import VERSION, error
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +60,9 @@ def tcp_rtt_ms(websocket: WebSocket) -> float | None:
     except (OSError, struct.error):
         return None
     return float(rtt_us) / 1000
+# A resync snapshot is tried this often, waiting 0.1 s, 0.2 s, ... in between (~3 s).
+RESYNC_ATTEMPTS = 6
+RESYNC_FIRST_DELAY = 0.1
 
 
 class Connection:
@@ -208,7 +211,7 @@ class Connection:
             self._ready = False
             self._buffer.append(change)
             if self._resync is None or self._resync.done():
-                self._resync = asyncio.create_task(self.snapshot())
+                self._resync = asyncio.create_task(self._resnapshot())
             return
         self.seq = seq
         self.send(message, change.get("mv"))
@@ -221,6 +224,34 @@ class Connection:
                 self._buffer.extend(buffered[index:])
                 return
             self._deliver(change)
+
+    async def _resnapshot(self) -> None:
+        """The snapshot that repairs a gap, retried while reading the room fails (every
+        change meanwhile waits in the buffer); if it keeps failing, the socket is closed
+        with 1013 so that its client reconnects rather than wait for patches forever."""
+        delay = RESYNC_FIRST_DELAY
+        attempt = 0
+        while not self._closing:
+            attempt += 1
+            try:
+                await self.snapshot()
+            except Exception as err:
+                log.warning(
+                    "room %s: resync snapshot failed (attempt %d): %r", self.room_id, attempt, err
+                )
+                if attempt == RESYNC_ATTEMPTS:
+                    self.send(error("unavailable", "the room could not be read; reconnect"))
+                    self.close(CLOSE_UNAVAILABLE)
+                    return
+                await asyncio.sleep(delay)
+                delay *= 2
+                continue
+            if self._ready:
+                return
+            # What the snapshot's buffer held had a gap of its own: once more, now.
+            if attempt == RESYNC_ATTEMPTS:
+                self.close(CLOSE_UNAVAILABLE)
+                return
 
     async def snapshot(self) -> None:
         """Send the whole view as of the latest commit, then whatever arrived meanwhile."""

@@ -23,8 +23,9 @@ from starlette.responses import JSONResponse
 import engine
 from app.rooms.doc import player_by_token
 from app.rooms.errors import RoomError
-from app.rooms.service import RoomService, answer
+from app.rooms.service import CLOSE_UNAVAILABLE, RoomService, answer
 from app.settings import Settings
+from app.store import OUTAGE
 from app.ws.connection import Connection
 from app.ws.limits import TokenBucket
 from app.ws.origins import allowed_origins, origin_allowed
@@ -42,6 +43,7 @@ from app.ws.protocol import (
 log = logging.getLogger(__name__)
 router = APIRouter()
 
+UNAVAILABLE = "the room store cannot be reached; reconnect in a moment"
 CLOSE_NOT_FOUND = 4404
 CLOSE_BAD_TOKEN = 4401
 CLOSE_NO_SPECTATORS = 4403
@@ -87,7 +89,12 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
         }
         await websocket.send_denial_response(JSONResponse(body, status_code=400))
         return
-    record = await service.store.load(room_id) if _plausible(room_id, 64) else None
+    try:
+        record = await service.store.load(room_id) if _plausible(room_id, 64) else None
+    except OUTAGE as err:
+        log.warning("room %s: the store cannot be reached at a handshake: %r", room_id, err)
+        await _refuse(websocket, "unavailable", UNAVAILABLE, CLOSE_UNAVAILABLE, subprotocol)
+        return
     if record is None:
         await _refuse(
             websocket, "room_not_found", f"no room {room_id!r}", CLOSE_NOT_FOUND, subprotocol
@@ -138,11 +145,19 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
             conn.close(CLOSE_TOO_MANY)
         else:
             conn.close(1011 if err.status >= 500 else CLOSE_BAD_TOKEN)
+    except OUTAGE as err:
+        # The store went away: the client reconnects (and resumes) once it is back.
+        log.warning("room %s: the store cannot be reached: %r", room_id, err)
+        conn.send(error("unavailable", UNAVAILABLE))
+        conn.close(CLOSE_UNAVAILABLE)
     except Exception:
         log.exception("room %s: socket handler failed", room_id)
         conn.close(1011)
     finally:
-        await service.unlisten(room_id, conn)
+        try:
+            await service.unlisten(room_id, conn)
+        except OUTAGE:
+            pass  # resubscribed or dropped with the store's connection when it is back
         if connected:
             # Only a committed connection is undone (another device may hold the seat).
             # Shielded: the handler may be cancelled at shutdown, the seat must still go
