@@ -322,8 +322,13 @@ class RoomService:
 
         async def fire() -> None:
             await asyncio.sleep(delay)
-            with contextlib.suppress(RoomError):
+            try:
                 await self.submit(room_id, command)
+            except RoomError:
+                pass
+            except OUTAGE as err:
+                # Lost with the store; the room's next writer sets it again when it loads.
+                log.warning("room %s: a timer could not reach the store: %r", room_id, err)
 
         task = asyncio.create_task(fire(), name=f"timer-{room_id}")
         self._timers.add(task)
