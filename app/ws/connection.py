@@ -60,6 +60,8 @@ def tcp_rtt_ms(websocket: WebSocket) -> float | None:
     except (OSError, struct.error):
         return None
     return float(rtt_us) / 1000
+
+
 # A resync snapshot is tried this often, waiting 0.1 s, 0.2 s, ... in between (~3 s).
 RESYNC_ATTEMPTS = 6
 RESYNC_FIRST_DELAY = 0.1
