@@ -407,15 +407,16 @@ class RedisStore(RoomStore):
         # A log appended to for a room that expired meanwhile must not stay: it expires too
         # (NX: a live room's log keeps the TTL its last commit set).
         expiring = self._batch.call("PEXPIRE", log_key, self.room_ttl_seconds * 1000, "NX")
+        calls = [added, expiring]
         if wake:
             # Same batch, same connection, after the XADD: the writer reads what woke it.
-            woken = self._batch.call("PUBLISH", self._key(room_id, "wake"), room_id)
-            # Both awaited, whatever fails: an error nobody retrieves is logged as
-            # "Future exception was never retrieved".
-            await asyncio.gather(added, woken, return_exceptions=True)
-            woken.result()
-        entry_id: bytes = await added
-        await expiring
+            calls.append(self._batch.call("PUBLISH", self._key(room_id, "wake"), room_id))
+        # All awaited, whatever fails: an error nobody retrieves is logged as "Future
+        # exception was never retrieved". Then the first error, if any, is raised.
+        await asyncio.gather(*calls, return_exceptions=True)
+        for call in calls:
+            call.result()
+        entry_id: bytes = added.result()
         return entry_id.decode()
 
     async def read_log(self, room_id: str, after: str, count: int) -> list[tuple[str, Any]]:
