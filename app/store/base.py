@@ -199,6 +199,25 @@ class RoomStore(abc.ABC):
     async def leased(self, room_id: str) -> bool:
         """Whether some writer holds the room's lease now."""
 
+    # Room timers: an index of when each room next needs its writer (a turn deadline, a
+    # bot's move, an absent seat, an empty room), so that a due room always gets one
+
+    @abc.abstractmethod
+    async def set_due(self, room_id: str, due_ms: int | None) -> None:
+        """Index the room's next due time (server ms; None: nothing due)."""
+
+    @abc.abstractmethod
+    async def due_rooms(self, now_ms: int, limit: int) -> list[tuple[str, int]]:
+        """Rooms due at ``now_ms`` or before, with their due times, earliest first."""
+
+    @abc.abstractmethod
+    async def beat(self, room_id: str, now_ms: int | None) -> None:
+        """The room's writer is alive at ``now_ms`` (None: it gave the room up cleanly)."""
+
+    @abc.abstractmethod
+    async def last_beat(self, room_id: str) -> int | None:
+        """The last :meth:`beat` of a writer that did not give the room up cleanly."""
+
     # Nodes
 
     @abc.abstractmethod

@@ -78,6 +78,8 @@ class MemoryStore(RoomStore):
         self._subscribed: set[str] = set()
         self._watched: set[str] = set()
         self._node: str | None = None
+        self._due: dict[str, int] = {}
+        self._beats: dict[str, int] = {}
         self._alive: dict[str, float] = {}  # node -> monotonic time its heartbeat runs out
         self._on_message: Delivery | None = None
         self._on_wake: Callable[[str], None] | None = None
@@ -247,6 +249,25 @@ class MemoryStore(RoomStore):
             outbox.pop(key, None)
         if not outbox:
             self._leftovers.pop(room_id, None)
+
+    async def set_due(self, room_id: str, due_ms: int | None) -> None:
+        if due_ms is None:
+            self._due.pop(room_id, None)
+        elif room_id in self._rooms:
+            self._due[room_id] = due_ms
+
+    async def due_rooms(self, now_ms: int, limit: int) -> list[tuple[str, int]]:
+        due = sorted((at, room_id) for room_id, at in self._due.items() if at <= now_ms)
+        return [(room_id, at) for at, room_id in due[:limit]]
+
+    async def beat(self, room_id: str, now_ms: int | None) -> None:
+        if now_ms is None:
+            self._beats.pop(room_id, None)
+        else:
+            self._beats[room_id] = now_ms
+
+    async def last_beat(self, room_id: str) -> int | None:
+        return self._beats.get(room_id)
 
     async def heartbeat(self, node: str, ttl_ms: int) -> bool:
         now = time.monotonic()

@@ -12,6 +12,7 @@ uno:{r}:lease       string     the writer's id, with a TTL
 uno:{r}:hist        list       the last changes as published (capped, expiring)
 uno:{r}:deal        list       the current deal's actions, for the SQL archive
 uno:{r}:outbox      hash       finished deals not yet stored in SQL, by match:deal
+uno:{r}:beat        string     ms of the writer's last renewal (gone after a clean release)
 uno:{r}:changes     channel    each committed change
 uno:{r}:wake        channel    "a command was appended" for the room's writer
 uno:node:{n}        channel    command results for node n
@@ -20,6 +21,7 @@ uno:outboxes        set        rooms whose outbox may hold entries
 uno:codes           hash       private join code -> room id
 uno:lobby           zset       listed rooms by creation time
 uno:sweep           string     the node sweeping lobby and codes this period (TTL)
+uno:timers          zset       rooms by the time their next timer is due (ms)
 ==================  =========  ===============================================
 
 Every key of a room but its outbox expires ``room_ttl_ms(doc)`` after the room's last
@@ -249,6 +251,7 @@ class RedisStore(RoomStore):
         self._channel_room: dict[bytes, str] = {}
         self._node_channel = b""
         self._outboxes = f"{prefix}:outboxes"
+        self._timers = f"{prefix}:timers"
         self._on_message: Delivery | None = None
         self._on_wake: Callable[[str], None] | None = None
 
@@ -570,6 +573,34 @@ class RedisStore(RoomStore):
 
     async def leased(self, room_id: str) -> bool:
         return bool(await self._batch.call("EXISTS", self._key(room_id, "lease")))
+
+    # Room timers
+
+    async def set_due(self, room_id: str, due_ms: int | None) -> None:
+        if due_ms is None:
+            await self._batch.call("ZREM", self._timers, room_id)
+        else:
+            await self._batch.call("ZADD", self._timers, due_ms, room_id)
+
+    async def due_rooms(self, now_ms: int, limit: int) -> list[tuple[str, int]]:
+        found = await self._batch.call(
+            "ZRANGEBYSCORE", self._timers, "-inf", now_ms, "WITHSCORES", "LIMIT", 0, limit
+        )
+        if found and isinstance(found[0], list | tuple):  # parsed into (member, score) pairs
+            return [(member.decode(), int(float(score))) for member, score in found]
+        return [(found[i].decode(), int(float(found[i + 1]))) for i in range(0, len(found), 2)]
+
+    async def beat(self, room_id: str, now_ms: int | None) -> None:
+        key = self._key(room_id, "beat")
+        if now_ms is None:
+            await self._batch.call("DEL", key)
+        else:
+            # Kept a day: long enough for any outage to be given back, then forgotten.
+            await self._batch.call("SET", key, now_ms, "PX", 86_400_000)
+
+    async def last_beat(self, room_id: str) -> int | None:
+        raw = await self._batch.call("GET", self._key(room_id, "beat"))
+        return None if raw is None else int(raw)
 
     # Nodes
 
