@@ -24,6 +24,7 @@ from app.api.limits import RateLimitMiddleware, RestLimits, document_429
 from app.db import Database
 from app.metrics import CONTENT_TYPE as METRICS_TYPE
 from app.metrics import Metrics
+from app.rooms.autoplay import RoomTimes
 from app.rooms.errors import RoomError, store_full, store_unavailable
 from app.rooms.races import RaceSettings
 from app.rooms.service import RoomService
@@ -68,6 +69,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         metrics=app.state.metrics,
         watchers_refresh_seconds=settings.watchers_refresh_seconds,
         races=RaceSettings(window_ms=settings.race_window_ms),
+        timer_poll_seconds=settings.timer_poll_seconds,
+        times=RoomTimes(
+            bot_delay_ms=settings.bot_delay_ms,
+            empty_room_ms=int(settings.empty_room_seconds * 1000),
+            empty_lobby_ms=int(settings.empty_lobby_seconds * 1000),
+        ),
     )
     app.state.metrics.watch(service.gauges)
     await service.start()

@@ -76,6 +76,13 @@ class Settings(BaseSettings):
     # How often each node looks for finished deals left in the outboxes of rooms that no
     # writer holds (and archives them); also once at start.
     outbox_drain_seconds: float = 60.0
+    # The room's own timers: how often each node looks for rooms whose timer is due and
+    # no writer holds; a bot's pause before it acts (jittered); how long a room with no
+    # connected person keeps its match, and a lobby with nobody seated stays.
+    timer_poll_seconds: float = 0.5
+    bot_delay_ms: int = 900
+    empty_room_seconds: float = 300.0
+    empty_lobby_seconds: float = 1800.0
     # Rooms answered by GET /api/rooms at most.
     lobby_limit: int = 100
     # Claim windows (fairRaces, docs/fairness.md): the longest a claim is held (ms, at

@@ -5,16 +5,16 @@ REST and sockets share one order; only reads come straight from the store.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Path, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 import engine
 from app.api.errors import RULE_CODES, responses
 from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN
 from app.rooms import tokens
-from app.rooms.doc import new_doc, player_by_token, summary
+from app.rooms.doc import new_doc, player_by_pid, player_by_token, summary
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
 from app.store.base import RoomRecord
@@ -28,7 +28,43 @@ Code = Annotated[str, Field(max_length=16)]
 MAX_SEATS = 10
 
 
-class CreateRoom(BaseModel):
+TURN_SECONDS_DOC = (
+    'seconds per decision, 5-300, or "off" (also 0 or null): no turn timer; a decision'
+    " past it spends the seat's time bank, then the room plays it (docs/rules.md)"
+)
+
+
+def _turn_seconds(value: Any) -> int:
+    """``turnSeconds`` as stored: 0 for off, else 5-300."""
+    if value is None or value == "off" or value == 0:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 5 <= value <= 300:
+        raise ValueError('turnSeconds is 5-300 or "off"')
+    return value
+
+
+class Timers(BaseModel):
+    """The room's timer settings (docs/rules.md, "Timers and absent players")."""
+
+    turnSeconds: int | Literal["off"] | None = Field(default=None, description=TURN_SECONDS_DOC)
+    timeBank: int | None = Field(
+        default=None, ge=0, le=300, description="seconds of extra time per player per match"
+    )
+    absentAfter: int | None = Field(
+        default=None,
+        ge=5,
+        le=600,
+        description="seconds a seat may be disconnected before the autopilot plays it",
+    )
+
+    @field_validator("turnSeconds")
+    @classmethod
+    def _check_turn(cls, value: Any) -> Any:
+        _turn_seconds(value)
+        return value
+
+
+class CreateRoom(Timers):
     model_config = ConfigDict(extra="forbid")
     name: Name
     rules: dict[str, Any] = Field(default_factory=dict, description="preset plus options")
@@ -82,7 +118,7 @@ class Kick(BaseModel):
     seat: int = Field(ge=0, lt=MAX_SEATS)
 
 
-class Settings(BaseModel):
+class Settings(Timers):
     model_config = ConfigDict(extra="forbid")
     name: Name | None = None
     rules: dict[str, Any] | None = None
@@ -101,6 +137,9 @@ class PlayerSummary(BaseModel):
     seat: int
     name: str
     connected: bool
+    bot: str | None = Field(default=None, description="a bot's level: the room plays the seat")
+    away: bool = Field(default=False, description="the autopilot plays the seat meanwhile")
+    left: bool = Field(default=False, description="its player left mid-match; a bot plays on")
 
 
 class RoomSummary(BaseModel):
@@ -115,6 +154,11 @@ class RoomSummary(BaseModel):
     createdAt: int
     nextDealDelay: int = 0
     fairRaces: bool = True
+    turnSeconds: int | Literal["off"] = "off"
+    timeBank: int = 0
+    absentAfter: int = 30
+    hostSeat: int | None = Field(default=None, description="the hosting seat (None: no seat hosts)")
+    bans: list[str] = Field(default_factory=list, description="names the host kicked")
     seq: int | None = None
 
 
@@ -125,14 +169,19 @@ CREATE_ERRORS = responses({422: RULE_CODES})
 GET_ERRORS = responses({404: ("room_not_found",)})
 JOIN_ERRORS = responses(
     {
-        403: ("bad_code", "age_confirmation_required"),
+        403: ("bad_code", "age_confirmation_required", "banned"),
         404: ("room_not_found",),
         409: ("room_full", "match_in_progress"),
         **_BUSY,
     }
 )
 JOIN_CODE_ERRORS = responses(
-    {403: ("age_confirmation_required",), 404: ("bad_code",), 409: ("room_full",), **_BUSY}
+    {
+        403: ("age_confirmation_required", "banned"),
+        404: ("bad_code",),
+        409: ("room_full", "match_in_progress"),
+        **_BUSY,
+    }
 )
 START_ERRORS = responses(
     {
@@ -141,12 +190,19 @@ START_ERRORS = responses(
         **_BUSY,
     }
 )
-LEAVE_ERRORS = responses(
-    {401: ("missing_token",), 403: ("not_seated",), 404: ("room_not_found",), **_BUSY}
-    | {409: ("match_in_progress",)}
-)
+_SEAT = {401: ("missing_token",), 403: ("not_seated",), 404: ("room_not_found",)}
+LEAVE_ERRORS = responses({**_SEAT, **_BUSY})
+BACK_ERRORS = responses({**_SEAT, 409: ("not_away",), **_BUSY})
+CLAIM_ERRORS = responses({**_SEAT, 409: ("not_playing", "cannot_claim"), **_BUSY})
+BOT_ERRORS = responses({**_HOST, 409: ("match_in_progress", "room_full"), **_BUSY})
+UNBAN_ERRORS = responses({**_HOST, 404: ("room_not_found", "not_banned"), **_BUSY})
 KICK_ERRORS = responses(
-    {**_HOST, 404: ("room_not_found", "seat_empty"), 409: ("match_in_progress",), **_BUSY}
+    {
+        **_HOST,
+        404: ("room_not_found", "seat_empty"),
+        409: ("match_in_progress", "seat_left"),
+        **_BUSY,
+    }
 )
 RACES_ERRORS = responses(_HOST)
 SETTINGS_ERRORS = responses(
@@ -170,11 +226,30 @@ def _bearer(authorization: str | None) -> str:
 
 
 async def _as_host(rooms: RoomService, room_id: str, authorization: str | None) -> RoomRecord:
+    """The room, if the bearer hosts it: the host token, or once the host role has passed
+    on (the host's seat left or went away), the seat token of the seat it passed to."""
     token = _bearer(authorization)
     record = await rooms.load(room_id)
-    if not tokens.same_hash(token, record.doc["host"]):
+    doc = record.doc
+    if doc["host"]:
+        if tokens.same_hash(token, doc["host"]):
+            return record
         raise RoomError(403, "not_host", "this token does not host the room")
-    return record
+    # The role passed on from the creator: the heir's seat token hosts.
+    seat = None if doc.get("hostPid") is None else player_by_pid(doc, doc["hostPid"])
+    if seat is not None and seat["token"] and tokens.same_hash(token, seat["token"]):
+        return record
+    raise RoomError(403, "not_host", "this token does not host the room")
+
+
+async def _as_seat(rooms: RoomService, room_id: str, authorization: str | None) -> str:
+    """The player id of the bearer's seat."""
+    token = _bearer(authorization)
+    record = await rooms.load(room_id)
+    player = player_by_token(record.doc, token)
+    if player is None:
+        raise RoomError(403, "not_seated", "this token holds no seat in the room")
+    return str(player["pid"])
 
 
 def _rules(data: dict[str, Any]) -> dict[str, Any]:
@@ -201,10 +276,14 @@ async def create_room(body: CreateRoom, request: Request, rooms: Rooms) -> RoomC
         host_hash=tokens.hash_token(host_token),
         now_ms=rooms.now_ms(),
         next_deal_delay=body.nextDealDelay,
+        turn_seconds=_turn_seconds(body.turnSeconds),
+        time_bank=30 if body.timeBank is None else body.timeBank,
+        absent_after=30 if body.absentAfter is None else body.absentAfter,
     )
     doc["fairRaces"] = body.fairRaces
     await request.app.state.db.record_room(room_id, body.name, rules, body.seats, body.private)
     await rooms.store.create(room_id, doc, code, doc["listed"])
+    await rooms.created(room_id, doc)
     return RoomCreated(roomId=room_id, code=code, hostToken=host_token)
 
 
@@ -270,13 +349,77 @@ async def start_room(
 async def leave_room(
     room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
 ) -> Response:
-    """Give a seat up (bearer: the seat's token); only while no match is in progress."""
-    token = _bearer(authorization)
-    record = await rooms.load(room_id)
-    player = player_by_token(record.doc, token)
-    if player is None:
-        raise RoomError(403, "not_seated", "this token holds no seat in the room")
-    await rooms.submit(room_id, {"k": "leave", "pid": player["pid"]})
+    """Give a seat up (bearer: the seat's token). During a match a bot plays the seat to
+    the end (its score kept, marked ``left``); before or after one the seat is freed. The
+    token dies either way."""
+    pid = await _as_seat(rooms, room_id, authorization)
+    await rooms.submit(room_id, {"k": "leave", "pid": pid})
+    return Response(status_code=204)
+
+
+@router.post("/{room_id}/back", status_code=204, responses=BACK_ERRORS)
+async def back_to_seat(
+    room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
+) -> Response:
+    """ "I'm back" (bearer: the seat's token): the autopilot gives an ``away`` seat back.
+    (Opening a socket with the seat's token does the same.)"""
+    pid = await _as_seat(rooms, room_id, authorization)
+    await rooms.submit(room_id, {"k": "back", "pid": pid})
+    return Response(status_code=204)
+
+
+@router.post("/{room_id}/claim", status_code=204, responses=CLAIM_ERRORS)
+async def claim_win(
+    room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
+) -> Response:
+    """Two seats, the opponent away (or left): the present player ends the match as its
+    winner (bearer: the seat's token)."""
+    pid = await _as_seat(rooms, room_id, authorization)
+    await rooms.submit(room_id, {"k": "claim", "pid": pid})
+    return Response(status_code=204)
+
+
+class AddBot(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    level: Literal["easy", "normal", "hard"] = Field(
+        default="normal",
+        description="easy: first legal card; normal: the autopilot's policy; hard: decides"
+        " by simulation",
+    )
+
+
+class BotSeated(BaseModel):
+    seat: int
+
+
+@router.post("/{room_id}/bots", status_code=201, response_model=BotSeated, responses=BOT_ERRORS)
+async def add_bot(
+    room_id: RoomId,
+    body: AddBot,
+    rooms: Rooms,
+    authorization: Annotated[str | None, Header()] = None,
+) -> BotSeated:
+    """Seat a bot in the lowest free seat (host only; not during a match)."""
+    await _as_host(rooms, room_id, authorization)
+    result = await rooms.submit(room_id, {"k": "bot", "level": body.level})
+    return BotSeated(seat=result["seat"])
+
+
+class Unban(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+
+
+@router.post("/{room_id}/unban", status_code=204, responses=UNBAN_ERRORS)
+async def unban(
+    room_id: RoomId,
+    body: Unban,
+    rooms: Rooms,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Response:
+    """Lift a kick's ban: the name may take a seat again (host only)."""
+    await _as_host(rooms, room_id, authorization)
+    await rooms.submit(room_id, {"k": "unban", "name": body.name})
     return Response(status_code=204)
 
 
@@ -287,7 +430,8 @@ async def kick_player(
     rooms: Rooms,
     authorization: Annotated[str | None, Header()] = None,
 ) -> Response:
-    """Remove the player in ``seat`` (host only; not during a match). Their token dies."""
+    """Remove the player in ``seat`` (host only). Their token dies and their name is banned
+    from the room until the host lifts it; during a match a bot plays the seat on."""
     await _as_host(rooms, room_id, authorization)
     await rooms.submit(room_id, {"k": "kick", "seat": body.seat})
     return Response(status_code=204)
@@ -332,9 +476,12 @@ async def change_settings(
     rooms: Rooms,
     authorization: Annotated[str | None, Header()] = None,
 ) -> dict[str, Any]:
-    """Change name, rules, seats, privacy or spectators (host only; not during a match)."""
+    """Change name, rules, seats, privacy, spectators or timers (host only; not during a
+    match)."""
     await _as_host(rooms, room_id, authorization)
     changes = body.model_dump(exclude_none=True)
+    if "turnSeconds" in changes:
+        changes["turnSeconds"] = _turn_seconds(changes["turnSeconds"])
     if "rules" in changes:
         changes["rules"] = _rules(changes["rules"])
     if changes:

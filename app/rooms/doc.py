@@ -2,13 +2,20 @@
 
 ::
 
-    {"id", "name", "code", "private", "spectators", "seats", "rules", "host" (token hash),
-     "createdAt", "status": "lobby" | "playing" | "over", "listed",
+    {"id", "name", "code", "private", "spectators", "seats", "rules", "host" (token hash;
+     "" once hosting passed to a seat), "hostPid" (the hosting seat's player),
+     "createdAt", "status": "lobby" | "playing" | "over" | "ended", "listed",
      "players": [{"seat", "pid", "name", "token" (hash), "conn" (open sockets),
-                  "at" (open sockets by node id)}],
+                  "at" (open sockets by node id), "joinedAt", "goneAt" (ms the last socket
+                  closed, None while connected), "away", "timeouts" (in a row),
+                  "bank" (time bank left, ms), "bot" (level, for a seat the room plays),
+                  "left" (its player left mid-match)}],
      "matchId", "watching" (spectator sockets open), "watchAt" (the same by node id),
      "watchers" (spectator sockets as of the last change: what views show),
-     "nextDealDelay" (s, 0: off),
+     "nextDealDelay" (s, 0: off), "turnSeconds" (0: off), "timeBank", "absentAfter" (s),
+     "clock" ({"seat", "deal", "start", "turn", "deadline"}: the current decision's timer),
+     "botAt" (ms the room's seats next move), "dealOverAt", "emptySince" (ms since nobody
+     is there), "bans" (names), "ended" ({"reason", "winner", "totals"}),
      "ts" (time of the last change)}
 
 The engine state is not in the document: it is rebuilt from the room's deal log (the
@@ -24,7 +31,7 @@ from typing import Any
 
 from app.rooms.tokens import same_hash
 
-LOBBY, PLAYING, OVER = "lobby", "playing", "over"
+LOBBY, PLAYING, OVER, ENDED = "lobby", "playing", "over", "ended"
 # Action ids remembered per room by its writer, so that a retry is answered with its first
 # ack, across deals and writers (the deal log carries them: see app.rooms.machine).
 ACKS_KEPT = 256
@@ -42,6 +49,9 @@ def new_doc(
     host_hash: str,
     now_ms: int,
     next_deal_delay: int = 0,
+    turn_seconds: int = 0,
+    time_bank: int = 30,
+    absent_after: int = 30,
 ) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "id": room_id,
@@ -61,6 +71,16 @@ def new_doc(
         "nextDealDelay": next_deal_delay,
         # The verifiable shuffle (app.rooms.shuffle): the next match's secret, never shown.
         "shuffle": {"secret": secrets.token_hex(32), "entropy": {}},
+        # The turn timer (0: off), each player's time bank per match, and how long a seat
+        # may be disconnected before the autopilot takes it (seconds).
+        "turnSeconds": turn_seconds,
+        "timeBank": time_bank,
+        "absentAfter": absent_after,
+        "clock": None,
+        "bans": [],
+        "hostPid": None,
+        # Nobody seated yet: a lobby left so ends (see RoomMachine.next_due).
+        "emptySince": now_ms,
     }
     doc["listed"] = is_listed(doc)
     return doc
@@ -76,6 +96,26 @@ def watching(doc: dict[str, Any]) -> int:
     ``watchers``)."""
     count: int = doc.get("watching", doc.get("watchers", 0))
     return count
+
+
+def is_banned(doc: dict[str, Any], name: str) -> bool:
+    folded = name.casefold()
+    return any(b.casefold() == folded for b in doc.get("bans", ()))
+
+
+def settings_of(doc: dict[str, Any]) -> dict[str, Any]:
+    """The timer settings as the protocol shows them (``turnSeconds``: "off" or seconds)."""
+    return {
+        "turnSeconds": doc.get("turnSeconds", 0) or "off",
+        "timeBank": doc.get("timeBank", 0),
+        "absentAfter": doc.get("absentAfter", 30),
+    }
+
+
+def host_seat(doc: dict[str, Any]) -> int | None:
+    pid = doc.get("hostPid")
+    player = None if pid is None else player_by_pid(doc, pid)
+    return None if player is None else int(player["seat"])
 
 
 def player_by_token(doc: dict[str, Any], token: str) -> dict[str, Any] | None:
@@ -113,12 +153,22 @@ def summary(doc: dict[str, Any], seq: int | None = None) -> dict[str, Any]:
         "status": doc["status"],
         "rules": doc["rules"],
         "players": [
-            {"seat": p["seat"], "name": p["name"], "connected": p["conn"] > 0}
+            {
+                "seat": p["seat"],
+                "name": p["name"],
+                "connected": p["conn"] > 0,
+                "bot": p.get("bot"),
+                "away": bool(p.get("away")),
+                "left": bool(p.get("left")),
+            }
             for p in doc["players"]
         ],
         "createdAt": doc["createdAt"],
         "nextDealDelay": doc.get("nextDealDelay", 0),
         "fairRaces": doc.get("fairRaces", True),
+        **settings_of(doc),
+        "hostSeat": host_seat(doc),
+        "bans": list(doc.get("bans", ())),
     }
     if seq is not None:
         out["seq"] = seq

@@ -8,17 +8,22 @@ nothing.
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from app.rooms import autoplay
+from app.rooms.autoplay import RoomTimes
 from app.rooms.doc import (
     ACKS_KEPT,
+    ENDED,
     LOBBY,
     OVER,
     PLAYING,
+    is_banned,
     player_by_pid,
     player_by_seat,
     watching,
@@ -38,6 +43,7 @@ from engine.commitment import is_contribution as engine_contribution
 from engine.commitment import reseed
 
 _DEAL_OVER = ("dealOver", "matchOver")
+ABSENT_AFTER = 30  # s a seat may be disconnected before the autopilot takes it (default)
 _AGE_MESSAGE = (
     "this room keeps a drinking tally: every player confirms being of legal drinking age"
     " (join with ageConfirmed: true)"
@@ -72,6 +78,18 @@ class Step:
     # The document changed in a way no view shows (a spectator socket opening or closing):
     # stored, but no change of the room: no seq, no patch.
     quiet: bool = False
+    actor: int | None = None  # the seat whose own action this was (its clock stops)
+    end_room: bool = False  # the room is over for good: remove it from the live store
+
+
+def _may_go_away(player: dict[str, Any]) -> bool:
+    """A person's seat with no socket, not yet away (its absence timer runs)."""
+    return (
+        not player.get("bot")
+        and not player.get("away")
+        and player["conn"] <= 0
+        and player.get("goneAt") is not None
+    )
 
 
 def _refuse(err: RoomError) -> Step:
@@ -125,7 +143,10 @@ def connection_nodes(doc: dict[str, Any]) -> set[str]:
 
 
 def _archived(entry: dict[str, Any]) -> dict[str, Any]:
-    return {k: entry[k] for k in ("seq", "ts", "seat", "action")}
+    out = {k: entry[k] for k in ("seq", "ts", "seat", "action")}
+    if "by" in entry:
+        out["by"] = entry["by"]  # a move the room made: "timeout", "autopilot" or "bot"
+    return out
 
 
 class RoomMachine:
@@ -137,12 +158,19 @@ class RoomMachine:
         seq: int,
         deal_log: list[dict[str, Any]],
         races: RaceSettings | None = None,
+        times: RoomTimes | None = None,
     ) -> None:
         self.doc = doc
         self.seq = seq
         self.races = races or RaceSettings()
         # Claimants barred from claiming until (ms): they claimed what was not there.
         self.locked: dict[str, int] = {}
+        self.times = times or RoomTimes()
+        # Bots' choices and delays; seeded from the system, never from the game's seed.
+        self.rng = random.Random(secrets.randbits(64))
+        # Moves count at which the room's seats found nothing to do (no bot tick until the
+        # table moves on).
+        self._bots_idle: int | None = None
         self.state: Any = None
         self.acks: OrderedDict[str, int] = OrderedDict()
         self.deal_start: dict[str, Any] | None = None
@@ -183,11 +211,16 @@ class RoomMachine:
 
     def next_deal_timer(self, now_ms: int) -> tuple[float, dict[str, Any]] | None:
         """(delay in s, command) if the room should deal on by itself after a deal ended."""
-        delay = self.doc.get("nextDealDelay", 0)
+        # A timed room deals on by itself after turnSeconds, so that no deal end waits on
+        # someone who left.
+        delay = self.doc.get("nextDealDelay", 0) or self.doc.get("turnSeconds", 0)
         state = self.state
         if not delay or state is None or state.phase != "dealOver":
             return None
-        since = max(0, now_ms - self.doc.get("ts", now_ms)) / 1000
+        if self.doc["status"] != PLAYING:
+            return None
+        ended = self.doc.get("dealOverAt") or self.doc.get("ts", now_ms)
+        since = max(0, now_ms - ended) / 1000
         return max(0.0, delay - since), {"k": "timer", "deal": state.deal}
 
     def to_doc(self) -> dict[str, Any]:
@@ -205,6 +238,7 @@ class RoomMachine:
         if step.changed:
             # Views show the spectators counted as of the room's last change.
             self.doc["watchers"] = watching(self.doc)
+            self._settle(step, now_ms)
         return step
 
     # Seats
@@ -213,13 +247,11 @@ class RoomMachine:
         doc = self.doc
         if doc["status"] == PLAYING:
             raise RoomError(409, "match_in_progress", "the match has started; seats are fixed")
-        taken = {p["seat"] for p in doc["players"]}
-        free = [s for s in range(doc["seats"]) if s not in taken]
-        if not free:
-            raise RoomError(409, "room_full", f"all {doc['seats']} seats are taken")
+        if is_banned(doc, command["name"]):
+            raise RoomError(403, "banned", "the host removed this player from the room")
+        seat = self._free_seat()
         if doc["rules"].get("drinks") and not command.get("age"):
             raise RoomError(403, "age_confirmation_required", _AGE_MESSAGE)
-        seat = free[0]
         player = {
             "seat": seat,
             "pid": command["pid"],
@@ -227,9 +259,14 @@ class RoomMachine:
             "token": command["token"],
             "conn": 0,
             "age": bool(command.get("age")),
+            "joinedAt": now_ms,
+            "goneAt": now_ms,  # seated, no socket yet
         }
         doc["players"].append(player)
         doc["players"].sort(key=lambda p: p["seat"])
+        if doc.get("hostPid") is None and doc.get("host"):
+            # The first person seated is the host's seat: the role passes on from it.
+            doc["hostPid"] = command["pid"]
         reset = self._back_to_lobby()
         event = {"type": "join", "seat": seat, "name": command["name"]}
         return Step(
@@ -241,29 +278,107 @@ class RoomMachine:
             deal_append=[{"acks": self._acks_entry()}] if reset else [],
         )
 
+    def _free_seat(self) -> int:
+        doc = self.doc
+        taken = {p["seat"] for p in doc["players"]}
+        free = [s for s in range(doc["seats"]) if s not in taken]
+        if not free:
+            raise RoomError(409, "room_full", f"all {doc['seats']} seats are taken")
+        return free[0]
+
+    def _on_bot(self, command: dict[str, Any], now_ms: int) -> Step:
+        """The host seats a bot (in the lobby, or after a match: a new lobby)."""
+        doc = self.doc
+        if doc["status"] == PLAYING:
+            raise RoomError(409, "match_in_progress", "bots are seated before a match")
+        seat = self._free_seat()
+        level = command["level"]
+        bots = sum(1 for p in doc["players"] if p.get("bot"))
+        player = {
+            "seat": seat,
+            "pid": "bot-" + secrets.token_hex(6),
+            "name": f"Bot {bots + 1}",
+            "token": "",  # no token proves a bot's seat: the room plays it
+            "conn": 0,
+            "age": True,
+            "joinedAt": now_ms,
+            "bot": level,
+        }
+        doc["players"].append(player)
+        doc["players"].sort(key=lambda p: p["seat"])
+        reset = self._back_to_lobby()
+        event = {"type": "join", "seat": seat, "name": player["name"], "bot": level}
+        return Step(
+            {"ok": True, "seat": seat},
+            changed=True,
+            public_events=[event],
+            deal_reset=reset,
+            deal_append=[{"acks": self._acks_entry()}] if reset else [],
+        )
+
     def _on_leave(self, command: dict[str, Any], now_ms: int) -> Step:
         player = self._player(command["pid"])
-        return self._remove(player, "leave")
+        return self._remove(player, "leave", now_ms)
 
     def _on_kick(self, command: dict[str, Any], now_ms: int) -> Step:
         player = player_by_seat(self.doc, command["seat"])
         if player is None:
             raise RoomError(404, "seat_empty", f"nobody sits in seat {command['seat']!r}")
-        return self._remove(player, "kick")
+        if player.get("left"):
+            raise RoomError(409, "seat_left", f"the player of seat {command['seat']} has left")
+        if not player.get("bot"):
+            # A kick is a ban for the room's lifetime (the host may lift it).
+            bans = self.doc.setdefault("bans", [])
+            if player["name"] not in bans:
+                bans.append(player["name"])
+        return self._remove(player, "kick", now_ms)
 
-    def _remove(self, player: dict[str, Any], kind: str) -> Step:
-        if self.doc["status"] == PLAYING:
-            raise RoomError(409, "match_in_progress", "players cannot leave a match in progress")
-        self.doc["players"].remove(player)
-        self._back_to_lobby()
+    def _on_unban(self, command: dict[str, Any], now_ms: int) -> Step:
+        bans = self.doc.get("bans", [])
+        name = next((b for b in bans if b.casefold() == command["name"].casefold()), None)
+        if name is None:
+            raise RoomError(404, "not_banned", f"{command['name']!r} is not banned here")
+        bans.remove(name)
+        return Step({"ok": True}, changed=True, public_events=[{"type": "unban", "name": name}])
+
+    def _remove(self, player: dict[str, Any], kind: str, now_ms: int) -> Step:
         event = {"type": kind, "seat": player["seat"], "name": player["name"]}
-        return Step({"ok": True}, changed=True, public_events=[event], removed=[player["pid"]])
+        if self.doc["status"] == PLAYING and player.get("bot"):
+            raise RoomError(409, "match_in_progress", "a bot seat stays until the match ends")
+        if self.doc["status"] == PLAYING:
+            # Mid-match the seat stays (the engine has no forfeit): a bot plays it to the
+            # end, its score kept and marked; the player's token dies with the seat.
+            player.update(bot="normal", left=True, token="", away=False, conn=0, at={})
+            event["bot"] = True
+        else:
+            self.doc["players"].remove(player)
+            self._back_to_lobby()
+        step = Step({"ok": True}, changed=True, public_events=[event], removed=[player["pid"]])
+        if player["pid"] == self.doc.get("hostPid"):
+            self._hand_over(step)
+        return step
+
+    def _hand_over(self, step: Step) -> None:
+        """The host's seat is gone or away: the longest-seated person present hosts now
+        (their seat token is the host's bearer; the old host token no longer hosts)."""
+        doc = self.doc
+        old = doc.get("hostPid")
+        present = [p for p in autoplay.present_humans(doc) if p["pid"] != old]
+        if not present:
+            present = [p for p in doc["players"] if not p.get("bot") and p["pid"] != old]
+        if not present:
+            return
+        heir = min(present, key=lambda p: (p.get("joinedAt", 0), p["seat"]))
+        doc["hostPid"] = heir["pid"]
+        doc["host"] = ""  # the creator's host token: its holder no longer hosts
+        step.public_events.append({"type": "host", "seat": heir["seat"], "name": heir["name"]})
 
     def _back_to_lobby(self) -> bool:
         """After a match, a change of players makes the old match meaningless: drop it.
         True if the deal log must be cleared."""
         if self.doc["status"] == OVER:
             self.doc["status"] = LOBBY
+            self.doc.pop("ended", None)
             self.state = None
             self.deal_start = None
             self.deal_actions = []
@@ -276,9 +391,27 @@ class RoomMachine:
         if limit is not None and player["conn"] >= limit:
             raise RoomError(429, "too_many_sockets", f"this seat has {limit} sockets open already")
         player["conn"] += 1
+        player["goneAt"] = None
         _count(player.setdefault("at", {}), _socket_node(command), 1)
-        event = {"type": "connect", "seat": player["seat"]}
-        return Step({"ok": True}, changed=True, public_events=[event])
+        step = Step({"ok": True}, changed=True)
+        step.public_events.append({"type": "connect", "seat": player["seat"]})
+        self._back_from_away(player, step)
+        return step
+
+    def _back_from_away(self, player: dict[str, Any], step: Step) -> None:
+        player["timeouts"] = 0
+        if player.get("away"):
+            player["away"] = False
+            step.public_events.append({"type": "back", "seat": player["seat"]})
+
+    def _on_back(self, command: dict[str, Any], now_ms: int) -> Step:
+        """The player's explicit "I'm back": the autopilot gives the seat back."""
+        player = self._player(command["pid"])
+        if not player.get("away"):
+            raise RoomError(409, "not_away", "this seat is not away")
+        step = Step({"ok": True, "ref": command.get("ref"), "seq": self.seq + 1}, changed=True)
+        self._back_from_away(player, step)
+        return step
 
     def _on_disconnect(self, command: dict[str, Any], now_ms: int) -> Step:
         player = self._player(command["pid"])
@@ -286,6 +419,8 @@ class RoomMachine:
             # Its node was found dead and the connection taken away already.
             return Step({"ok": True})
         player["conn"] -= 1
+        if player["conn"] == 0:
+            player["goneAt"] = now_ms
         event = {"type": "disconnect", "seat": player["seat"]}
         return Step({"ok": True}, changed=True, public_events=[event])
 
@@ -339,7 +474,7 @@ class RoomMachine:
 
     def _player(self, pid: str) -> dict[str, Any]:
         player = player_by_pid(self.doc, pid)
-        if player is None:
+        if player is None or player.get("left"):
             raise RoomError(403, "not_seated", "this token holds no seat in the room")
         return player
 
@@ -378,8 +513,12 @@ class RoomMachine:
             raise RoomError(409, err.code, err.message) from err
         self._dealt(proof)
         # Seats are renumbered 0..n-1 in seat order: the engine knows no empty seats.
+        bank = int(doc.get("timeBank", 0)) * 1000
         for index, player in enumerate(players):
             player["seat"] = index
+            player.update(bank=bank, timeouts=0)
+        doc.pop("ended", None)
+        doc["clock"] = None
         self.state = state
         doc["status"] = PLAYING
         doc["matchId"] = secrets.token_hex(8)
@@ -395,6 +534,256 @@ class RoomMachine:
             deal_append=[{"start": self.deal_start, "acks": self._acks_entry()}],
         )
 
+    # The room's own timers: turn clock, absent seats, bots, empty rooms (one `tick`
+    # command judges whatever is due; each due thing is its own change)
+
+    def next_due(self) -> int | None:
+        """When the room next needs a ``tick`` (server ms), or None."""
+        doc, state = self.doc, self.state
+        dues: list[int] = []
+        clock = doc.get("clock")
+        if clock:
+            dues.append(clock["deadline"])
+        if doc.get("botAt"):
+            dues.append(doc["botAt"])
+        timer = self.next_deal_timer(0)
+        if timer is not None:
+            ended = doc.get("dealOverAt") or doc.get("ts", 0)
+            delay = doc.get("nextDealDelay", 0) or doc.get("turnSeconds", 0)
+            dues.append(ended + delay * 1000)
+        if doc["status"] in (LOBBY, PLAYING):
+            absent = doc.get("absentAfter", ABSENT_AFTER) * 1000
+            for player in doc["players"]:
+                if _may_go_away(player):
+                    dues.append(player["goneAt"] + absent)
+        if doc.get("emptySince") is not None:
+            dues.append(doc["emptySince"] + self._empty_limit())
+        del state
+        return min(dues) if dues else None
+
+    def _empty_limit(self) -> int:
+        if self.doc["status"] == LOBBY:
+            return self.times.empty_lobby_ms
+        return self.times.empty_room_ms
+
+    def _on_tick(self, command: dict[str, Any], now_ms: int) -> Step:
+        """Whatever of the room's timers is due, in a fixed order; nothing due: no change
+        (a tick that a player's action overtook, or a second node's copy of it)."""
+        doc = self.doc
+        if doc.get("emptySince") is not None and now_ms >= doc["emptySince"] + self._empty_limit():
+            return self._end_room("empty", now_ms)
+        clock = doc.get("clock")
+        if clock and now_ms >= clock["deadline"]:
+            return self._timeout(clock, now_ms)
+        absent = doc.get("absentAfter", ABSENT_AFTER) * 1000
+        for player in doc["players"]:
+            if _may_go_away(player) and now_ms >= player["goneAt"] + absent:
+                return self._go_away(player, "absent")
+        timer = self.next_deal_timer(now_ms)
+        if timer is not None and timer[0] <= 0:
+            return self._on_timer(timer[1], now_ms)
+        if doc.get("botAt") and now_ms >= doc["botAt"]:
+            doc["botAt"] = None
+            step = self._bot_turn(now_ms)
+            if step is not None:
+                return step
+            self._bots_idle = None if self.state is None else self.state.moves
+        return Step({"ok": True, "stale": True})
+
+    def _go_away(self, player: dict[str, Any], reason: str) -> Step:
+        player["away"] = True
+        step = Step({"ok": True}, changed=True)
+        step.public_events.append({"type": "away", "seat": player["seat"], "reason": reason})
+        if player["pid"] == self.doc.get("hostPid") and self.doc["status"] == LOBBY:
+            self._hand_over(step)
+        return step
+
+    def _timeout(self, clock: dict[str, Any], now_ms: int) -> Step:
+        """The decider's time ran out: the room plays its turn out (draw one and pass where
+        the rules allow a pass, else the autopilot's choice), as one change."""
+        state = self.state
+        seat = clock["seat"]
+        if state is None or autoplay.decider(state) != seat or state.deal != clock["deal"]:
+            self.doc["clock"] = None  # a clock left from a decision that is gone
+            return Step({"ok": True, "stale": True})
+        step: Step | None = None
+        deal = state.deal
+        for _ in range(autoplay.MAX_DEFAULT_STEPS):
+            state = self.state
+            if autoplay.decider(state) != seat or state.deal != deal:
+                break
+            action = autoplay.default_move(state, seat, self.rng)
+            if action is None:
+                break
+            try:
+                more = self._apply(seat, action, None, now_ms, by="timeout")
+            except RoomError:
+                fallback = autoplay.fallback(state, seat)
+                if fallback is None or fallback == action:
+                    break
+                more = self._apply(seat, fallback, None, now_ms, by="timeout")
+            if step is None:
+                step = more
+            else:
+                _merge(step, more)
+        if step is None:
+            self.doc["clock"] = None
+            return Step({"ok": True, "stale": True})
+        step.actor = seat
+        player = player_by_seat(self.doc, seat)
+        step.public_events.append({"type": "timeout", "seat": seat})
+        if player is not None and not player.get("bot"):
+            player["timeouts"] = player.get("timeouts", 0) + 1
+            if player["timeouts"] >= 2 and not player.get("away"):
+                player["away"] = True
+                step.public_events.append({"type": "away", "seat": seat, "reason": "timeouts"})
+        return step
+
+    def _bot_turn(self, now_ms: int) -> Step | None:
+        """One move of a seat the room plays (the decider first), or None."""
+        state = self.state
+        if self.doc["status"] != PLAYING or state is None:
+            return None
+        pilots = autoplay.pilots(self.doc)
+        deal_on = not autoplay.present_humans(self.doc)
+        first = autoplay.decider(state)
+        order = sorted(pilots, key=lambda s: (s != first, s))
+        for seat in order:
+            pilot = pilots[seat]
+            action = autoplay.bot_move(state, seat, pilot, self.rng, deal_on=deal_on)
+            if action is None:
+                continue
+            try:
+                step = self._apply(seat, action, None, now_ms, by=pilot.by)
+            except RoomError:
+                fallback = autoplay.fallback(state, seat) if seat == first else None
+                if fallback is None:
+                    continue
+                step = self._apply(seat, fallback, None, now_ms, by=pilot.by)
+            step.actor = seat
+            step.public_events.append({"type": "auto", "seat": seat, "by": pilot.by})
+            return step
+        return None
+
+    def _settle(self, step: Step, now_ms: int) -> None:
+        """After every change: the decider's clock, the bots' next move, and whether the
+        room is empty (all kept in the document, so any writer carries them on)."""
+        doc, state = self.doc, self.state
+        playing = doc["status"] == PLAYING and state is not None
+        # The turn clock.
+        clock = doc.get("clock")
+        seat = autoplay.decider(state) if playing else None
+        turn_ms = int(doc.get("turnSeconds", 0)) * 1000
+        same = (
+            clock is not None
+            and clock["seat"] == seat
+            and clock["deal"] == state.deal
+            and step.actor != seat
+        )
+        if not same:
+            if clock is not None:
+                # The time bank pays for the part of the decision past turnSeconds.
+                owner = player_by_seat(doc, clock["seat"])
+                if owner is not None and "bank" in owner:
+                    spent = max(0, now_ms - clock["start"] - clock["turn"])
+                    owner["bank"] = max(0, owner["bank"] - spent)
+            doc["clock"] = None
+            if turn_ms and seat is not None:
+                owner = player_by_seat(doc, seat)
+                bank = 0 if owner is None else int(owner.get("bank", 0))
+                doc["clock"] = {
+                    "seat": seat,
+                    "deal": state.deal,
+                    "start": now_ms,
+                    "turn": turn_ms,
+                    "deadline": now_ms + turn_ms + bank,
+                }
+        # The bots.
+        if not playing or not autoplay.pilots(doc):
+            doc["botAt"] = None
+        elif doc.get("botAt") is None or step.actor is not None:
+            doc["botAt"] = None
+            if self._bots_may_act():
+                delay = self.times.bot_delay_ms * (0.6 + 0.8 * self.rng.random())
+                doc["botAt"] = now_ms + int(delay)
+        # Nobody there.
+        if doc["status"] == LOBBY:
+            empty = not doc["players"]
+        else:
+            empty = not any(not p.get("bot") and p["conn"] > 0 for p in doc["players"])
+        if not empty:
+            doc["emptySince"] = None
+        elif doc.get("emptySince") is None:
+            doc["emptySince"] = now_ms
+
+    def _bots_may_act(self) -> bool:
+        state = self.state
+        if state is None or state.moves == self._bots_idle:
+            return False
+        deal_on = not autoplay.present_humans(self.doc)
+        for seat in autoplay.pilots(self.doc):
+            legal = engine.legal_actions(state, seat)
+            if any(a.type != "nextDeal" or deal_on for a in legal):
+                return True
+        return False
+
+    def _on_resume(self, command: dict[str, Any], now_ms: int) -> Step:
+        """A writer took the room over after an outage: the decider gets the time back that
+        passed while no writer held the room."""
+        shift = int(command["shift"])
+        clock = self.doc.get("clock")
+        if clock is None or shift <= 0:
+            return Step({"ok": True, "stale": True})
+        clock["start"] += shift
+        clock["deadline"] += shift
+        event = {"type": "clockResumed", "seat": clock["seat"], "added": shift}
+        return Step({"ok": True}, changed=True, public_events=[event])
+
+    def _on_claim(self, command: dict[str, Any], now_ms: int) -> Step:
+        """Two seats, the opponent away: the player present may end the match as winner."""
+        player = self._player(command["pid"])
+        doc, state = self.doc, self.state
+        if doc["status"] != PLAYING or state is None:
+            raise RoomError(409, "not_playing", "no match is in progress in this room")
+        others = [p for p in doc["players"] if p["pid"] != player["pid"]]
+        if player.get("away") or len(doc["players"]) != 2 or not others:
+            raise RoomError(409, "cannot_claim", "only a present player of two may claim")
+        if not (others[0].get("away") or others[0].get("left")):
+            raise RoomError(409, "cannot_claim", "the opponent is not away")
+        return self._end_match("claim", now_ms, winner=player["seat"])
+
+    def _end_match(self, reason: str, now_ms: int, winner: int | None) -> Step:
+        """The room ends the match where it stands (scores as they are), archived."""
+        doc, state = self.doc, self.state
+        step = Step({"ok": True}, changed=True)
+        if doc["status"] == PLAYING and state is not None:
+            end = self._deal_end(state)
+            end.match_over = True
+            end.winner = winner
+            end.scores = None
+            step.deal_end = end
+        doc["status"] = OVER
+        doc["clock"] = None
+        doc["botAt"] = None
+        totals = None if state is None else list(state.totals)
+        doc["ended"] = {"reason": reason, "winner": winner, "totals": totals}
+        step.public_events.append({"type": "matchEnded", "reason": reason, "winner": winner})
+        return step
+
+    def _end_room(self, reason: str, now_ms: int) -> Step:
+        """Nobody there for too long: the match ends (archived) and the room goes."""
+        doc = self.doc
+        if doc["status"] == PLAYING:
+            step = self._end_match(reason, now_ms, winner=None)
+        else:
+            step = Step({"ok": True}, changed=True)
+        doc["status"] = ENDED
+        doc["emptySince"] = None
+        step.public_events.append({"type": "roomEnded", "reason": reason})
+        step.removed = [p["pid"] for p in doc["players"]]
+        step.end_room = True
+        return step
+
     # Play
 
     def _on_action(self, command: dict[str, Any], now_ms: int) -> Step:
@@ -406,6 +795,8 @@ class RoomMachine:
             return Step({"ok": True, "ref": ref, "seq": self.acks[key], "duplicate": True})
         if self.doc["status"] != PLAYING or self.state is None:
             raise RoomError(409, "not_playing", "no match is in progress in this room")
+        if player.get("bot"):
+            raise RoomError(409, "bot_seat", "a bot plays this seat")
         try:
             self._check_claimant(player, command["action"], now_ms)
             step = self._apply(player["seat"], command["action"], key, now_ms)
@@ -420,6 +811,9 @@ class RoomMachine:
         if race is not None:
             step.public_events.append(race["event"])
             self._count_race(race)
+        step.actor = player["seat"]
+        # A player who acts is at the table: not away, no timeouts in a row.
+        self._back_from_away(player, step)
         step.result = {"ok": True, "ref": ref, "seq": self.seq + 1}
         return step
 
@@ -579,7 +973,14 @@ class RoomMachine:
         event = {"type": "entropy", "seat": player["seat"], "deal": deal}
         return Step({"ok": True}, changed=True, public_events=[event])
 
-    def _apply(self, seat: int, action: dict[str, Any], key: str | None, now_ms: int) -> Step:
+    def _apply(
+        self,
+        seat: int,
+        action: dict[str, Any],
+        key: str | None,
+        now_ms: int,
+        by: str | None = None,
+    ) -> Step:
         before = self.state
         proof = None
         dealing = before
@@ -600,6 +1001,8 @@ class RoomMachine:
         step = Step({"ok": True, "seq": self.seq + 1}, changed=True)
         step.events = list(events)
         entry = {"seq": self.seq + 1, "ts": now_ms, "seat": seat, "action": action}
+        if by is not None:
+            entry["by"] = by
         if after.deal != before.deal or self.deal_start is None:
             # A new deal began (nextDeal): its log starts from the state just dealt.
             self.deal_start = after.to_json()
@@ -615,6 +1018,7 @@ class RoomMachine:
             step.deal_append = [{**entry, "key": key} if key else entry]
         if after.phase in _DEAL_OVER and before.phase not in _DEAL_OVER:
             step.deal_end = self._deal_end(after)
+            self.doc["dealOverAt"] = now_ms
         if after.phase == "matchOver":
             self.doc["status"] = OVER
             # The next match gets a secret of its own (this one's deals are all revealed).
@@ -643,3 +1047,15 @@ class RoomMachine:
                 for p in self.doc["players"]
             ],
         )
+
+
+def _merge(step: Step, more: Step) -> None:
+    """Fold a further engine transition of the same change into ``step``."""
+    step.events.extend(more.events)
+    if more.deal_reset:
+        step.deal_reset = True
+        step.deal_append = list(more.deal_append)
+    else:
+        step.deal_append.extend(more.deal_append)
+    if more.deal_end is not None:
+        step.deal_end = more.deal_end

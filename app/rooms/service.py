@@ -25,6 +25,7 @@ import orjson
 
 from app.metrics import Metrics
 from app.rooms.archiver import Archive, Archiver
+from app.rooms.autoplay import RoomTimes
 from app.rooms.errors import RoomError, not_found, store_full
 from app.rooms.races import RaceSettings
 from app.rooms.writer import RoomWriter, now_ms
@@ -73,6 +74,8 @@ class RoomService:
         metrics: Metrics | None = None,
         watchers_refresh_seconds: float = 5.0,
         races: RaceSettings | None = None,
+        timer_poll_seconds: float = 0.5,
+        times: RoomTimes | None = None,
     ) -> None:
         self.store = store
         self.metrics = metrics
@@ -87,7 +90,11 @@ class RoomService:
         self._watchers_every = watchers_refresh_seconds
         self._writers: dict[str, RoomWriter] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.times = times or RoomTimes()
+        self._poll_every = timer_poll_seconds
         self._timers: set[asyncio.Task[None]] = set()
+        self._poller: asyncio.Task[None] | None = None
+        self._ticked: dict[str, float] = {}  # room -> loop time this node last sent a tick
         self._pending: dict[str, _Pending] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._heartbeat: asyncio.Task[None] | None = None
@@ -103,12 +110,16 @@ class RoomService:
         self._heartbeat = asyncio.create_task(self._beat(), name="heartbeat")
         await self.store.start(self.node, self._on_message, self._on_wake)
         self._sweeper = asyncio.create_task(self._sweep(), name="pending-commands")
+        self._poller = asyncio.create_task(self._poll_timers(), name="room-timers")
         self.archiver.start()
 
     async def close(self) -> None:
         """Let every writer finish what is in its log, then stop."""
         self._closing = True
-        # A timer lost here is set again by whichever writer next loads the room.
+        if self._poller is not None:
+            self._poller.cancel()
+        # A short timer lost here (a view refresh) is set again by the room's next writer;
+        # the room's own timers live in its document and the store's index.
         for timer in list(self._timers):
             timer.cancel()
         for writer in list(self._writers.values()):
@@ -266,6 +277,7 @@ class RoomService:
                 metrics=self.metrics,
                 watchers_refresh_seconds=self._watchers_every,
                 races=self.races,
+                times=self.times,
             )
             self._writers[room_id] = writer
             self._writing.add(room_id)
@@ -317,8 +329,9 @@ class RoomService:
             writer.wake()
 
     def schedule(self, room_id: str, delay: float, command: dict[str, Any]) -> None:
-        """Send ``command`` to the room's log after ``delay`` s (a room's own timer). It goes
-        through the log like any command, so a player's action before it wins."""
+        """Send ``command`` to the room's log after ``delay`` s (a short timer of no
+        consequence if lost, such as a view refresh). It goes through the log like any
+        command, so a player's action before it wins."""
 
         async def fire() -> None:
             await asyncio.sleep(delay)
@@ -333,6 +346,47 @@ class RoomService:
         task = asyncio.create_task(fire(), name=f"timer-{room_id}")
         self._timers.add(task)
         task.add_done_callback(self._timers.discard)
+
+    async def _poll_timers(self) -> None:
+        """Every node looks for rooms whose timer is due in the store's index: a room whose
+        writer gave it up (idle) or died still gets one in time. A tick goes through the
+        room's log like any command; the room judges what is due, so a tick sent twice (by
+        two nodes, or beside the writer's own) changes nothing the second time."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self._poll_every)
+            try:
+                await self._send_ticks(loop.time())
+            except Exception:
+                log.exception("could not look for due room timers")
+
+    async def _send_ticks(self, now: float) -> None:
+        wall = now_ms()
+        for room_id, due in await self.store.due_rooms(wall, 100):
+            writer = self._writers.get(room_id)
+            if writer is not None:
+                writer.poke()
+                continue
+            if now - self._ticked.get(room_id, -1e9) < 1.0:
+                continue
+            # A room some writer holds has its own timer; only one overdue past a lease
+            # renewal may have a dead writer (the tick waits for the next one).
+            if wall - due < self._ttl_ms / 3 and await self.store.leased(room_id):
+                continue
+            self._ticked[room_id] = now
+            try:
+                future = await self.enqueue(room_id, {"k": "tick"})
+            except Exception:
+                log.exception("room %s: could not send its timer tick", room_id)
+                continue
+            future.add_done_callback(_ignore)
+        for room_id, sent in list(self._ticked.items()):
+            if now - sent > 60:
+                del self._ticked[room_id]
+
+    async def created(self, room_id: str, doc: dict[str, Any]) -> None:
+        """A new room: its timer (a lobby nobody sits in ends) goes into the index."""
+        await self.store.set_due(room_id, doc["emptySince"] + self.times.empty_lobby_ms)
 
     def _resolve(self, result: dict[str, Any]) -> None:
         pending = self._pending.pop(result.get("cid", ""), None)
@@ -410,6 +464,11 @@ class RoomService:
     @staticmethod
     def now_ms() -> int:
         return now_ms()
+
+
+def _ignore(future: asyncio.Future[dict[str, Any]]) -> None:
+    if not future.cancelled():
+        future.exception()  # retrieved: a tick nobody waits for
 
 
 def answer(future: asyncio.Future[dict[str, Any]]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from app.rooms.doc import player_by_pid, player_by_seat, watching
+from app.rooms.doc import host_seat, player_by_pid, player_by_seat, settings_of, watching
 from app.rooms.shuffle import shuffle_view
 
 SPECTATOR = "*"
@@ -26,6 +26,10 @@ def room_info(doc: dict[str, Any]) -> dict[str, Any]:
         "matchId": doc["matchId"],  # for the history REST once a deal is archived
         # Spectator sockets as of the room's last change (they come and go without one).
         "watchers": doc.get("watchers", 0),
+        **settings_of(doc),
+        "hostSeat": host_seat(doc),  # the hosting seat, or None (the host token's holder)
+        "bans": list(doc.get("bans", ())),
+        "ended": doc.get("ended"),  # how the room ended the match itself, if it did
     }
 
 
@@ -60,6 +64,14 @@ def build_view(
         view = engine.view_for(state, seat)
         if shared is None:
             view["players"] = _named_players(doc, view["players"])
+    clock = doc.get("clock")
+    # The current decision's deadline (server ms) and whose it is, for the countdown.
+    view["deadline"] = None if clock is None else clock["deadline"]
+    view["deadlineSeat"] = None if clock is None else clock["seat"]
+    ended = doc.get("ended")
+    if ended is not None and state is not None:
+        # The room ended the match (a claimed win, an empty room): the table is over.
+        view.update(phase="matchOver", matchOver=True, winner=ended["winner"], legal=[])
     view["seq"] = seq
     if shared is None:
         view["room"] = room_info(doc)
@@ -95,9 +107,23 @@ def _named_players(doc: dict[str, Any], entries: list[dict[str, Any]]) -> list[d
                 **entry,
                 "name": None if who is None else who["name"],
                 "connected": who is not None and who["conn"] > 0,
+                **_seat_marks(who),
             }
         )
     return players
+
+
+def _seat_marks(player: dict[str, Any] | None) -> dict[str, Any]:
+    """What the room adds to a seat: away (played by the autopilot), bot (its level),
+    left (its player left mid-match; a bot plays on, the score is kept), the time bank."""
+    if player is None:
+        return {"away": False, "bot": None, "left": False, "bank": None}
+    return {
+        "away": bool(player.get("away")),
+        "bot": player.get("bot"),
+        "left": bool(player.get("left")),
+        "bank": player.get("bank"),  # ms
+    }
 
 
 def _lobby_view(doc: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -113,6 +139,7 @@ def _lobby_view(doc: dict[str, Any], seat: int | None) -> dict[str, Any]:
                 "cards": 0,
                 "score": 0,
                 "connected": p["conn"] > 0,
+                **_seat_marks(p),
             }
             for p in doc["players"]
         ],

@@ -26,6 +26,7 @@ import orjson
 import engine
 from app.metrics import Metrics
 from app.rooms.archiver import Archiver, outbox_entry
+from app.rooms.autoplay import RoomTimes
 from app.rooms.doc import is_listed
 from app.rooms.machine import RoomMachine, Step, connection_nodes
 from app.rooms.races import Claim, RaceSettings
@@ -79,6 +80,7 @@ class RoomWriter:
         metrics: Metrics | None = None,
         watchers_refresh_seconds: float = 5.0,
         races: RaceSettings | None = None,
+        times: RoomTimes | None = None,
     ) -> None:
         self.room_id = room_id
         self._metrics = metrics
@@ -98,10 +100,17 @@ class RoomWriter:
         self._on_stop = on_stop
         # Sends a command to the room's log after a delay (the room's own timers).
         self._schedule = schedule
-        self._timer_for: int | None = None  # the deal whose next-deal timer is set
         # A refresh of the spectator count views show is set (see _commit_quiet).
         self._watchers_every = watchers_refresh_seconds
         self._watchers_armed = False
+        self._times = times or RoomTimes()
+        # The room's own timers: the next due time (kept in the store's index, so that any
+        # node can find a due room whose writer died) and this writer's local timer for it.
+        self._indexed: int | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at: int | None = None
+        self._ended = False
+        self._stale_tick = False  # the last tick found nothing to do
         self._wake = asyncio.Event()
         # The log may hold entries not applied yet (appended by another node, or while no
         # writer ran here): read it before the next direct command.
@@ -150,14 +159,18 @@ class RoomWriter:
             record = await store.load(self.room_id)
             if record is None:
                 return
-            machine = RoomMachine(record.doc, record.seq, record.deal, self._races)
+            machine = RoomMachine(
+                record.doc, record.seq, record.deal, races=self._races, times=self._times
+            )
             self._machine = machine
             self._listed = record.doc.get("listed")
+            self._indexed = machine.next_due()
             self._views = {
                 aud: build_view(machine.doc, machine.state, aud, machine.seq)
                 for aud in audiences(machine.doc)
             }
-            self._arm_timer(machine)  # a room taken over between deals
+            await self._give_time_back(record.log_id)
+            await self._arm()  # timers of a room taken over (a turn clock, a deal end)
             # Deals a previous writer committed but did not get into SQL.
             for key, entry in await store.outbox(self.room_id):
                 self._archiver.submit(self.room_id, key, entry)
@@ -168,6 +181,8 @@ class RoomWriter:
             log.warning("room %s: lease lost; another node carries on", self.room_id)
         finally:
             self._accepting = False
+            if self._timer is not None:
+                self._timer.cancel()
             await self._requeue_direct()
             try:
                 await store.unwatch_log(self.room_id)
@@ -243,14 +258,20 @@ class RoomWriter:
             now = time.monotonic()
             if applied:
                 idle_since = now
-            elif self._stopping or now - idle_since > self._idle:
+            elif self._stopping or (now - idle_since > self._idle and not self._due_soon()):
                 # Synchronously with the check above: nothing is handed over from now on.
                 self._accepting = False
+                if not self._stopping:
+                    # A clean hand-back: the store's timer index calls the next writer in
+                    # time; no outage to give back. (A stopping node leaves its beat: the
+                    # time until the next writer comes is given back.)
+                    await self._store.beat(self.room_id, None)
                 return
             if now - renewed > renew_every:
                 if not await self._store.acquire(self.room_id, self._owner, self._ttl_ms):
                     raise LeaseLost(self.room_id)
                 renewed = now
+                await self._beat()
                 await self._find_dead_nodes()
             # Go on only when woken: every append wakes the writer after it lands in the
             # log, and every direct command wakes it, so an empty read is saved.
@@ -374,6 +395,8 @@ class RoomWriter:
                 self._local_result(result)  # type: ignore[misc]
             elif node:
                 await self._store.deliver(node, orjson.dumps(result))
+            self._stale_tick = command.get("k") == "tick"
+            await self._arm()  # a timer that found nothing due may have moved on
             return False
         archive = None if step.deal_end is None else outbox_entry(step.deal_end)
         doc = machine.to_doc()
@@ -410,7 +433,16 @@ class RoomWriter:
             self._local_change(self.room_id, change)
         if local:
             self._local_result(result)  # type: ignore[misc]  # after the commit, as above
-        self._arm_timer(machine)
+        self._stale_tick = False
+        if step.end_room:
+            # Nobody there for too long: the room leaves the live store, the writer stops.
+            self._ended = True
+            self._stopping = True
+            await self._store.expire_room(self.room_id, 0)
+            await self._store.set_due(self.room_id, None)
+            await self._store.beat(self.room_id, None)
+            return True
+        await self._arm()
         return True
 
     async def _commit_quiet(
@@ -451,18 +483,73 @@ class RoomWriter:
         record = await self._store.load(self.room_id)
         if record is not None:
             locked = self._machine.locked if self._machine is not None else {}
-            self._machine = RoomMachine(record.doc, record.seq, record.deal, self._races)
+            self._machine = RoomMachine(
+                record.doc, record.seq, record.deal, races=self._races, times=self._times
+            )
             self._machine.locked = locked
         self._views, self._shared = views, shared
 
-    def _arm_timer(self, machine: RoomMachine) -> None:
-        timer = machine.next_deal_timer(now_ms())
-        if timer is None or self._schedule is None:
+    # The room's timers
+
+    async def _give_time_back(self, log_id: str) -> None:
+        """A writer that died (or a node that stopped) left the room without a writer: the
+        decider gets the time that passed meanwhile back, before anything in the log (a
+        timer tick appended by another node) is judged."""
+        machine = self._machine
+        assert machine is not None
+        clock = machine.doc.get("clock")
+        if clock is None:
             return
-        delay, command = timer
-        if command["deal"] != self._timer_for:
-            self._timer_for = command["deal"]
-            self._schedule(self.room_id, delay, command)
+        beat = await self._store.last_beat(self.room_id)
+        if beat is None or clock["deadline"] <= beat:
+            return
+        shift = now_ms() - beat
+        if shift > self._ttl_ms / 3:
+            await self._apply({"k": "resume", "shift": shift}, log_id)
+
+    async def _beat(self) -> None:
+        """While the room has a timer, the store knows this writer is alive (see
+        :meth:`_give_time_back`)."""
+        machine = self._machine
+        if machine is not None and not self._ended and machine.next_due() is not None:
+            await self._store.beat(self.room_id, now_ms())
+
+    def _due_soon(self) -> bool:
+        due = None if self._machine is None else self._machine.next_due()
+        return due is not None and due - now_ms() < self._idle * 1000
+
+    async def _arm(self) -> None:
+        """Index the room's next due time in the store and set the local timer for it."""
+        machine = self._machine
+        if machine is None or self._ended:
+            return
+        due = machine.next_due()
+        if due != self._indexed:
+            if self._indexed is None:
+                await self._beat()  # a timer from now on: outages count
+            await self._store.set_due(self.room_id, due)
+            self._indexed = due
+        if due == self._timer_at:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._timer_at = due
+        if due is not None:
+            delay = max(0.0, (due - now_ms()) / 1000) + 0.002
+            if self._stale_tick and delay < 0.5:
+                delay = 0.5  # due, yet the last tick did nothing: do not spin
+            self._timer = asyncio.get_running_loop().call_later(delay, self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._timer_at = None
+        self.submit({"k": "tick"})
+
+    def poke(self) -> None:
+        """The store's index says the room is due (another node's view of it): judge now."""
+        if self._timer_at is None or self._timer_at <= now_ms():
+            self.submit({"k": "tick"})
 
     def _change(self, machine: RoomMachine, step: Step, seq: int, ts: int) -> dict[str, Any]:
         """The published change: for each audience, its ``patch`` message, serialised once."""
@@ -492,4 +579,7 @@ class RoomWriter:
         self._views = views
         # ``mv``: the position (moves) the views now show; sockets note when they sent it.
         moves = getattr(machine.state, "moves", None)
-        return {"seq": seq, "ts": ts, "m": messages, "removed": step.removed, "mv": moves}
+        change = {"seq": seq, "ts": ts, "m": messages, "removed": step.removed, "mv": moves}
+        if step.end_room:
+            change["end"] = True  # sockets close after this change: the room is gone
+        return change

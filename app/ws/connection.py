@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 # Close codes of our own (4000-4999 are the application's).
 CLOSE_REMOVED = 4001  # the seat was given up or the host removed the player
+CLOSE_ENDED = 4002  # the room ended (nobody there for too long): it is gone
 CLOSE_SLOW = 4008  # the client does not read its messages fast enough
 _STOP = object()
 _PING = "\x00ping"  # a queued ping: its text is made (and timed) as it is written
@@ -83,6 +84,7 @@ class Connection:
         self.pid = pid
         self.audience = pid if pid is not None else SPECTATOR
         self.seq = -1
+        self.ended = False  # the room ended while this socket was open
         self._ready = False
         self._buffer: list[dict[str, Any]] = []
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
@@ -217,6 +219,9 @@ class Connection:
             return
         self.seq = seq
         self.send(message, change.get("mv"))
+        if change.get("end"):
+            self.ended = True  # nothing to disconnect from: the room is gone
+            self.close(CLOSE_ENDED)
 
     def _flush(self) -> None:
         self._ready = True

@@ -158,7 +158,7 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
             await service.unlisten(room_id, conn)
         except OUTAGE:
             pass  # resubscribed or dropped with the store's connection when it is back
-        if connected:
+        if connected and not conn.ended:
             # Only a committed connection is undone (another device may hold the seat).
             # Shielded: the handler may be cancelled at shutdown, the seat must still go
             # offline in the room's view.
@@ -248,12 +248,17 @@ async def _action(
     if conn.pid is None:
         conn.send(error("spectator", "spectators cannot act", ref))
         return
-    try:
-        action: dict[str, Any] = engine.parse_action(message.action).to_json()
-    except engine.EngineError as err:
-        conn.send(error(err.code, err.message, ref))
-        return
-    command = {"k": "action", "pid": conn.pid, "ref": ref, "action": action, "timing": timing}
+    command: dict[str, Any]
+    if message.action.get("type") == "back":
+        # "I'm back": a room command, not a move (no engine action, no ack of a move).
+        command = {"k": "back", "pid": conn.pid, "ref": ref}
+    else:
+        try:
+            action: dict[str, Any] = engine.parse_action(message.action).to_json()
+        except engine.EngineError as err:
+            conn.send(error(err.code, err.message, ref))
+            return
+        command = {"k": "action", "pid": conn.pid, "ref": ref, "action": action, "timing": timing}
     try:
         # Appended here, in the receive loop, so one client's actions keep their order;
         # the answer is sent when it comes, while the next message is read meanwhile.

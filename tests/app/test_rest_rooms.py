@@ -114,13 +114,17 @@ async def test_seats_are_renumbered_at_the_start(server: Server) -> None:
     assert a["seat"] == 0
 
 
-async def test_leaving_during_a_match_is_refused(server: Server) -> None:
+async def test_leaving_during_a_match_hands_the_seat_to_a_bot(server: Server) -> None:
     room, seats = await server.table(2)
-    r = await server.http.post(
-        f"/api/rooms/{room['roomId']}/leave",
-        headers={"Authorization": f"Bearer {seats[0]['token']}"},
-    )
-    assert r.status_code == 409 and r.json()["code"] == "match_in_progress"
+    leave = f"/api/rooms/{room['roomId']}/leave"
+    r = await server.http.post(leave, headers={"Authorization": f"Bearer {seats[0]['token']}"})
+    assert r.status_code == 204
+    info = (await server.http.get(f"/api/rooms/{room['roomId']}")).json()
+    assert info["status"] == "playing"
+    assert info["players"][0]["left"] is True and info["players"][0]["bot"] == "normal"
+    # The token died with the seat.
+    r = await server.http.post(leave, headers={"Authorization": f"Bearer {seats[0]['token']}"})
+    assert r.status_code == 403 and r.json()["code"] == "not_seated"
 
 
 async def test_the_host_kicks_a_player_whose_token_then_dies(server: Server) -> None:
@@ -133,10 +137,20 @@ async def test_the_host_kicks_a_player_whose_token_then_dies(server: Server) -> 
     assert r.status_code == 204
     info = (await server.http.get(f"/api/rooms/{room['roomId']}")).json()
     assert [p["name"] for p in info["players"]] == ["a"]
+    assert info["bans"] == ["b"]
     r = await server.http.post(
         f"/api/rooms/{room['roomId']}/leave", headers={"Authorization": f"Bearer {b['token']}"}
     )
     assert r.status_code == 403 and r.json()["code"] == "not_seated"
+    # A kick is a ban: the name cannot take a seat again until the host lifts it.
+    r = await server.http.post(f"/api/rooms/{room['roomId']}/join", json={"name": "B"})
+    assert r.status_code == 403 and r.json()["code"] == "banned"
+    unban = f"/api/rooms/{room['roomId']}/unban"
+    r = await server.http.post(unban, json={"name": "b"}, headers=_host(room))
+    assert r.status_code == 204
+    r = await server.http.post(unban, json={"name": "b"}, headers=_host(room))
+    assert r.status_code == 404 and r.json()["code"] == "not_banned"
+    await server.join(room["roomId"], "b")
     r = await server.http.post(
         f"/api/rooms/{room['roomId']}/kick", json={"seat": 2}, headers=_host(room)
     )

@@ -1,0 +1,115 @@
+"""Who plays a seat when its player does not: bots, the autopilot of an away seat, and the
+default move of a seat whose turn timer ran out. Pure (no I/O, no clock): the machine
+passes the time and owns the random generator.
+
+The policies themselves are the engine's (``engine.bots.choose``), fed the seat's own view
+only; this module decides which seat the room plays for, and falls back to the first legal
+action where a policy's choice is refused, so that a table never waits on a seat the
+room plays.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from engine.bots import choose
+
+_OVER = ("dealOver", "matchOver")
+# A timed-out seat's turn is played out by the room; bounded, in case a variant's turn has
+# many steps.
+MAX_DEFAULT_STEPS = 12
+
+
+@dataclass(frozen=True, slots=True)
+class RoomTimes:
+    """The room's server-side durations (ms), from the node's settings."""
+
+    bot_delay_ms: int = 900  # a bot's human-like pause before it acts (jittered)
+    empty_room_ms: int = 300_000  # no connected human this long: the match ends
+    empty_lobby_ms: int = 1_800_000  # nobody seated this long: the lobby room ends
+
+
+@dataclass(frozen=True, slots=True)
+class Pilot:
+    """How the room plays one seat: the policy level, whether it only takes the seat's own
+    decisions (the autopilot never jumps in, catches or challenges), and why."""
+
+    level: str
+    in_turn_only: bool
+    by: str  # "bot" (a bot seat, or a seat whose player left) or "autopilot" (away)
+
+
+def decider(state: Any) -> int | None:
+    """The seat whose decision holds the table up now (the turn holder, in every phase
+    but between deals), or None."""
+    if state is None or state.phase in _OVER:
+        return None
+    seat: int = state.turn
+    out = getattr(state, "out", None)
+    if out is not None and out[seat]:
+        return None
+    return seat
+
+
+def pilots(doc: dict[str, Any]) -> dict[int, Pilot]:
+    """The seats the room plays itself, by seat."""
+    out: dict[int, Pilot] = {}
+    for player in doc["players"]:
+        if player.get("bot"):
+            out[player["seat"]] = Pilot(player["bot"], False, "bot")
+        elif player.get("away"):
+            out[player["seat"]] = Pilot("normal", True, "autopilot")
+    return out
+
+
+def present_humans(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """Seated people with a socket open and not away."""
+    return [p for p in doc["players"] if not p.get("bot") and p["conn"] > 0 and not p.get("away")]
+
+
+def _legal_json(state: Any, seat: int) -> list[dict[str, Any]]:
+    return [a.to_json() for a in engine.legal_actions(state, seat)]
+
+
+def bot_move(
+    state: Any, seat: int, pilot: Pilot, rng: random.Random, *, deal_on: bool
+) -> dict[str, Any] | None:
+    """The action the room sends for ``seat`` now, or None. ``deal_on``: whether the room's
+    seats may start the next deal (only when no person at the table could)."""
+    if not engine.legal_actions(state, seat):
+        return None
+    view = engine.view_for(state, seat)
+    action = choose(view, pilot.level, rng, in_turn_only=pilot.in_turn_only)
+    if action is None and seat == decider(state):
+        action = _fallback(state, seat)
+    if action is None:
+        return None
+    if action.get("type") == "nextDeal" and not deal_on:
+        return None
+    return action
+
+
+def _fallback(state: Any, seat: int) -> dict[str, Any] | None:
+    legal = _legal_json(state, seat)
+    return legal[0] if legal else None
+
+
+def default_move(state: Any, seat: int, rng: random.Random) -> dict[str, Any] | None:
+    """What a seat whose time ran out does: draw (one card, or the penalty it faces), then
+    pass where the rules allow; otherwise the autopilot's choice."""
+    legal = _legal_json(state, seat)
+    for kind in ("pass", "draw"):
+        for action in legal:
+            if action["type"] == kind:
+                return action
+    view = engine.view_for(state, seat)
+    action = choose(view, "normal", rng, in_turn_only=True)
+    return action if action is not None else (legal[0] if legal else None)
+
+
+def fallback(state: Any, seat: int) -> dict[str, Any] | None:
+    """The first legal action in engine form (colour and target filled)."""
+    return _fallback(state, seat)
