@@ -556,7 +556,7 @@ class RoomMachine:
             for player in doc["players"]:
                 if _may_go_away(player):
                     dues.append(player["goneAt"] + absent)
-        if doc.get("emptySince") is not None:
+        if doc.get("emptySince"):  # (0: a document written without a clock, as in tests)
             dues.append(doc["emptySince"] + self._empty_limit())
         del state
         return min(dues) if dues else None
@@ -570,8 +570,10 @@ class RoomMachine:
         """Whatever of the room's timers is due, in a fixed order; nothing due: no change
         (a tick that a player's action overtook, or a second node's copy of it)."""
         doc = self.doc
-        if doc.get("emptySince") is not None and now_ms >= doc["emptySince"] + self._empty_limit():
-            return self._end_room("empty", now_ms)
+        if doc.get("emptySince") and now_ms >= doc["emptySince"] + self._empty_limit():
+            if self._is_empty():
+                return self._end_room("empty", now_ms)
+            doc["emptySince"] = None
         clock = doc.get("clock")
         if clock and now_ms >= clock["deadline"]:
             return self._timeout(clock, now_ms)
@@ -707,14 +709,17 @@ class RoomMachine:
                 delay = self.times.bot_delay_ms * (0.6 + 0.8 * self.rng.random())
                 doc["botAt"] = now_ms + int(delay)
         # Nobody there.
-        if doc["status"] == LOBBY:
-            empty = not doc["players"]
-        else:
-            empty = not any(not p.get("bot") and p["conn"] > 0 for p in doc["players"])
-        if not empty:
+        if not self._is_empty():
             doc["emptySince"] = None
         elif doc.get("emptySince") is None:
             doc["emptySince"] = now_ms
+
+    def _is_empty(self) -> bool:
+        """Nobody seated (a lobby), or no seated person with a socket open (a match)."""
+        players = self.doc["players"]
+        if self.doc["status"] == LOBBY:
+            return not players
+        return not any(not p.get("bot") and p["conn"] > 0 for p in players)
 
     def _bots_may_act(self) -> bool:
         state = self.state
@@ -731,13 +736,19 @@ class RoomMachine:
         """A writer took the room over after an outage: the decider gets the time back that
         passed while no writer held the room."""
         shift = int(command["shift"])
-        clock = self.doc.get("clock")
-        if clock is None or shift <= 0:
+        doc = self.doc
+        clock = doc.get("clock")
+        if shift <= 0 or (clock is None and not doc.get("emptySince")):
             return Step({"ok": True, "stale": True})
-        clock["start"] += shift
-        clock["deadline"] += shift
-        event = {"type": "clockResumed", "seat": clock["seat"], "added": shift}
-        return Step({"ok": True}, changed=True, public_events=[event])
+        step = Step({"ok": True}, changed=True)
+        if doc.get("emptySince"):
+            doc["emptySince"] += shift  # nor does an outage count as nobody being there
+        if clock is not None:
+            clock["start"] += shift
+            clock["deadline"] += shift
+            event = {"type": "clockResumed", "seat": clock["seat"], "added": shift}
+            step.public_events.append(event)
+        return step
 
     def _on_claim(self, command: dict[str, Any], now_ms: int) -> Step:
         """Two seats, the opponent away: the player present may end the match as winner."""

@@ -498,10 +498,10 @@ class RoomWriter:
         machine = self._machine
         assert machine is not None
         clock = machine.doc.get("clock")
-        if clock is None:
+        if clock is None and not machine.doc.get("emptySince"):
             return
         beat = await self._store.last_beat(self.room_id)
-        if beat is None or clock["deadline"] <= beat:
+        if beat is None or (clock is not None and clock["deadline"] <= beat):
             return
         shift = now_ms() - beat
         if shift > self._ttl_ms / 3:
