@@ -43,6 +43,9 @@ class Listener(Protocol):
     def close(self, code: int = 1000) -> None: ...
 
 
+# A due time this far past belongs to a room that is gone (see _send_ticks).
+_STALE_DUE_MS = 3_600_000
+
 # Closes this node's sockets when its heartbeat lapsed: their connections may have been
 # taken away by other nodes' writers; reconnecting counts them again.
 CLOSE_RESTART = 1012
@@ -366,6 +369,11 @@ class RoomService:
             writer = self._writers.get(room_id)
             if writer is not None:
                 writer.poke()
+                continue
+            if wall - due > _STALE_DUE_MS:
+                # A live room's due time is indexed again with each of its changes; this one
+                # expired (or waited out a long outage: its next command re-arms it).
+                await self.store.set_due(room_id, None)
                 continue
             if now - self._ticked.get(room_id, -1e9) < 1.0:
                 continue
