@@ -144,17 +144,41 @@ class Player(Closed):
     out: bool | None = Field(default=None, description="knocked out (knockout scoring)")
     name: str | None = Field(default=None, description="null for a seat nobody holds")
     connected: bool | None = Field(default=None, description="some socket of the seat is open")
+    away: bool | None = Field(default=None, description="the autopilot plays the seat meanwhile")
+    bot: Literal["easy", "normal", "hard"] | None = Field(
+        default=None, description="a seat the room plays: the bot's level"
+    )
+    left: bool | None = Field(
+        default=None, description="its player left mid-match; a bot plays on, the score kept"
+    )
+    bank: int | None = Field(default=None, description="ms of time bank left this match")
+
+
+class RoomEnded(Closed):
+    reason: Literal["claim", "empty"]
+    winner: Seat | None
+    totals: list[int] | None
 
 
 class RoomInfo(Closed):
     id: str
     name: str
     seats: int
-    status: Literal["lobby", "playing", "over"]
+    status: Literal["lobby", "playing", "over", "ended"]
     private: bool
     spectators: bool
     matchId: str | None
     watchers: Count = Field(description="spectator sockets open")
+    turnSeconds: int | Literal["off"] | None = Field(
+        default=None, description='seconds per decision, or "off"'
+    )
+    timeBank: int | None = Field(default=None, description="seconds of bank per player")
+    absentAfter: int | None = Field(
+        default=None, description="seconds without a socket before the autopilot plays a seat"
+    )
+    hostSeat: Seat | None = Field(default=None, description="the hosting seat, if a seat hosts")
+    bans: list[str] | None = Field(default=None, description="names the host kicked")
+    ended: RoomEnded | None = Field(default=None, description="the room ended the match itself")
 
 
 class DrinksTally(Closed):
@@ -226,6 +250,10 @@ class _ViewBase(Closed):
     shuffle: ShuffleInfo = Field(
         default_factory=ShuffleInfo, description="the verifiable shuffle (docs/fairness.md)"
     )
+    deadline: int | None = Field(
+        default=None, description="server ms when the current decision times out"
+    )
+    deadlineSeat: Seat | None = Field(default=None, description="whose decision that is")
 
 
 class LobbyView(_ViewBase):
@@ -346,9 +374,56 @@ _cards_list = (list[Card], ...)
 
 EVENT_MODELS: tuple[type[Closed], ...] = (
     # The room's own events, seen by everyone.
-    _event("join", "A player took a seat.", seat=_seat, name=(str, ...)),
-    _event("leave", "A player gave a seat up.", seat=_seat, name=(str, ...)),
-    _event("kick", "The host removed a player.", seat=_seat, name=(str, ...)),
+    _event(
+        "join",
+        "A player (or a bot: its level) took a seat.",
+        seat=_seat,
+        name=(str, ...),
+        bot=(Literal["easy", "normal", "hard"] | None, None),
+    ),
+    _event(
+        "leave",
+        "A player gave a seat up (bot: mid-match, a bot plays on).",
+        seat=_seat,
+        name=(str, ...),
+        bot=(bool | None, None),
+    ),
+    _event(
+        "kick",
+        "The host removed a player (bot: mid-match, a bot plays on).",
+        seat=_seat,
+        name=(str, ...),
+        bot=(bool | None, None),
+    ),
+    _event("unban", "The host lifted a kick's ban.", name=(str, ...)),
+    _event("timeout", "The seat's decision ran out; the room played it.", seat=_seat),
+    _event(
+        "auto",
+        "The room moved for a seat it plays.",
+        seat=_seat,
+        by=(Literal["bot", "autopilot"], ...),
+    ),
+    _event(
+        "away",
+        "The autopilot plays the seat until its player is back.",
+        seat=_seat,
+        reason=(Literal["absent", "timeouts"], ...),
+    ),
+    _event("back", "The seat's player is back.", seat=_seat),
+    _event("host", "The host role passed to this seat.", seat=_seat, name=(str, ...)),
+    _event(
+        "clockResumed",
+        "A writer took the room over after an outage: the decider got `added` ms back.",
+        seat=_seat,
+        added=(int, ...),
+    ),
+    _event(
+        "matchEnded",
+        "The room ended the match where it stood.",
+        reason=(Literal["claim", "empty"], ...),
+        winner=_opt_seat,
+    ),
+    _event("roomEnded", "The room is gone (nobody was there).", reason=(str, ...)),
     _event("connect", "A socket of the seat opened.", seat=_seat),
     _event("disconnect", "A socket of the seat closed.", seat=_seat),
     _event("watch", "A spectator socket opened."),
