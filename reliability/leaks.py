@@ -198,11 +198,17 @@ class Scan:
                     self.leak("spectator view with a hand", where)
 
     def rest(self, captures: list[dict[str, Any]], tables: dict[str, Table]) -> None:
+        ended: dict[str, int] = {}  # matchId -> the first seq at which a socket saw it over
+        for table in tables.values():
+            for bot in table.bots:
+                for seq, tag, _raw in bot.frames:
+                    if tag[2] == "matchOver" and seq < ended.get(tag[0], 1 << 62):
+                        ended[tag[0]] = seq
         for capture in captures:
             self.counts["REST answers"] += 1
             table = tables[capture["room"]]
             phase = capture["tag"][2]
-            if phase == "matchOver":
+            if phase == "matchOver" or capture["after"] >= ended.get(capture["tag"][0], 1 << 62):
                 continue
             text = capture["text"]
             try:
@@ -215,7 +221,7 @@ class Scan:
                 continue
             hands = {
                 hand
-                for at in range(capture["seq"] - 1, capture["seq"] + 2)
+                for at in range(capture["seq"] - 1, capture["after"] + 2)
                 for hand in table.hands.get(at, {}).values()
                 if len(hand) >= 2
             }
@@ -242,11 +248,12 @@ async def probe(cluster: Cluster, captures: list[dict[str, Any]], stop: asyncio.
                     f"/api/matches/{match_id}/deals/{n}/replay" for n in range(1, (deal or 1) + 1)
                 ]
             paths += [f"/api/players/{b.pid}/matches" for b in table.players[:1]]
+            batch = []
             for path in paths:
                 seq = table.max_seq
                 with contextlib.suppress(Exception):
                     answer = await table.rest("GET", path)
-                    captures.append(
+                    batch.append(
                         {
                             "room": table.room_id,
                             "path": path,
@@ -255,6 +262,13 @@ async def probe(cluster: Cluster, captures: list[dict[str, Any]], stop: asyncio.
                             "text": answer.text,
                         }
                     )
+            # The room's seq once the answers are in: the bots' views may lag behind the
+            # server, so an answer counts only if the server had not ended the match yet.
+            with contextlib.suppress(Exception):
+                after = (await table.rest("GET", f"/api/rooms/{table.room_id}")).json()["seq"]
+                for capture in batch:
+                    capture["after"] = after
+                captures += batch
         await asyncio.sleep(0.2)
 
 
