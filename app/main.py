@@ -31,7 +31,7 @@ from app.rooms.service import RoomService
 from app.settings import Settings, get_settings
 from app.store import OUTAGE, RoomStore, open_store
 from app.store.base import StoreFull
-from app.ws import endpoint
+from app.ws import endpoint, lobby
 
 log = logging.getLogger(__name__)
 
@@ -223,6 +223,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(history.router)
     app.include_router(scoresheets.router)
     app.include_router(endpoint.router)
+    app.include_router(lobby.router)
     plain_openapi = app.openapi
 
     def openapi() -> dict[str, Any]:

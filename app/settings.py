@@ -85,6 +85,8 @@ class Settings(BaseSettings):
     empty_lobby_seconds: float = 1800.0
     # Rooms answered by GET /api/rooms at most.
     lobby_limit: int = 100
+    # How often /ws/lobby's feed reads the lobby while some lobby socket is open.
+    lobby_poll_seconds: float = 0.5
     # Claim windows (fairRaces, docs/fairness.md): the longest a claim is held (ms, at
     # most 150), the most network delay a connection is credited with (ms), and how
     # often each socket is pinged to measure it (s).

@@ -75,6 +75,10 @@ def _named() -> dict[str, tuple[str, dict[str, Any]]]:
     out["Event"] = ("any event", event)
     out["LegalEntry"] = ("an entry of the view's `legal`", _of(wire.LegalEntry))
     out["PatchOp"] = ("one JSON Patch operation", _of(wire.PatchOp))
+    from app.ws.lobby import LOBBY_CLIENT, LOBBY_SERVER
+
+    for model in LOBBY_CLIENT + LOBBY_SERVER:
+        out[model.__name__] = (f"/ws/lobby: {(model.__doc__ or '').split('.')[0]}", _of(model))
     return out
 
 
