@@ -32,6 +32,13 @@ export function describeEvent(e, ctx) {
       return t("event.callUno", { name });
     case "catchUno":
       return t("event.catchUno", { name, target });
+    case "race": {
+      // A claim window's outcome: who won, by how fast after each one's network delay.
+      const won = (e.claims || []).find((c) => c.seat === e.winner) || {};
+      return t("event.race", { name: ctx.name(e.winner), n: (e.claims || []).length, ms: won.reaction ?? "?", window: e.window ?? "?" });
+    }
+    case "entropy":
+      return t("event.entropy", { name, n: e.deal ?? "" });
     case "challenge":
       if (e.guilty === true) return t("event.challengeGuilty", { name, target });
       if (e.guilty === false) return t("event.challengeInnocent", { name, target });

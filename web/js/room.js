@@ -75,7 +75,7 @@ export function showRoom(root, roomId, params = {}) {
         if (state.log.length > LOG_LIMIT) state.log.splice(0, state.log.length - LOG_LIMIT);
         const ctx = { name, you: state.view?.you };
         state.pendingAnnouncement = events
-          .filter((e) => !["connect", "disconnect", "dealerDraw", "watch", "unwatch", "watchers"].includes(e.type))
+          .filter((e) => !["connect", "disconnect", "dealerDraw", "watch", "unwatch", "watchers", "entropy"].includes(e.type))
           .map((e) => (PARTY_GAMES.has(state.view?.game) ? describePartyEvent : describeEvent)(e, ctx));
       },
       onError(err) {
