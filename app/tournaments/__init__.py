@@ -1,0 +1,1 @@
+"""Tournaments: the table Swiss format (`swiss`, pure) built on the rooms."""
