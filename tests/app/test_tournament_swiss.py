@@ -294,3 +294,33 @@ def test_withdrawn_players_are_not_seated_and_a_late_entrant_starts_at_zero() ->
     assert "late" in seated(second)
     late = next(r for r in swiss.standings(field, results, "s") if r.player == "late")
     assert late.points == 0 and late.tables == 0
+
+
+def test_the_worked_example_in_docs_tournaments_md_holds() -> None:
+    field = [Entrant(n) for n in ("Ada", "Bo", "Cai", "Dee", "Eli", "Fay", "Gus", "Hal")]
+    first = swiss.first_round(field, 4, "club-night")
+    assert first == (("Hal", "Cai", "Dee", "Gus"), ("Eli", "Bo", "Ada", "Fay"))
+    left = {"Hal": 0, "Cai": 25, "Dee": 25, "Gus": 25, "Eli": 0, "Bo": 9, "Ada": 14, "Fay": 40}
+    results = []
+    for table in first:
+        at = swiss.places({p: [left[p]] for p in table})
+        results.append(
+            TableResult(tuple(SeatResult(p, at[p], left[p], int(left[p] == 0)) for p in table))
+        )
+    rows = swiss.standings(field, results, "club-night")
+    assert [(r.player, r.points, r.mates_average) for r in rows] == [
+        ("Hal", 3, 1),
+        ("Eli", 3, 1),
+        ("Bo", 2, Fraction(4, 3)),
+        ("Ada", 1, Fraction(5, 3)),
+        ("Dee", 1, Fraction(5, 3)),
+        ("Gus", 1, Fraction(5, 3)),
+        ("Cai", 1, Fraction(5, 3)),
+        ("Fay", 0, 2),
+    ]
+    met = swiss.met_pairs([first])
+    cut = (("Hal", "Eli", "Bo", "Ada"), ("Dee", "Gus", "Cai", "Fay"))
+    second = swiss.seat_round(2, field, [first], results, 4, "club-night")
+    assert swiss.repeat_pairs(cut, met) == 6
+    assert second == (("Hal", "Eli", "Bo", "Dee"), ("Ada", "Gus", "Cai", "Fay"))
+    assert swiss.repeat_pairs(second, met) == 4
