@@ -425,7 +425,7 @@ async def fresh_views_unequal(table: Table) -> int:
         target = bot.seq
         try:
             try:
-                await probe.connect(deadline=20)
+                await probe.connect(deadline=10)
             except (OSError, RuntimeError, TimeoutError, websockets.WebSocketException):
                 # No node gives this seat a snapshot: as unequal as a view can be.
                 table.stats["probes_without_snapshot"] += 1

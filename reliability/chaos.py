@@ -161,11 +161,8 @@ async def heal(cluster: Cluster) -> None:
             await asyncio.to_thread(node.start)
 
 
-async def settled_record(
-    cluster: Cluster, table: Table, wait: float = 15
-) -> dict[int, dict[str, Any]]:
-    """The room's record once the archive has caught up (outbox drained) or ``wait`` passed."""
-    end = time.monotonic() + wait
+async def settled_record(cluster: Cluster, table: Table, end: float) -> dict[int, dict[str, Any]]:
+    """The room's record once the archive has caught up (outbox drained) or at ``end``."""
     while True:
         record = await record_of(table, cluster.database, cluster.redis.url)
         client = aioredis.Redis.from_url(cluster.redis.url)
@@ -180,8 +177,9 @@ async def settled_record(
 
 async def count(cluster: Cluster) -> Counter[str]:
     counts: Counter[str] = Counter()
+    end = time.monotonic() + 20  # for the archive to catch up (the outbox covers the rest)
     for table in cluster.tables:
-        record = await settled_record(cluster, table)
+        record = await settled_record(cluster, table, end)
         lost, doubled, checked = lost_and_doubled(table, record)
         counts["acked_checked"] += checked
         counts["acked_lost"] += lost
