@@ -419,7 +419,7 @@ async def fresh_views_unequal(table: Table) -> int:
         if bot.ws is None or bot.closed.is_set():
             with contextlib.suppress(Exception):
                 await bot.drop()
-                await bot.connect()
+                await bot.connect(deadline=10)
         probe = Bot(table, bot.token, bot.pid, random.Random(0))
         probe.spectator = bot.spectator
         target = bot.seq

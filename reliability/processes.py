@@ -205,5 +205,8 @@ def node_env(lease_ms: int = 2000, **extra: str) -> dict[str, str]:
     env = {"UNO_LEASE_TTL_MS": str(lease_ms), "UNO_REDIS_PREFIX": "rel"}
     # Bots retry an unanswered action (same id) sooner than the default 10 s.
     env["UNO_COMMAND_TIMEOUT_SECONDS"] = "5"
+    # Every table is opened from one address: no per-address REST limits.
+    env["UNO_REST_WRITE_RATE"] = ""
+    env["UNO_ROOM_CREATE_RATE"] = ""
     env.update(extra)
     return env
