@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from app.api import cards, history, protocol, reference, rooms, scoresheets
+from app.api import cards, history, protocol, reference, rooms, scoresheets, tournaments
 from app.api.errors import ErrorOut, validation_body
 from app.api.limits import RateLimitMiddleware, RestLimits, document_429
 from app.db import Database
@@ -31,6 +31,8 @@ from app.rooms.service import RoomService
 from app.settings import Settings, get_settings
 from app.store import OUTAGE, RoomStore, open_store
 from app.store.base import StoreFull
+from app.tournaments.service import TournamentService
+from app.tournaments.store import tournaments_beside
 from app.ws import endpoint, lobby
 
 log = logging.getLogger(__name__)
@@ -89,6 +91,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.store = store
     app.state.db = db
     app.state.rooms = service
+    app.state.tournaments = TournamentService(tournaments_beside(store))
     app.state.rest_limits = rest_limits
     app.state.ready = True
     try:
@@ -222,6 +225,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(cards.router)
     app.include_router(history.router)
     app.include_router(scoresheets.router)
+    app.include_router(tournaments.router)
     app.include_router(endpoint.router)
     app.include_router(lobby.router)
     plain_openapi = app.openapi

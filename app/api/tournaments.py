@@ -1,0 +1,229 @@
+"""REST for tournaments (docs/tournaments.md, docs/protocol.md): create one with a host
+token, register and check in with a player token, withdraw, and read the field and the
+standings. Every refusal is a 4xx with a stable code and changes nothing."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Path, Request
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.api.errors import responses
+from app.api.rooms import Name, _bearer, _rules, _turn_seconds
+from app.api.text import ID_MAX, ID_PATTERN
+from app.rooms import tokens
+from app.rooms.errors import RoomError
+from app.tournaments import service as tour
+from app.tournaments.service import TournamentService
+from app.tournaments.swiss import MAX_TABLE, MIN_TABLE
+
+router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+
+TournamentId = Annotated[str, Path(min_length=1, max_length=ID_MAX, pattern=ID_PATTERN)]
+
+
+def get_tournaments(request: Request) -> TournamentService:
+    found: TournamentService = request.app.state.tournaments
+    return found
+
+
+Tournaments = Annotated[TournamentService, Depends(get_tournaments)]
+
+
+class CreateTournament(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+    rules: dict[str, Any] = Field(default_factory=dict, description="preset plus options")
+    tableSize: int = Field(default=4, ge=MIN_TABLE, le=MAX_TABLE)
+    rounds: int = Field(ge=1, le=20)
+    dealsPerRound: int = Field(default=1, ge=1, le=10)
+    turnSeconds: int = Field(description="seconds per decision, 5-300: tables are timed")
+
+    @field_validator("turnSeconds")
+    @classmethod
+    def _timed(cls, value: int) -> int:
+        if _turn_seconds(value) == 0:
+            raise ValueError("tournament tables are timed: turnSeconds is 5-300")
+        return value
+
+
+class TournamentCreated(BaseModel):
+    tournamentId: str
+    hostToken: str
+
+
+class Register(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+    seed: int | None = Field(default=None, ge=1, le=10_000, description="the host's seeding")
+
+
+class Registered(BaseModel):
+    playerId: str
+    token: str
+
+
+_NOT_FOUND = {404: ("tournament/not_found",)}
+_AUTH = {401: ("missing_token",)}
+
+
+async def _as_host(service: TournamentService, tournament_id: str, auth: str | None) -> None:
+    token = _bearer(auth)
+    doc = await service.load(tournament_id)
+    if not tokens.same_hash(token, doc["host"]):
+        raise RoomError(403, "tournament/not_host", "this token does not host the tournament")
+
+
+def _player(doc: dict[str, Any], auth: str | None) -> dict[str, Any]:
+    player = tour.player_by_token(doc, _bearer(auth))
+    if player is None:
+        raise RoomError(403, "tournament/not_registered", "this token is not registered here")
+    return player
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=TournamentCreated,
+    responses=responses({422: ("rules/unknown_option", "rules/bad_value")}),
+)
+async def create_tournament(body: CreateTournament, service: Tournaments) -> TournamentCreated:
+    """A tournament in registration; the answer's `hostToken` is the bearer of every host
+    action."""
+    host_token = tokens.new_token()
+    doc = tour.new_doc(
+        name=body.name,
+        host_token=host_token,
+        table_size=body.tableSize,
+        rounds=body.rounds,
+        turn_seconds=body.turnSeconds,
+        rules=_rules(body.rules),
+        deals_per_round=body.dealsPerRound,
+        now_ms=tour.now_ms(),
+    )
+    return TournamentCreated(tournamentId=await service.create(doc), hostToken=host_token)
+
+
+@router.get("", responses=responses({}, validated=False))
+async def list_tournaments(service: Tournaments) -> list[dict[str, Any]]:
+    """The newest tournaments (up to 50), as `GET /api/tournaments/{id}` shows them."""
+    shown = []
+    for tournament_id in await service.store.recent(50):
+        found = await service.store.load(tournament_id)
+        if found is not None:
+            shown.append(tour.public(tournament_id, found[0]))
+    return shown
+
+
+@router.get("/{tournament_id}", responses=responses(_NOT_FOUND))
+async def get_tournament(tournament_id: TournamentId, service: Tournaments) -> dict[str, Any]:
+    return tour.public(tournament_id, await service.load(tournament_id))
+
+
+@router.get("/{tournament_id}/standings", responses=responses(_NOT_FOUND))
+async def get_standings(tournament_id: TournamentId, service: Tournaments) -> dict[str, Any]:
+    """Every player ranked by points, then `tieBreaks` in order (docs/tournaments.md)."""
+    doc = await service.load(tournament_id)
+    return {"tieBreaks": tour.public(tournament_id, doc)["tieBreaks"], "rows": tour.standings(doc)}
+
+
+@router.post(
+    "/{tournament_id}/players",
+    status_code=201,
+    response_model=Registered,
+    responses=responses(
+        {
+            **_NOT_FOUND,
+            409: (
+                "tournament/registration_closed",
+                "tournament/name_taken",
+                "tournament/already_registered",
+            ),
+        }
+    ),
+)
+async def register(
+    tournament_id: TournamentId,
+    body: Register,
+    service: Tournaments,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Registered:
+    """Register a player by name (until the start; late, until half the rounds have
+    started). A bearer that is registered here already is refused."""
+    token = tokens.new_token()
+
+    def step(doc: dict[str, Any]) -> dict[str, Any]:
+        if authorization and tour.player_by_token(doc, _bearer(authorization)) is not None:
+            raise RoomError(409, "tournament/already_registered", "this token is registered")
+        return tour.register(doc, body.name, token, body.seed)
+
+    _, player = await service.change(tournament_id, step)
+    return Registered(playerId=player["pid"], token=token)
+
+
+@router.post(
+    "/{tournament_id}/check-in/open",
+    responses=responses(
+        {**_NOT_FOUND, **_AUTH, 403: ("tournament/not_host",), 409: ("tournament/started",)}
+    ),
+)
+async def open_check_in(
+    tournament_id: TournamentId,
+    service: Tournaments,
+    authorization: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    """Host: open check-in; at the start, players who did not check in are dropped."""
+    await _as_host(service, tournament_id, authorization)
+    doc, _ = await service.change(tournament_id, tour.open_check_in)
+    return tour.public(tournament_id, doc)
+
+
+@router.post(
+    "/{tournament_id}/check-in",
+    responses=responses(
+        {
+            **_NOT_FOUND,
+            **_AUTH,
+            403: ("tournament/not_registered",),
+            409: ("tournament/check_in_closed", "tournament/withdrawn"),
+        }
+    ),
+)
+async def check_in(
+    tournament_id: TournamentId,
+    service: Tournaments,
+    authorization: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    """Player: "I am here" (while check-in is open)."""
+
+    def step(doc: dict[str, Any]) -> None:
+        tour.check_in(doc, _player(doc, authorization))
+
+    doc, _ = await service.change(tournament_id, step)
+    return tour.public(tournament_id, doc)
+
+
+@router.post(
+    "/{tournament_id}/withdraw",
+    responses=responses(
+        {
+            **_NOT_FOUND,
+            **_AUTH,
+            403: ("tournament/not_registered",),
+            409: ("tournament/withdrawn", "tournament/over"),
+        }
+    ),
+)
+async def withdraw(
+    tournament_id: TournamentId,
+    service: Tournaments,
+    authorization: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    """Player: leave the tournament; kept in the standings as withdrawn."""
+
+    def step(doc: dict[str, Any]) -> None:
+        tour.withdraw(doc, _player(doc, authorization))
+
+    doc, _ = await service.change(tournament_id, step)
+    return tour.public(tournament_id, doc)

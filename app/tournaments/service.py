@@ -1,0 +1,225 @@
+"""Tournament documents and the changes made to them: registration, check-in, withdrawal.
+
+Every change loads the document, applies one pure step to it and writes it back with a
+compare-and-set; a step that refuses raises a :class:`RoomError` (status, stable code)
+before anything is written, so a refused request changes nothing. Seating, points and
+standings come from :mod:`app.tournaments.swiss` and are never stored twice.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from app.rooms import tokens
+from app.rooms.errors import RoomError
+from app.tournaments import swiss
+from app.tournaments.store import TournamentStore, VersionConflict
+
+REGISTRATION = "registration"
+RUNNING = "running"
+OVER = "over"
+
+Step = Callable[[dict[str, Any]], Any]
+
+
+def not_found(tournament_id: str) -> RoomError:
+    return RoomError(404, "tournament/not_found", f"no tournament {tournament_id!r}")
+
+
+def new_doc(
+    *,
+    name: str,
+    host_token: str,
+    table_size: int,
+    rounds: int,
+    turn_seconds: int,
+    rules: dict[str, Any],
+    deals_per_round: int,
+    now_ms: int,
+) -> dict[str, Any]:
+    swiss.check_table_size(table_size)
+    return {
+        "name": name,
+        "host": tokens.hash_token(host_token),
+        "seed": tokens.new_token(),
+        "status": REGISTRATION,
+        "tableSize": table_size,
+        "rounds": rounds,
+        "dealsPerRound": deals_per_round,
+        "turnSeconds": turn_seconds,
+        "rules": rules,
+        "checkIn": False,
+        "round": 0,
+        "createdAt": now_ms,
+        "players": [],
+        "audit": [],
+    }
+
+
+def player_by_token(doc: dict[str, Any], token: str) -> dict[str, Any] | None:
+    for player in doc["players"]:
+        if tokens.same_hash(token, player["token"]):
+            return player
+    return None
+
+
+def registration_open(doc: dict[str, Any]) -> bool:
+    """Until the start, and late until half the rounds have started."""
+    if doc["status"] == REGISTRATION:
+        return True
+    return doc["status"] == RUNNING and 2 * int(doc["round"]) < int(doc["rounds"])
+
+
+def register(doc: dict[str, Any], name: str, token: str, seed: int | None) -> dict[str, Any]:
+    if not registration_open(doc):
+        raise RoomError(409, "tournament/registration_closed", "registration has closed")
+    folded = name.casefold()
+    if any(p["name"].casefold() == folded for p in doc["players"]):
+        raise RoomError(409, "tournament/name_taken", f"{name!r} is registered already")
+    player = {
+        "pid": tokens.new_id(),
+        "name": name,
+        "token": tokens.hash_token(token),
+        "seed": seed,
+        "status": swiss.Status.ACTIVE.value,
+        # Late entrants (after the start) need no check-in: they are here.
+        "checkedIn": doc["status"] != REGISTRATION,
+        "joinedRound": int(doc["round"]),
+    }
+    doc["players"].append(player)
+    return player
+
+
+def check_in(doc: dict[str, Any], player: dict[str, Any]) -> None:
+    if doc["status"] != REGISTRATION or not doc["checkIn"]:
+        raise RoomError(409, "tournament/check_in_closed", "check-in is not open")
+    if player["status"] != swiss.Status.ACTIVE.value:
+        raise RoomError(409, "tournament/withdrawn", "this player has withdrawn")
+    player["checkedIn"] = True
+
+
+def open_check_in(doc: dict[str, Any]) -> None:
+    if doc["status"] != REGISTRATION:
+        raise RoomError(409, "tournament/started", "the tournament has started")
+    doc["checkIn"] = True
+
+
+def withdraw(doc: dict[str, Any], player: dict[str, Any]) -> None:
+    if player["status"] != swiss.Status.ACTIVE.value:
+        raise RoomError(409, "tournament/withdrawn", "this player has withdrawn already")
+    if doc["status"] == OVER:
+        raise RoomError(409, "tournament/over", "the tournament is over")
+    player["status"] = swiss.Status.WITHDRAWN.value
+
+
+def entrants(doc: dict[str, Any]) -> list[swiss.Entrant]:
+    return [
+        swiss.Entrant(p["pid"], seed=p["seed"], status=swiss.Status(p["status"]))
+        for p in doc["players"]
+    ]
+
+
+def results(doc: dict[str, Any]) -> list[swiss.TableResult]:
+    """Every table result recorded so far (rounds are added by the round runner)."""
+    found = []
+    for round_ in doc.get("roundLog", []):
+        for table in round_["tables"]:
+            if table.get("result"):
+                found.append(
+                    swiss.TableResult(
+                        tuple(
+                            swiss.SeatResult(s["pid"], s["place"], s["leftInHand"], s["dealsWon"])
+                            for s in table["result"]
+                        )
+                    )
+                )
+    return found
+
+
+def standings(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    names = {p["pid"]: p["name"] for p in doc["players"]}
+    return [
+        {
+            "rank": row.rank,
+            "playerId": row.player,
+            "name": names[row.player],
+            "status": row.status.value,
+            "points": _number(row.points),
+            "matesAverage": _number(row.mates_average),
+            "leftInHand": row.left_in_hand,
+            "dealsWon": row.deals_won,
+            "tables": row.tables,
+        }
+        for row in swiss.standings(entrants(doc), results(doc), doc["seed"])
+    ]
+
+
+def _number(value: Any) -> float:
+    return round(float(value), 3)
+
+
+def public(tournament_id: str, doc: dict[str, Any]) -> dict[str, Any]:
+    """What anyone may see: no tokens, no seed (it would let players predict draws)."""
+    return {
+        "tournamentId": tournament_id,
+        "name": doc["name"],
+        "status": doc["status"],
+        "tableSize": doc["tableSize"],
+        "rounds": doc["rounds"],
+        "dealsPerRound": doc["dealsPerRound"],
+        "turnSeconds": doc["turnSeconds"],
+        "rules": doc["rules"],
+        "checkIn": doc["checkIn"],
+        "round": doc["round"],
+        "registrationOpen": registration_open(doc),
+        "createdAt": doc["createdAt"],
+        "players": [
+            {
+                "playerId": p["pid"],
+                "name": p["name"],
+                "status": p["status"],
+                "checkedIn": p["checkedIn"],
+                "seed": p["seed"],
+            }
+            for p in doc["players"]
+        ],
+        "tieBreaks": list(swiss.TIE_BREAKS),
+        "audit": doc["audit"],
+    }
+
+
+class TournamentService:
+    def __init__(self, store: TournamentStore) -> None:
+        self.store = store
+
+    async def create(self, doc: dict[str, Any]) -> str:
+        tournament_id = tokens.new_room_id()
+        await self.store.create(tournament_id, doc)
+        return tournament_id
+
+    async def load(self, tournament_id: str) -> dict[str, Any]:
+        found = await self.store.load(tournament_id)
+        if found is None:
+            raise not_found(tournament_id)
+        return found[0]
+
+    async def change(self, tournament_id: str, step: Step) -> tuple[dict[str, Any], Any]:
+        """Apply ``step`` to the document and write it back, retrying on a concurrent
+        change; a step that raises writes nothing."""
+        while True:
+            found = await self.store.load(tournament_id)
+            if found is None:
+                raise not_found(tournament_id)
+            doc, version = found
+            answer = step(doc)
+            try:
+                await self.store.replace(tournament_id, doc, version)
+            except VersionConflict:
+                continue
+            return doc, answer
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)

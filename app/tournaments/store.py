@@ -1,0 +1,119 @@
+"""Where tournaments live while they run: one JSON document per tournament with a version,
+replaced only by a compare-and-set (:meth:`TournamentStore.replace`), so that two nodes
+changing one tournament at once never lose either change: the loser reloads and retries.
+
+The memory store is for one process; the Redis store shares the room store's Redis (and
+key prefix), so a tournament survives a node restart and goes on from any node.
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Any
+
+import orjson
+
+from app.store.base import RoomStore
+
+
+class VersionConflict(Exception):
+    """The document changed since it was loaded: nothing was written."""
+
+
+class TournamentStore(abc.ABC):
+    @abc.abstractmethod
+    async def create(self, tournament_id: str, doc: dict[str, Any]) -> None:
+        """Store a new tournament at version 1."""
+
+    @abc.abstractmethod
+    async def load(self, tournament_id: str) -> tuple[dict[str, Any], int] | None:
+        """The document and its version, or None."""
+
+    @abc.abstractmethod
+    async def replace(self, tournament_id: str, doc: dict[str, Any], version: int) -> int:
+        """Write ``doc`` if the stored version is still ``version``; the new version.
+
+        :raises VersionConflict: it is not; nothing was written.
+        """
+
+    @abc.abstractmethod
+    async def recent(self, limit: int) -> list[str]:
+        """Ids of the newest tournaments, newest first."""
+
+
+class MemoryTournaments(TournamentStore):
+    def __init__(self) -> None:
+        self._docs: dict[str, tuple[bytes, int]] = {}
+        self._order: list[str] = []
+
+    async def create(self, tournament_id: str, doc: dict[str, Any]) -> None:
+        self._docs[tournament_id] = (orjson.dumps(doc), 1)
+        self._order.append(tournament_id)
+
+    async def load(self, tournament_id: str) -> tuple[dict[str, Any], int] | None:
+        found = self._docs.get(tournament_id)
+        return None if found is None else (orjson.loads(found[0]), found[1])
+
+    async def replace(self, tournament_id: str, doc: dict[str, Any], version: int) -> int:
+        found = self._docs.get(tournament_id)
+        if found is None or found[1] != version:
+            raise VersionConflict(tournament_id)
+        self._docs[tournament_id] = (orjson.dumps(doc), version + 1)
+        return version + 1
+
+    async def recent(self, limit: int) -> list[str]:
+        return self._order[::-1][:limit]
+
+
+_REPLACE = """
+if tonumber(redis.call('HGET', KEYS[1], 'version')) ~= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], 'doc', ARGV[1], 'version', tonumber(ARGV[2]) + 1)
+return tonumber(ARGV[2]) + 1
+"""
+
+
+class RedisTournaments(TournamentStore):
+    """A hash per tournament (``doc``, ``version``) and a sorted set of ids by creation."""
+
+    def __init__(self, client: Any, prefix: str) -> None:
+        self._redis = client
+        self._prefix = prefix
+        self._replace = client.register_script(_REPLACE)
+
+    def _key(self, tournament_id: str) -> str:
+        return f"{self._prefix}:tournament:{{{tournament_id}}}"
+
+    async def create(self, tournament_id: str, doc: dict[str, Any]) -> None:
+        await self._redis.hset(
+            self._key(tournament_id), mapping={"doc": orjson.dumps(doc), "version": 1}
+        )
+        await self._redis.zadd(
+            f"{self._prefix}:tournaments", {tournament_id: int(doc.get("createdAt", 0))}
+        )
+
+    async def load(self, tournament_id: str) -> tuple[dict[str, Any], int] | None:
+        doc, version = await self._redis.hmget(self._key(tournament_id), "doc", "version")
+        if doc is None:
+            return None
+        return orjson.loads(doc), int(version)
+
+    async def replace(self, tournament_id: str, doc: dict[str, Any], version: int) -> int:
+        written = await self._replace(
+            keys=[self._key(tournament_id)], args=[orjson.dumps(doc), version]
+        )
+        if not written:
+            raise VersionConflict(tournament_id)
+        return int(written)
+
+    async def recent(self, limit: int) -> list[str]:
+        ids = await self._redis.zrevrange(f"{self._prefix}:tournaments", 0, limit - 1)
+        return [i.decode() if isinstance(i, bytes) else str(i) for i in ids]
+
+
+def tournaments_beside(rooms: RoomStore) -> TournamentStore:
+    """The tournament store kept where the rooms are: the same Redis, or this process."""
+    from app.store.redis import RedisStore
+
+    if isinstance(rooms, RedisStore):
+        return RedisTournaments(rooms._redis, rooms.prefix)
+    return MemoryTournaments()
