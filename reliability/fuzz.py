@@ -299,6 +299,11 @@ class Fuzzer:
                 run.pending.pop(ref or "", None)
                 continue
             answered = is_ping(frame) or any(m.get("type") in ANSWERS for m in self.window)
+            if ref is not None and any(
+                m.get("type") == "error" and m.get("ref") in (None, ref) for m in self.window
+            ):
+                # Refused before the pong (by the parser, with or without its id): answered.
+                run.pending.pop(ref, None)
             if not answered and valid_resume(frame):
                 answered = True  # patches, a snapshot, or nothing for the current seq
             if not answered and ref is not None:
