@@ -99,11 +99,12 @@ def test_host_removes_a_player_before_the_start(new_page, server_url):
     expect(anna.locator(".seat:not(.empty)")).to_have_count(2)
     anna.get_by_test_id("kick-1").click()
     expect(anna.locator(".seat:not(.empty)")).to_have_count(1)
-    # Ben is told, and may sit down again from the room page.
+    # Ben is told; a kick bans his name from the room, so sitting down again is refused.
     expect(ben.get_by_test_id("toast").first).to_contain_text("removed")
     expect(ben.get_by_test_id("take-seat")).to_be_visible()
     ben.get_by_test_id("join").click()
-    expect(anna.locator(".seat:not(.empty)")).to_have_count(2)
+    expect(ben.get_by_text("The host removed this name from the room.")).to_be_visible()
+    expect(anna.locator(".seat:not(.empty)")).to_have_count(1)
 
 
 def test_host_changes_the_rules_before_the_start(new_page, server_url):

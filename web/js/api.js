@@ -59,6 +59,13 @@ export const api = {
     request("PATCH", `/api/rooms/${encodeURIComponent(roomId)}`, { body: changes, token: hostToken }),
   leave: (roomId, token) =>
     request("POST", `/api/rooms/${encodeURIComponent(roomId)}/leave`, { token }),
+  /** Host only, outside a match: seat a bot ("easy", "normal" or "hard"). */
+  addBot: (roomId, level, hostToken) =>
+    request("POST", `/api/rooms/${encodeURIComponent(roomId)}/bots`, { body: { level }, token: hostToken }),
+  /** "I'm back": the autopilot gives this seat back. */
+  back: (roomId, token) => request("POST", `/api/rooms/${encodeURIComponent(roomId)}/back`, { token }),
+  /** Two seats, the other away: end the match as its winner. */
+  claim: (roomId, token) => request("POST", `/api/rooms/${encodeURIComponent(roomId)}/claim`, { token }),
   /** Every rule option (name, kind, default, range or choices, group, help) and preset. */
   ruleOptions: () => request("GET", "/api/rules"),
   /** The beverage table of the drinking rules. */

@@ -95,6 +95,24 @@ export function describeEvent(e, ctx) {
     case "start":
     case "started":
       return t("event.start");
+    case "timeout":
+      return t("event.timeout", { name });
+    case "away":
+      return t("event.away", { name });
+    case "back":
+      return t("event.back", { name });
+    case "auto":
+      return t(e.by === "bot" ? "event.autoBot" : "event.autoPilot", { name });
+    case "host":
+      return t("event.host", { name: e.name || name });
+    case "clockResumed":
+      return t("event.clockResumed", { name, s: Math.round((e.added || 0) / 1000) });
+    case "matchEnded":
+      return e.reason === "claim" ? t("event.claimed", { name: ctx.name(e.winner) }) : t("event.roomEmpty");
+    case "roomEnded":
+      return t("event.roomEmpty");
+    case "unban":
+      return t("event.unban", { name: e.name || "" });
     default: {
       // Events of variants without their own sentence: who did what, with which cards.
       const cards = e.cards || (e.card ? [e.card] : null);

@@ -148,6 +148,8 @@ export function showLobby(root, params = {}) {
       rules,
       seats: Number(form.seats),
       private: form.private,
+      // A table where one player falls asleep still finishes (the host may turn it off).
+      turnSeconds: 30,
     };
     try {
       const room = await api.createRoom(body);
@@ -266,9 +268,34 @@ export function showLobby(root, params = {}) {
     ]);
   }
 
+  // One click: a private room with three normal bots, started at once.
+  async function playBots() {
+    const name = requireName();
+    if (!name) return;
+    try {
+      const room = await api.createRoom({
+        name: t("lobby.roomNameDefault", { name }),
+        rules: { preset: "classic" },
+        seats: 4,
+        private: true,
+        turnSeconds: 30,
+      });
+      storage.setSeat(room.roomId, { hostToken: room.hostToken, code: room.code ?? null });
+      await joinRoom(room.roomId, name, room.code ?? null);
+      for (let i = 0; i < 3; i += 1) await api.addBot(room.roomId, "normal", room.hostToken);
+      await api.startRoom(room.roomId, room.hostToken);
+      location.hash = `#/room/${encodeURIComponent(room.roomId)}`;
+    } catch (err) {
+      showError(err);
+    }
+  }
+
   function createSection() {
     return h("section", { class: "panel", "aria-labelledby": "create-h" }, [
       h("h2", { id: "create-h" }, [t("lobby.create")]),
+      h("button", { type: "button", class: "primary big", "data-testid": "play-bots", onClick: playBots }, [
+        t("lobby.playBots"),
+      ]),
       h("form", { class: "create-form", onSubmit: create }, [
         h("div", { class: "field" }, [
           h("label", { for: "room-name" }, [t("lobby.roomName")]),

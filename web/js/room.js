@@ -12,10 +12,14 @@ import { closePickers, pickColor, pickCompanions, pickTarget } from "./pickers.j
 import { loadCatalogue, rulesEditor } from "./rules.js";
 import { describeEvent } from "./events.js";
 import { describePartyEvent } from "./bottle.js";
-import { GAME_PHASES, planPlay, renderTable } from "./table.js";
+import { GAME_PHASES, planPlay, renderTable, secondsLeft } from "./table.js";
 import { announce, toast } from "./toast.js";
 
 const INFO_REFRESH_MS = 3000;
+const COUNTDOWN_MS = 500;
+const TURN_TIMERS = ["off", 5, 15, 30, 60, 120];
+const ABSENT_AFTER = [10, 30, 60, 120];
+const BOT_LEVELS = ["easy", "normal", "hard"];
 const LOG_LIMIT = 200;
 const PARTY_GAMES = new Set(["rommy", "bottle"]); // their events have sentences of their own
 
@@ -84,6 +88,13 @@ export function showRoom(root, roomId, params = {}) {
       onStatus(status) {
         state.conn = status;
         renderConn();
+        if (status.state === "failed" && status.code === 4002) {
+          // The room ended (nobody was left at it): it is gone.
+          state.gone = true;
+          state.view = null;
+          render({ force: true });
+          return;
+        }
         if (status.state === "failed" && state.creds.token && [4001, 4401].includes(status.code)) {
           // Our seat is gone (removed by the host, or given up elsewhere): forget its
           // token and stay on as a spectator, who may take a seat again.
@@ -110,6 +121,54 @@ export function showRoom(root, roomId, params = {}) {
     state.creds = storage.seat(roomId) || {};
     connect();
     loadInfo();
+  }
+
+  // The host's bearer: the host token, or once the role passed to this seat, its token.
+  function hostBearer() {
+    if (state.creds.hostToken) return state.creds.hostToken;
+    const hostSeat = state.view?.room?.hostSeat ?? state.info?.hostSeat;
+    const you = state.view?.you ?? state.creds.seat;
+    return hostSeat !== null && hostSeat !== undefined && hostSeat === you ? state.creds.token : null;
+  }
+
+  async function roomCall(call) {
+    try {
+      await call();
+    } catch (err) {
+      toast(errorText(err.code, err.message), { kind: "error", code: err.code });
+      return false;
+    }
+    return true;
+  }
+
+  const seatCtx = {
+    back: () => connection?.sendAction({ type: "back" }),
+    leaveMatch: () => leave(),
+    claim: () => roomCall(() => api.claim(roomId, state.creds.token)),
+    leaveRoom: async () => {
+      await leave();
+      location.hash = "#/";
+    },
+  };
+
+  async function playAgain() {
+    await roomCall(() => api.startRoom(roomId, hostBearer()));
+  }
+
+  async function addBot() {
+    const level = root.querySelector("[data-testid=bot-level]")?.value || "normal";
+    if (await roomCall(() => api.addBot(roomId, level, hostBearer()))) loadInfo();
+  }
+
+  async function setTimer(event) {
+    const value = event.target.value;
+    const turnSeconds = value === "off" ? "off" : Number(value);
+    if (await roomCall(() => api.changeSettings(roomId, { turnSeconds }, hostBearer()))) loadInfo();
+  }
+
+  async function setAbsent(event) {
+    const absentAfter = Number(event.target.value);
+    if (await roomCall(() => api.changeSettings(roomId, { absentAfter }, hostBearer()))) loadInfo();
   }
 
   function send(action) {
@@ -187,7 +246,7 @@ export function showRoom(root, roomId, params = {}) {
     const seats = state.info?.seats ?? view?.players?.length ?? 0;
     const players = view?.players?.length ? view.players : state.info?.players || [];
     const bySeat = new Map(players.map((p) => [p.seat, p]));
-    const isHost = Boolean(state.creds.hostToken);
+    const isHost = Boolean(hostBearer());
     const rows = [];
     for (let seat = 0; seat < seats; seat += 1) {
       const p = bySeat.get(seat);
@@ -198,6 +257,7 @@ export function showRoom(root, roomId, params = {}) {
           h("span", { class: `dot ${p && p.connected !== false ? "on" : "off"}`, "aria-hidden": "true" }),
           h("span", {}, [
             p ? p.name || `#${seat + 1}` : t("room.emptySeat"),
+            p?.bot ? ` (${t("table.bot")})` : "",
             mine ? ` (${t("room.you")})` : "",
           ]),
           isHost && p && !mine
@@ -220,7 +280,7 @@ export function showRoom(root, roomId, params = {}) {
 
   async function kick(seat) {
     try {
-      await api.kick(roomId, seat, state.creds.hostToken);
+      await api.kick(roomId, seat, hostBearer());
       loadInfo();
     } catch (err) {
       toast(errorText(err.code, err.message), { kind: "error", code: err.code });
@@ -249,7 +309,7 @@ export function showRoom(root, roomId, params = {}) {
       const save = async () => {
         if (!editor.valid()) return;
         try {
-          await api.changeSettings(roomId, { rules: editor.value() }, state.creds.hostToken);
+          await api.changeSettings(roomId, { rules: editor.value() }, hostBearer());
           toast(t("room.saved"), { code: "saved" });
           loadInfo();
         } catch (err) {
@@ -269,7 +329,7 @@ export function showRoom(root, roomId, params = {}) {
 
   async function start() {
     try {
-      await api.startRoom(roomId, state.creds.hostToken);
+      await api.startRoom(roomId, hostBearer());
     } catch (err) {
       toast(errorText(err.code, err.message), { kind: "error", code: err.code });
     }
@@ -295,10 +355,48 @@ export function showRoom(root, roomId, params = {}) {
     }
   }
 
+  function botPicker() {
+    return h("div", { class: "inline-form", "data-testid": "bots" }, [
+      h("label", { for: "bot-level" }, [t("room.botLevel")]),
+      h(
+        "select",
+        { id: "bot-level", "data-testid": "bot-level", "data-focus-key": "bot-level" },
+        BOT_LEVELS.map((level) => h("option", { value: level, selected: level === "normal" }, [t(`room.level.${level}`)])),
+      ),
+      h("button", { type: "button", "data-testid": "add-bot", onClick: addBot }, [t("room.addBot")]),
+    ]);
+  }
+
+  function timerPicker() {
+    const now = state.info?.turnSeconds ?? "off";
+    return h("div", { class: "inline-form" }, [
+      h("label", { for: "turn-seconds" }, [t("room.turnTimer")]),
+      h(
+        "select",
+        { id: "turn-seconds", "data-testid": "turn-seconds", onChange: setTimer },
+        TURN_TIMERS.map((v) =>
+          h("option", { value: String(v), selected: String(v) === String(now) }, [
+            v === "off" ? t("room.timerOff") : t("table.countdown", { s: v }),
+          ]),
+        ),
+      ),
+      h("label", { for: "absent-after" }, [t("room.absentAfter")]),
+      h(
+        "select",
+        { id: "absent-after", "data-testid": "absent-after", onChange: setAbsent },
+        ABSENT_AFTER.map((v) =>
+          h("option", { value: String(v), selected: v === (state.info?.absentAfter ?? 30) }, [
+            t("table.countdown", { s: v }),
+          ]),
+        ),
+      ),
+    ]);
+  }
+
   function waitingRoom() {
     const { rows, taken } = seatList();
     const seated = Boolean(state.creds.token);
-    const isHost = Boolean(state.creds.hostToken);
+    const isHost = Boolean(hostBearer());
     const rules = state.info?.rules || state.view?.rules;
     const seats = state.info?.seats ?? 0;
     const link = `${location.origin}${location.pathname}#/room/${encodeURIComponent(roomId)}${
@@ -324,6 +422,8 @@ export function showRoom(root, roomId, params = {}) {
           )
         : null,
       isHost && taken < 2 ? h("p", { class: "hint" }, [t("room.needPlayers")]) : null,
+      isHost && taken < seats ? botPicker() : null,
+      isHost ? timerPicker() : null,
       isHost ? settingsPanel() : null,
       seated && !isHost ? h("p", { class: "muted", role: "status" }, [t("room.waitingHost")]) : null,
       seated
@@ -384,7 +484,15 @@ export function showRoom(root, roomId, params = {}) {
         return;
       }
       mount(root, [
-        renderTable(state.view, { name, send, playCard, log: state.log, you: state.view.you }),
+        renderTable(state.view, {
+          name,
+          send,
+          playCard,
+          log: state.log,
+          you: state.view.you,
+          ...(state.creds.token ? seatCtx : {}),
+          playAgain: hostBearer() ? playAgain : null,
+        }),
       ]);
     });
     // Move focus to the summary when a deal ends, so screen readers read the result.
@@ -422,6 +530,13 @@ export function showRoom(root, roomId, params = {}) {
     e.preventDefault();
   }
 
+  // Countdowns tick between changes without redrawing the table.
+  const countdown = setInterval(() => {
+    for (const el of root.querySelectorAll("[data-deadline]")) {
+      el.textContent = t("table.countdown", { s: secondsLeft(Number(el.dataset.deadline)) });
+    }
+  }, COUNTDOWN_MS);
+
   document.addEventListener("keydown", onKey);
   render();
   loadInfo();
@@ -432,6 +547,7 @@ export function showRoom(root, roomId, params = {}) {
     dispose() {
       disposed = true;
       clearInterval(infoTimer);
+      clearInterval(countdown);
       document.removeEventListener("keydown", onKey);
       connection?.close();
       closePickers();

@@ -86,6 +86,14 @@ export function summary(view, ctx) {
           [t("summary.nextDeal")],
         )
       : null,
+    over && ctx.playAgain
+      ? h("button", { type: "button", class: "primary big", "data-testid": "play-again", onClick: ctx.playAgain }, [
+          t("summary.playAgain"),
+        ])
+      : null,
+    over && ctx.leaveRoom
+      ? h("button", { type: "button", "data-testid": "leave-room", onClick: ctx.leaveRoom }, [t("summary.leave")])
+      : null,
     over ? h("a", { class: "button", href: "#/" }, [t("summary.backToLobby")]) : null,
   ]);
 }

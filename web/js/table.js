@@ -127,6 +127,53 @@ function othersInOrder(view) {
   return out;
 }
 
+/** A seat's room marks: bot, left, away, and the countdown of its decision. */
+export function seatBadges(view, p) {
+  const out = [];
+  if (p.left) out.push(h("span", { class: "badge", "data-testid": "left" }, [t("table.left")]));
+  else if (p.bot) out.push(h("span", { class: "badge", "data-testid": "bot" }, [t("table.bot")]));
+  if (p.away) out.push(h("span", { class: "badge warn", "data-testid": "away" }, [t("table.away")]));
+  const timed = view.deadline && view.deadlineSeat === p.seat && GAME_PHASES.has(view.phase);
+  if (timed) {
+    out.push(
+      h("span", { class: "badge countdown", "data-testid": "countdown", "data-deadline": view.deadline }, [
+        t("table.countdown", { s: secondsLeft(view.deadline) }),
+      ]),
+    );
+  }
+  return out;
+}
+
+export function secondsLeft(deadline) {
+  return Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+}
+
+function seatActions(view, ctx, done) {
+  const me = view.players?.find((p) => p.seat === view.you);
+  if (!me || !ctx.back) return [];
+  const out = [...seatBadges(view, me)];
+  if (me.away) {
+    out.push(
+      h("span", { class: "away-note", role: "status" }, [t("table.youAway")]),
+      h("button", { type: "button", class: "primary", "data-testid": "im-back", onClick: ctx.back }, [
+        t("table.imBack"),
+      ]),
+    );
+  }
+  const others = (view.players || []).filter((p) => p.seat !== view.you);
+  if (!done && !me.away && others.length === 1 && (others[0].away || others[0].left)) {
+    out.push(h("button", { type: "button", "data-testid": "claim", onClick: ctx.claim }, [t("table.claim")]));
+  }
+  if (!done) {
+    out.push(
+      h("button", { type: "button", class: "link danger", "data-testid": "leave-match", onClick: ctx.leaveMatch }, [
+        t("table.leaveMatch"),
+      ]),
+    );
+  }
+  return out;
+}
+
 function playerChip(view, p, ctx, info) {
   const isTurn = view.turn === p.seat && view.phase === "playing";
   const online = p.connected !== false;
@@ -150,6 +197,7 @@ function playerChip(view, p, ctx, info) {
         h("strong", { class: "player-name" }, [ctx.name(p.seat)]),
         view.dealer === p.seat ? h("span", { class: "badge" }, [t("table.dealer")]) : null,
         p.out ? h("span", { class: "badge" }, [t("table.out")]) : null,
+        ...seatBadges(view, p),
         p.cards === 1 && GAME_PHASES.has(view.phase) ? h("span", { class: "badge uno" }, ["UNO"]) : null,
       ]),
       h("div", { class: "player-cards", "aria-hidden": "true" }, [
@@ -446,6 +494,7 @@ export function renderTable(view, ctx) {
               t("table.score", { n: view.players?.[view.you]?.score ?? view.totals?.[view.you] ?? 0 }),
             ]),
             sipsBadge(view, view.you),
+            ...seatActions(view, ctx, done),
             controls(view, ctx, info),
           ]),
           hand(view, ctx, info),
