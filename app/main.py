@@ -22,6 +22,7 @@ from app.api import cards, history, protocol, reference, rooms, scoresheets, tou
 from app.api.errors import ErrorOut, validation_body
 from app.api.limits import RateLimitMiddleware, RestLimits, document_429
 from app.db import Database
+from app.logs import redact_uvicorn_logs
 from app.metrics import CONTENT_TYPE as METRICS_TYPE
 from app.metrics import Metrics
 from app.rooms.autoplay import RoomTimes
@@ -43,6 +44,7 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
+    redact_uvicorn_logs()  # after uvicorn configured its loggers
     store = await open_store(
         settings.redis_url,
         history_size=settings.history_size,
