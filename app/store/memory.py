@@ -119,6 +119,7 @@ class MemoryStore(RoomStore):
     def _drop(self, room_id: str) -> None:
         room = self._rooms.pop(room_id, None)
         self._listed.pop(room_id, None)
+        self._beats.pop(room_id, None)
         if room is None:
             return
         if room.code is not None and self._codes.get(room.code) == room_id:

@@ -595,8 +595,9 @@ class RedisStore(RoomStore):
         if now_ms is None:
             await self._batch.call("DEL", key)
         else:
-            # Kept a day: long enough for any outage to be given back, then forgotten.
-            await self._batch.call("SET", key, now_ms, "PX", 86_400_000)
+            # Kept as long as an untouched room (a day by default): long enough for any
+            # outage to be given back, and never longer than the room it belongs to.
+            await self._batch.call("SET", key, now_ms, "PX", 1000 * self.room_ttl_seconds)
 
     async def last_beat(self, room_id: str) -> int | None:
         raw = await self._batch.call("GET", self._key(room_id, "beat"))
