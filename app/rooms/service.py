@@ -43,6 +43,10 @@ class Listener(Protocol):
     def close(self, code: int = 1000) -> None: ...
 
 
+# How long a socket's closing that the store refused (an outage) is offered again: the
+# seat would otherwise count the gone socket for as long as the room lives.
+_DISCONNECT_RETRY_SECONDS = 600.0
+
 # A due time this far past belongs to a room that is gone (see _send_ticks).
 _STALE_DUE_MS = 3_600_000
 
@@ -288,6 +292,29 @@ class RoomService:
             # only cost (duplicates are dropped by their seq until this is done).
             self._spawn(self._sync_subscription(room_id), f"unsubscribe-{room_id}")
             self._spawn(self._run_writer(writer), f"writer-{room_id}")
+
+    def disconnect_later(self, room_id: str, command: dict[str, Any]) -> None:
+        """Log a socket's closing that could not be logged (the store was unreachable)
+        once the store answers again, so that its seat stops counting the socket (a seat's
+        sockets are capped: its client's reconnects would be refused)."""
+        self._spawn(self._retry_disconnect(room_id, command), f"disconnect-{room_id}")
+
+    async def _retry_disconnect(self, room_id: str, command: dict[str, Any]) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + _DISCONNECT_RETRY_SECONDS
+        delay = 0.5
+        while not self._closing:
+            await asyncio.sleep(delay)
+            try:
+                await self.submit(room_id, command)
+                return
+            except RoomError:
+                return  # answered, or appended and left to the room's writer
+            except OUTAGE:
+                if loop.time() > deadline:
+                    log.warning("room %s: a socket's closing could not be logged", room_id)
+                    return
+                delay = min(delay * 2, 5.0)
 
     def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
         task = asyncio.create_task(work, name=name)

@@ -36,7 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -248,6 +248,8 @@ class RedisStore(RoomStore):
         self._pubsub: PubSub | None = None
         self._listener: asyncio.Task[None] | None = None
         self._confirmed: dict[bytes, asyncio.Event] = {}
+        # Every channel this node listens on: subscribed again on each new connection.
+        self._wanted: set[bytes] = set()
         self._channel_room: dict[bytes, str] = {}
         self._node_channel = b""
         self._outboxes = f"{prefix}:outboxes"
@@ -646,17 +648,30 @@ class RedisStore(RoomStore):
     async def start(self, node: str, on_message: Delivery, on_wake: Callable[[str], None]) -> None:
         self._on_message = on_message
         self._on_wake = on_wake
-        self._pubsub = self._redis.pubsub()
         self._node_channel = self._node_ch(node).encode()
-        await self._subscribe_channel(self._node_channel, start_listener=True)
+        self._listener = asyncio.create_task(self._listen(), name="redis-pubsub")
+        await self._subscribe_channel(self._node_channel)
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="redis-sweep")
 
-    async def _subscribe_channel(self, channel: bytes, start_listener: bool = False) -> None:
-        assert self._pubsub is not None
-        event = self._confirmed.setdefault(channel, asyncio.Event())
-        await self._pubsub.subscribe(channel)
-        if start_listener:
-            self._listener = asyncio.create_task(self._listen(), name="redis-pubsub")
+    def _send_pubsub(self, *args: bytes | str) -> Awaitable[None] | None:
+        """Send a (un)subscribe on the live pub/sub connection, or None when there is none
+        (the listener subscribes every wanted channel when it connects again). Only written:
+        the listener alone reads that connection, and redis-py's own reconnect (which reads
+        the handshake's replies) is never started from here."""
+        pubsub = self._pubsub
+        conn = None if pubsub is None else pubsub.connection
+        if conn is None or not conn.is_connected:
+            return None
+        return conn.send_command(*args)  # type: ignore[no-any-return]
+
+    async def _subscribe_channel(self, channel: bytes) -> None:
+        self._wanted.add(channel)
+        # A fresh event each time: one set before an outage would confirm nothing.
+        event = self._confirmed[channel] = asyncio.Event()
+        sending = self._send_pubsub("SUBSCRIBE", channel)
+        if sending is not None:
+            with contextlib.suppress(aioredis.ConnectionError, aioredis.TimeoutError, OSError):
+                await sending  # lost: the listener resubscribes when it reconnects
         # A change published before Redis has processed SUBSCRIBE would be missed; the
         # caller reads the room only after this returns.
         try:
@@ -664,19 +679,63 @@ class RedisStore(RoomStore):
         except TimeoutError:
             raise StoreUnavailable(f"Redis did not confirm subscribing {channel!r}") from None
 
+    async def _unsubscribe_channel(self, channel: bytes) -> None:
+        self._wanted.discard(channel)
+        self._confirmed.pop(channel, None)
+        sending = self._send_pubsub("UNSUBSCRIBE", channel)
+        if sending is not None:
+            with contextlib.suppress(aioredis.ConnectionError, aioredis.TimeoutError, OSError):
+                await sending  # lost: the channel is not resubscribed on reconnecting
+
+    async def _connect_pubsub(self) -> tuple[PubSub, set[bytes]]:
+        """A new pub/sub connection, and the wanted channels it was subscribed to (their
+        confirmations arrive through the listener's reads)."""
+        pubsub = self._redis.pubsub()
+        sent = set(self._wanted)
+        try:
+            await pubsub.connect()
+            for chunk in _chunks(sorted(sent), 500):
+                await pubsub.connection.send_command("SUBSCRIBE", *chunk)  # type: ignore[union-attr]
+        except BaseException:
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            raise
+        return pubsub, sent
+
     async def _listen(self) -> None:
-        assert self._pubsub is not None
+        """The only reader of the pub/sub connection: one connection per period of Redis
+        being reachable, made (with every wanted channel subscribed) after each loss."""
+        lost = False
         while True:
             try:
-                # Blocking (timeout None): no timer per message, as a timeout would cost.
-                message = await self._pubsub.get_message(timeout=None)
+                pubsub, sent = await self._connect_pubsub()
             except asyncio.CancelledError:
                 raise
-            except (aioredis.ConnectionError, aioredis.TimeoutError, OSError):
-                # Reconnected (and resubscribed) by redis-py on the next read.
-                log.warning("redis pub/sub connection lost; reconnecting")
+            except (aioredis.RedisError, OSError):
                 await asyncio.sleep(0.5)
                 continue
+            if lost:
+                log.warning("redis pub/sub connection back; %d channels subscribed", len(sent))
+            self._pubsub = pubsub
+            try:
+                # Wanted while the connection was being made: subscribed now.
+                missing = sorted(self._wanted - sent)
+                if missing:
+                    await pubsub.connection.send_command("SUBSCRIBE", *missing)  # type: ignore[union-attr]
+                await self._read(pubsub)
+            except asyncio.CancelledError:
+                raise
+            except (aioredis.RedisError, OSError) as err:
+                log.warning("redis pub/sub connection lost (%r); reconnecting", err)
+                lost = True
+            finally:
+                self._pubsub = None
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
+            await asyncio.sleep(0.5)
+
+    async def _read(self, pubsub: PubSub) -> None:
+        while True:
+            # Blocking (timeout None): no timer per message, as a timeout would cost.
+            message = await pubsub.get_message(timeout=None)
             if message is None:
                 continue
             try:
@@ -718,18 +777,13 @@ class RedisStore(RoomStore):
     async def unsubscribe(self, room_id: str) -> None:
         channel = self._key(room_id, "changes").encode()
         self._channel_room.pop(channel, None)
-        self._confirmed.pop(channel, None)
-        if self._pubsub is not None:
-            await self._pubsub.unsubscribe(channel)
+        await self._unsubscribe_channel(channel)
 
     async def watch_log(self, room_id: str) -> None:
         await self._subscribe_channel(self._key(room_id, "wake").encode())
 
     async def unwatch_log(self, room_id: str) -> None:
-        channel = self._key(room_id, "wake").encode()
-        self._confirmed.pop(channel, None)
-        if self._pubsub is not None:
-            await self._pubsub.unsubscribe(channel)
+        await self._unsubscribe_channel(self._key(room_id, "wake").encode())
 
     async def close(self) -> None:
         if self._sweeper is not None:
@@ -740,6 +794,4 @@ class RedisStore(RoomStore):
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener
-        if self._pubsub is not None:
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
         await self._redis.aclose()

@@ -188,8 +188,14 @@ def _plausible(text: str, longest: int) -> bool:
 
 
 async def _disconnect(service: RoomService, room_id: str, command: dict[str, Any]) -> None:
-    with contextlib.suppress(RoomError):
+    try:
         await service.submit(room_id, command)
+    except RoomError:
+        pass
+    except OUTAGE:
+        # Not logged: offered again once the store is back, or the seat keeps counting
+        # this socket and refuses its client's reconnects (too_many_sockets).
+        service.disconnect_later(room_id, command)
 
 
 async def _receive(

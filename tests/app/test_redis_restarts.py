@@ -1,0 +1,103 @@
+"""After Redis is killed and restarted, a node's store listens again: every channel it was
+subscribed to (its node channel, rooms' changes and wake-ups) is subscribed on the new
+connection, new subscriptions are confirmed, and only one coroutine reads that connection.
+A Redis of the test's own on a free port, killed with SIGKILL twice."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+
+from app.store.redis import RedisStore
+from reliability.processes import RedisServer
+
+pytestmark = pytest.mark.redis
+
+
+async def _until_delivered(
+    url: str, channel: str, got: asyncio.Queue[bytes], payload: bytes = b"hello"
+) -> bytes:
+    """Publish on ``channel`` until the store hands a message over (it resubscribes
+    within a second or so of Redis being back)."""
+    admin = aioredis.Redis.from_url(url)
+    try:
+        async with asyncio.timeout(10):
+            while True:
+                await admin.publish(channel, payload)
+                try:
+                    return await asyncio.wait_for(got.get(), timeout=0.2)
+                except TimeoutError:
+                    continue
+    finally:
+        await admin.aclose()
+
+
+async def _churn(store: RedisStore, prefix: str) -> None:
+    """Subscribe and unsubscribe rooms without pause (failures ignored)."""
+    for i in range(10_000):
+        try:
+            await store.subscribe(f"{prefix}-{i}")
+            await store.unsubscribe(f"{prefix}-{i}")
+        except Exception:
+            await asyncio.sleep(0.01)
+
+
+async def test_subscriptions_survive_redis_restarts(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    server = RedisServer(tmp_path)
+    server.start()
+    changes: asyncio.Queue[bytes] = asyncio.Queue()
+    wakes: asyncio.Queue[bytes] = asyncio.Queue()
+    direct: asyncio.Queue[bytes] = asyncio.Queue()
+
+    def on_message(room_id: str | None, data: bytes) -> None:
+        (direct if room_id is None else changes).put_nowait(data)
+
+    store = await RedisStore.connect(server.url, prefix="t")
+    caplog.set_level(logging.WARNING)
+    try:
+        await store.start("n1", on_message, lambda room: wakes.put_nowait(room.encode()))
+        await store.subscribe("r1")
+        await store.watch_log("r1")
+        for restart in range(2):
+            # Rooms' sockets keep subscribing while Redis is down and as it comes back.
+            churn = asyncio.create_task(_churn(store, f"c{restart}"))
+            server.kill()
+            await asyncio.sleep(0.3)
+            server.start()
+            await asyncio.sleep(1.5)
+            churn.cancel()
+            await asyncio.gather(churn, return_exceptions=True)
+            assert await _until_delivered(server.url, "t:{r1}:changes", changes) == b"hello"
+            assert await _until_delivered(server.url, "t:{r1}:wake", wakes, b"r1") == b"r1"
+            assert await _until_delivered(server.url, "t:node:n1", direct) == b"hello"
+            # A room subscribed after the restart is confirmed (and delivered).
+            room = f"r{restart + 2}"
+            async with asyncio.timeout(10):
+                while True:
+                    try:
+                        await store.subscribe(room)
+                        break
+                    except Exception:
+                        await asyncio.sleep(0.2)
+            channel = f"t:{{{room}}}:changes"
+            assert await _until_delivered(server.url, channel, changes) == b"hello"
+        # Unsubscribed: no longer delivered.
+        await store.unsubscribe("r1")
+        admin = aioredis.Redis.from_url(server.url)
+        await asyncio.sleep(0.1)
+        assert await admin.publish("t:{r1}:changes", b"x") == 0
+        await admin.aclose()
+    finally:
+        await store.close()
+        server.stop()
+    assert not [r for r in caplog.records if "another coroutine" in r.getMessage()]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
