@@ -26,7 +26,7 @@ import orjson
 from app.metrics import Metrics
 from app.rooms.archiver import Archive, Archiver
 from app.rooms.autoplay import RoomTimes
-from app.rooms.errors import RoomError, not_found, store_full
+from app.rooms.errors import RoomError, not_found, store_full, store_unavailable
 from app.rooms.races import RaceSettings
 from app.rooms.writer import RoomWriter, now_ms
 from app.store import OUTAGE
@@ -280,6 +280,7 @@ class RoomService:
                 local_result=self._resolve,
                 local_change=self._deliver,
                 on_stop=self._writer_stopping,
+                on_lost=self._lost,
                 schedule=self.schedule,
                 metrics=self.metrics,
                 watchers_refresh_seconds=self._watchers_every,
@@ -305,16 +306,23 @@ class RoomService:
         delay = 0.5
         while not self._closing:
             await asyncio.sleep(delay)
-            try:
-                await self.submit(room_id, command)
+            if await self._disconnected(room_id, command):
                 return
-            except RoomError:
-                return  # answered, or appended and left to the room's writer
-            except OUTAGE:
-                if loop.time() > deadline:
-                    log.warning("room %s: a socket's closing could not be logged", room_id)
-                    return
-                delay = min(delay * 2, 5.0)
+            if loop.time() > deadline:
+                log.warning("room %s: a socket's closing could not be logged", room_id)
+                return
+            delay = min(delay * 2, 5.0)
+
+    async def _disconnected(self, room_id: str, command: dict[str, Any]) -> bool:
+        """Submit a socket's closing; False if the store refused it (nothing logged)."""
+        try:
+            await self.submit(room_id, command)
+        except RoomError as err:
+            # "unavailable": in no log. Otherwise answered, or logged for its writer.
+            return err.code != "unavailable"
+        except OUTAGE:
+            return False
+        return True
 
     def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
         task = asyncio.create_task(work, name=name)
@@ -427,6 +435,14 @@ class RoomService:
         pending = self._pending.pop(result.get("cid", ""), None)
         if pending is not None and not pending.future.done():
             pending.future.set_result(result)
+
+    def _lost(self, command: dict[str, Any], err: Exception) -> None:
+        """A command of this node's that its writer could not apply nor log: its sender
+        is told the store is unavailable (the command is in no log: a retry is applied
+        once), rather than that the room did not answer."""
+        pending = self._pending.pop(command.get("cid", ""), None)
+        if pending is not None and not pending.future.done():
+            pending.future.set_exception(store_unavailable())
 
     def _on_message(self, room_id: str | None, payload: bytes) -> None:
         if room_id is None:

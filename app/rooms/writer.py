@@ -81,8 +81,13 @@ class RoomWriter:
         watchers_refresh_seconds: float = 5.0,
         races: RaceSettings | None = None,
         times: RoomTimes | None = None,
+        on_lost: Callable[[dict[str, Any], Exception], None] | None = None,
     ) -> None:
         self.room_id = room_id
+        # A command handed over directly that could be neither applied nor passed on to
+        # the log: its sender learns why (``on_lost(command, error)``), instead of waiting
+        # for its answer's deadline.
+        self._on_lost = on_lost
         self._metrics = metrics
         self._races = races or RaceSettings()
         self._window: _Window | None = None
@@ -214,9 +219,11 @@ class RoomWriter:
             command = self._direct.popleft()
             try:
                 await self._store.append(self.room_id, command)
-            except Exception:
-                # Its sender is told the room did not answer, and may retry.
-                log.exception("room %s: could not pass a command on", self.room_id)
+            except Exception as err:
+                # Its sender is told, and may retry (it is in no log: applied at most once).
+                log.warning("room %s: could not pass a command on: %r", self.room_id, err)
+                if self._on_lost is not None:
+                    self._on_lost(command, err)
 
     async def _loop(self, cursor: str) -> None:
         renew_every = self._ttl_ms / 3000

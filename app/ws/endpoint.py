@@ -188,13 +188,15 @@ def _plausible(text: str, longest: int) -> bool:
 
 
 async def _disconnect(service: RoomService, room_id: str, command: dict[str, Any]) -> None:
+    """Log a socket's closing. Refused by the store (an outage): offered again once it is
+    back, or the seat keeps counting this socket and refuses its client's reconnects
+    (too_many_sockets)."""
     try:
         await service.submit(room_id, command)
-    except RoomError:
-        pass
+    except RoomError as err:
+        if err.code == "unavailable":
+            service.disconnect_later(room_id, command)
     except OUTAGE:
-        # Not logged: offered again once the store is back, or the seat keeps counting
-        # this socket and refuses its client's reconnects (too_many_sockets).
         service.disconnect_later(room_id, command)
 
 

@@ -1,6 +1,7 @@
 """After Redis is killed and restarted, a node's store listens again: every channel it was
 subscribed to (its node channel, rooms' changes and wake-ups) is subscribed on the new
 connection, new subscriptions are confirmed, and only one coroutine reads that connection.
+A socket closed while Redis was down stops counting on its seat once Redis is back.
 A Redis of the test's own on a free port, killed with SIGKILL twice."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
+from live import Server, running_server
 
 from app.store.redis import RedisStore
 from reliability.processes import RedisServer
@@ -101,3 +103,50 @@ async def test_subscriptions_survive_redis_restarts(
         server.stop()
     assert not [r for r in caplog.records if "another coroutine" in r.getMessage()]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def _seat_sockets(server: Server, room_id: str, seat: int) -> int | None:
+    """The seat's count of open sockets in the stored room (None while Redis is down)."""
+    try:
+        record = await server.app.state.store.load(room_id)
+    except Exception:
+        return None
+    assert record is not None
+    player = next(p for p in record.doc["players"] if p["seat"] == seat)
+    return int(player["conn"])
+
+
+async def test_a_socket_closed_while_redis_is_down_is_uncounted_when_it_is_back(
+    tmp_path: Path,
+) -> None:
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    redis_server = RedisServer(tmp_path)
+    redis_server.start()
+    try:
+        async with running_server(
+            "redis",
+            tmp_path,
+            redis_url=redis_server.url,
+            max_sockets_per_seat=1,
+            writer_idle_seconds=0.2,
+        ) as server:
+            room, seats = await server.table(2)
+            room_id = room["roomId"]
+            client = await server.connect(room_id, seats[0]["token"])
+            assert await _seat_sockets(server, room_id, 0) == 1
+            async with asyncio.timeout(10):  # no writer: the closing goes to the log
+                while room_id in server.app.state.rooms._writers:
+                    await asyncio.sleep(0.02)
+            redis_server.kill()
+            await client.ws.close()
+            await asyncio.sleep(1.0)  # the server's handler ends; its disconnect fails
+            redis_server.start()
+            async with asyncio.timeout(15):
+                while await _seat_sockets(server, room_id, 0) != 0:
+                    await asyncio.sleep(0.2)
+            # The seat's one socket is free again: its client gets back in.
+            again = await server.connect(room_id, seats[0]["token"])
+            await again.ws.close()
+    finally:
+        redis_server.stop()
