@@ -15,6 +15,8 @@ import { describePartyEvent } from "./bottle.js";
 import { GAME_PHASES, planPlay, renderTable, secondsLeft } from "./table.js";
 import { announce, toast } from "./toast.js";
 
+const QUIET_ERRORS = new Set(["entropy_too_late", "entropy_twice"]);
+
 const INFO_REFRESH_MS = 3000;
 const COUNTDOWN_MS = 500;
 const TURN_TIMERS = ["off", 5, 15, 30, 60, 120];
@@ -83,6 +85,9 @@ export function showRoom(root, roomId, params = {}) {
           .map((e) => (PARTY_GAMES.has(state.view?.game) ? describePartyEvent : describeEvent)(e, ctx));
       },
       onError(err) {
+        // Our shuffle contribution is sent in the background; one that arrives after the
+        // deal was dealt (or twice, after a reconnect) is refused, which is no news to the player.
+        if (QUIET_ERRORS.has(err.code)) return;
         toast(errorText(err.code, err.message), { kind: "error", code: err.code });
       },
       onStatus(status) {
