@@ -29,6 +29,9 @@ class GameKind:
     summary: Callable[[Any], dict[str, Any]]  # the scenario runner's "state"
     from_json: Callable[[dict[str, Any]], Any]
     state_class: type
+    # A deal's start state dealt again from its own seed (the same deal number, dealer and
+    # carried totals, nothing shuffled yet): what ``python -m engine.verify`` compares.
+    deal_again: Callable[[Any], Any]
 
 
 GAMES: dict[str, GameKind] = {}

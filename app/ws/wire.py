@@ -541,6 +541,7 @@ EVENT_MODELS: tuple[type[Closed], ...] = (
         "The match ended.",
         winner=(Seat | None, None),
         totals=(list[int] | None, None),
+        drinks=(list[int] | None, None),
     ),
     # UNO Rommy.
     _event(

@@ -220,6 +220,12 @@ def _start_round(state: BottleState, pile_top_first: Sequence[str] | None = None
     return state, [{"type": "deal", "deal": state.deal, "dealer": state.dealer}]
 
 
+def deal_again(state: BottleState) -> BottleState:
+    """The round ``state`` is the start of, shuffled again from its seed (for the
+    verifier): starting it from the round before, with nothing shuffled yet."""
+    return _start_round(replace(state, deal=state.deal - 1, shuffles=0))[0]
+
+
 def new_match(rules: Rules, players: int, seed: str, dealer: int | None = None) -> Transition:
     """A Bottle UNO game with the deck shuffled; the dealer's left turns first."""
     players, dealer, events = seat_the_table("Bottle UNO", players, seed, dealer)
@@ -483,5 +489,6 @@ register(
         summary=summary,
         from_json=BottleState.from_json,
         state_class=BottleState,
+        deal_again=deal_again,
     )
 )

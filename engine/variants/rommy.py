@@ -242,6 +242,12 @@ def start_deal(state: RommyState, deck_top_first: Sequence[str] | None = None) -
     return new, events
 
 
+def deal_again(state: RommyState) -> RommyState:
+    """The deal ``state`` is the start of, dealt again from its seed (for the verifier):
+    dealing from the deal before it, with nothing shuffled yet from the deal's seed."""
+    return start_deal(replace(state, deal=state.deal - 1, shuffles=0))[0]
+
+
 def new_match(rules: Rules, players: int, seed: str, dealer: int | None = None) -> Transition:
     """A Rommy match with its first deal dealt."""
     players, dealer, events = seat_the_table("UNO Rommy", players, seed, dealer)
@@ -821,5 +827,6 @@ register(
         summary=summary,
         from_json=RommyState.from_json,
         state_class=RommyState,
+        deal_again=deal_again,
     )
 )

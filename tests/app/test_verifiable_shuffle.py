@@ -138,3 +138,45 @@ def test_the_verifier_refuses_what_is_not_a_deal_record(tmp_path: Path) -> None:
         [sys.executable, "-m", "engine.verify", str(path)], cwd=ROOT, capture_output=True
     )
     assert done.returncode == 2
+
+
+async def test_a_bottle_uno_round_is_verified_from_its_archive_record(
+    fast_server: Server, tmp_path: Path
+) -> None:
+    """Bottle UNO deals its own way (a turned deck, no hands): the verifier deals it again
+    too (UNO Rommy's deal: tests/engine/test_commitment.py)."""
+    server = fast_server
+    room = await server.create(rules={"preset": "bottle", "roundLimit": 1}, seats=2)
+    seats = [await server.join(room["roomId"], f"p{i}", ageConfirmed=True) for i in range(2)]
+    clients = [await server.connect(room["roomId"], s["token"]) for s in seats]
+    await clients[0].wait_seq(clients[1].seq)
+    assert await _entropy(clients[1], 1, "c0ffee") is None
+    await server.start(room["roomId"], room["hostToken"])
+    for _ in range(200):
+        await clients[0].wait_seq(clients[1].seq)
+        view = clients[0].view
+        if view["phase"] == "matchOver":
+            break
+        mover = next(c for c in clients if c.view["legal"])
+        ref = await mover.act(mover.view["legal"][0])
+        outcome = await mover.outcome(ref)
+        assert outcome["type"] == "ack", outcome
+        for client in clients:
+            await client.wait_seq(outcome["seq"])
+    assert clients[0].view["phase"] == "matchOver"
+    match_id = clients[0].view["room"]["matchId"]
+    await archived_match(server, match_id, 1)
+    r = await server.http.get(f"/api/matches/{match_id}/deals/1/replay")
+    assert r.status_code == 200, r.text
+    record = r.json()
+    assert record["startState"]["shuffle"]["entropy"] == ["c0ffee"]
+    code, out = verify(record, tmp_path)
+    assert code == 0 and out["ok"] and out["checks"]["deal"] == "ok", out
+    stacked = orjson.loads(orjson.dumps(record))
+    pile = stacked["startState"]["pile"]
+    other = next(i for i, card in enumerate(pile) if card != pile[0])
+    pile[0], pile[other] = pile[other], pile[0]
+    code, out = verify(stacked, tmp_path)
+    assert code == 1 and out["checks"]["deal"] != "ok", out
+    for client in clients:
+        await client.close()
