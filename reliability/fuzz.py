@@ -191,6 +191,10 @@ class Fuzzer:
         self.pong = asyncio.Event()
         self.pongs = 0
         self.pings = 0
+        # This socket's actions not answered yet (id -> frame): sent again with the same id
+        # after a reconnect, as the protocol tells clients (an answer bound for a socket the
+        # server closed, e.g. for an oversized frame, is never read).
+        self.pending: dict[str, str | bytes] = {}
 
     async def connect(self) -> None:
         url = f"{self.run.node.ws_base}/ws/rooms/{self.room['roomId']}"
@@ -206,6 +210,10 @@ class Fuzzer:
             raise RuntimeError("cannot connect")
         self.pongs = self.pings = 0
         self.reader = asyncio.create_task(self.read(self.ws))
+        for frame in list(self.pending.values()):
+            self.run.counts["resent"] += 1
+            with contextlib.suppress(websockets.ConnectionClosed, OSError):
+                await self.ws.send(frame)
 
     async def read(self, ws: ClientConnection) -> None:
         try:
@@ -226,6 +234,7 @@ class Fuzzer:
                     ref = message.get("ref")
                     if ref is not None:
                         self.run.pending.pop(ref, None)
+                        self.pending.pop(ref, None)
                     if kind == "error":
                         self.run.codes[message.get("code", "?")] += 1
                 self.window.append(message)
@@ -282,6 +291,7 @@ class Fuzzer:
             ref = action_id(frame)
             if ref is not None:
                 run.pending[ref] = frame if isinstance(frame, str) else repr(frame)
+                self.pending[ref] = frame
             # A valid ping is answered by a pong of its own; then comes the pong of ours.
             self.pings += 2 if is_ping(frame) else 1
             try:
@@ -297,6 +307,7 @@ class Fuzzer:
             if self.reader.done():
                 # Closed by the server: an answer too (1009 for oversize, 1011 counted apart).
                 run.pending.pop(ref or "", None)
+                self.pending.pop(ref or "", None)
                 continue
             answered = is_ping(frame) or any(m.get("type") in ANSWERS for m in self.window)
             if ref is not None and any(
@@ -304,6 +315,7 @@ class Fuzzer:
             ):
                 # Refused before the pong (by the parser, with or without its id): answered.
                 run.pending.pop(ref, None)
+                self.pending.pop(ref, None)
             if not answered and valid_resume(frame):
                 answered = True  # patches, a snapshot, or nothing for the current seq
             if not answered and ref is not None:
@@ -314,6 +326,8 @@ class Fuzzer:
                     run.examples.append(frame if isinstance(frame, str) else repr(frame))
             if self.view is not None and self.view.get("phase") == "matchOver" and self.token:
                 await run.restart(self.room)
+        if self.pending and self.reader.done():
+            await self.connect()  # the last frame closed it: the unanswered are sent again
 
 
 class Run:
@@ -429,6 +443,7 @@ async def run(
     seconds: float = 600,
     pool_size: int = 4000,
     seed: int = 1,
+    oversize_rate: float = 1 / 20000,
 ) -> Report:
     started = time.monotonic()
     pool = await asyncio.to_thread(draw_pool, pool_size, seed)
@@ -445,6 +460,7 @@ async def run(
         try:
             await asyncio.to_thread(node.start)
             fuzz = Run(node, frames, seconds, pool)
+            fuzz.oversize_rate = oversize_rate
             fuzzers = []
             first: dict[str, Any] | None = None
             for _ in range(rooms):
@@ -485,6 +501,7 @@ async def run(
         f"fuzz: {sent:,} socket frames on {len(fuzzers)} sockets, schemathesis over /openapi.json"
     )
     report.add("socket frames sent", sent, f"{frames:,}", sent >= frames)
+    report.add("actions sent again after a reconnect", fuzz.counts["resent"])
     report.add("frames per second", round(rate))
     report.add(
         "frames unanswered",
@@ -531,6 +548,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rest-examples", type=int, default=100, help="per operation and mode")
     parser.add_argument("--pool", type=int, default=4000, help="frames drawn from hypothesis")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--oversize", type=float, default=1 / 20000, help="share of frames over the size limit"
+    )
     args = parser.parse_args(argv)
     report = asyncio.run(
         run(
@@ -541,6 +561,7 @@ def main(argv: list[str] | None = None) -> int:
             args.seconds,
             args.pool,
             args.seed,
+            args.oversize,
         )
     )
     return print_report(report)

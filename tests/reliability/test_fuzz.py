@@ -13,7 +13,11 @@ def test_the_frame_strategies_cover_valid_and_broken_messages() -> None:
 
 
 async def test_fuzzed_frames_are_all_answered_without_server_errors() -> None:
-    report = await fuzz.run(frames=3000, rooms=2, seats=2, rest_examples=3, pool_size=400, seed=3)
+    # Many oversized frames (each closes its socket with 1009): the answers bound for a
+    # closed socket are had by sending the action again with its id after the reconnect.
+    report = await fuzz.run(
+        frames=3000, rooms=2, seats=2, rest_examples=3, pool_size=400, seed=3, oversize_rate=1 / 50
+    )
     print(report.table())
     assert report.value("socket frames sent") == 3000
     assert report.value("frames unanswered") == 0
