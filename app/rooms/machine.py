@@ -387,12 +387,20 @@ class RoomMachine:
 
     def _on_connect(self, command: dict[str, Any], now_ms: int) -> Step:
         player = self._player(command["pid"])
+        sock = command.get("sock")
+        socks = player.setdefault("socks", {})
+        if sock is not None and sock in socks:
+            # Sent again after an answer lost to an outage: its first commit landed.
+            return Step({"ok": True})
         limit = command.get("max")
         if limit is not None and player["conn"] >= limit:
             raise RoomError(429, "too_many_sockets", f"this seat has {limit} sockets open already")
         player["conn"] += 1
         player["goneAt"] = None
-        _count(player.setdefault("at", {}), _socket_node(command), 1)
+        node = _socket_node(command)
+        _count(player.setdefault("at", {}), node, 1)
+        if sock is not None:
+            socks[sock] = node
         step = Step({"ok": True}, changed=True)
         step.public_events.append({"type": "connect", "seat": player["seat"]})
         self._back_from_away(player, step)
@@ -415,7 +423,19 @@ class RoomMachine:
 
     def _on_disconnect(self, command: dict[str, Any], now_ms: int) -> Step:
         player = self._player(command["pid"])
-        if not _count(player.setdefault("at", {}), _socket_node(command), -1, player["conn"]):
+        node = _socket_node(command)
+        sock = command.get("sock")
+        socks = player.setdefault("socks", {})
+        if sock is not None:
+            if sock not in socks:
+                # Closed already (a retry whose first commit landed, or its node was found
+                # dead), or its connect never landed: nothing to count off.
+                return Step({"ok": True})
+            node = socks.pop(sock)
+        elif node in socks.values():
+            # A dead node's connection (see gone): one of that node's sockets goes.
+            del socks[next(k for k, v in socks.items() if v == node)]
+        if not _count(player.setdefault("at", {}), node, -1, player["conn"]):
             # Its node was found dead and the connection taken away already.
             return Step({"ok": True})
         player["conn"] -= 1

@@ -314,12 +314,15 @@ class RoomService:
             delay = min(delay * 2, 5.0)
 
     async def _disconnected(self, room_id: str, command: dict[str, Any]) -> bool:
-        """Submit a socket's closing; False if the store refused it (nothing logged)."""
+        """Submit a socket's closing; False if it must be sent again: the store refused it
+        (nothing logged), or, for a seat's socket (closed by its id: counted once however
+        often it is sent), it went unanswered."""
         try:
             await self.submit(room_id, command)
         except RoomError as err:
-            # "unavailable": in no log. Otherwise answered, or logged for its writer.
-            return err.code != "unavailable"
+            # "unavailable": in no log. "timeout": perhaps lost with a failed commit.
+            # Otherwise answered (a room gone, a seat given up: nothing to count off).
+            return not (err.code == "unavailable" or (err.code == "timeout" and "sock" in command))
         except OUTAGE:
             return False
         return True

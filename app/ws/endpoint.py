@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import secrets
 from typing import Any
 
 import orjson
@@ -124,16 +125,26 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
     sender = asyncio.create_task(conn.run_sender())
     pinger: asyncio.Task[None] | None = None
     connected = False
+    # The socket's id in its seat's record: its connect and disconnect count once however
+    # often they are sent (a commit whose answer an outage lost may have landed).
+    sock = secrets.token_hex(8)
     try:
         await service.listen(room_id, conn)
         # A seat's connection is a change of the room (a spectator's is counted quietly);
         # the snapshot below already includes it.
         opening: dict[str, Any] = (
-            {"k": "connect", "pid": pid, "max": settings.max_sockets_per_seat}
+            {"k": "connect", "pid": pid, "max": settings.max_sockets_per_seat, "sock": sock}
             if pid is not None
             else {"k": "watch", "max": settings.max_spectators}
         )
-        await service.submit(room_id, opening)
+        try:
+            await service.submit(room_id, opening)
+        except (RoomError, *OUTAGE) as err:
+            if pid is not None and _uncertain(err):
+                # Unanswered, yet perhaps committed: counted off once the store is back
+                # (a no-op if it never landed), or the seat counts a socket nobody holds.
+                service.disconnect_later(room_id, {"k": "disconnect", "pid": pid, "sock": sock})
+            raise
         connected = True
         await conn.snapshot()
         # Measuring the connection's round trip (for races) once it is in the room.
@@ -143,6 +154,8 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
         conn.send(error(err.code, err.message))
         if err.status == 429:
             conn.close(CLOSE_TOO_MANY)
+        elif err.code in ("unavailable", "timeout"):
+            conn.close(CLOSE_UNAVAILABLE)  # the store's outage: reconnect in a moment
         else:
             conn.close(1011 if err.status >= 500 else CLOSE_BAD_TOKEN)
     except OUTAGE as err:
@@ -162,7 +175,11 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
             # Only a committed connection is undone (another device may hold the seat).
             # Shielded: the handler may be cancelled at shutdown, the seat must still go
             # offline in the room's view.
-            closing = {"k": "disconnect", "pid": pid} if pid is not None else {"k": "unwatch"}
+            closing = (
+                {"k": "disconnect", "pid": pid, "sock": sock}
+                if pid is not None
+                else {"k": "unwatch"}
+            )
             with contextlib.suppress(Exception):
                 await asyncio.shield(_disconnect(service, room_id, closing))
         conn.close()
@@ -187,17 +204,27 @@ def _plausible(text: str, longest: int) -> bool:
     return len(text) <= longest and text.isprintable()
 
 
+def _uncertain(err: BaseException) -> bool:
+    """Whether a command that failed with ``err`` may be sent again: refused by the store
+    (in no log), or unanswered (its writer's commit failed mid-outage, or it did not answer
+    in time: it may have landed, which a socket's id makes harmless)."""
+    if isinstance(err, RoomError):
+        return err.code in ("unavailable", "timeout")
+    return isinstance(err, OUTAGE)
+
+
 async def _disconnect(service: RoomService, room_id: str, command: dict[str, Any]) -> None:
-    """Log a socket's closing. Refused by the store (an outage): offered again once it is
-    back, or the seat keeps counting this socket and refuses its client's reconnects
-    (too_many_sockets)."""
+    """Log a socket's closing. Refused by the store or unanswered (an outage): offered
+    again until it is answered, or the seat keeps counting this socket and refuses its
+    client's reconnects (too_many_sockets). A seat's socket closes by its id, so a closing
+    sent twice counts once; a spectator's is sent again only when refused (in no log)."""
     try:
         await service.submit(room_id, command)
-    except RoomError as err:
-        if err.code == "unavailable":
+    except (RoomError, *OUTAGE) as err:
+        if _uncertain(err) and (
+            "sock" in command or not (isinstance(err, RoomError) and err.code == "timeout")
+        ):
             service.disconnect_later(room_id, command)
-    except OUTAGE:
-        service.disconnect_later(room_id, command)
 
 
 async def _receive(

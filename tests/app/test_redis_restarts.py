@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -147,6 +148,50 @@ async def test_a_socket_closed_while_redis_is_down_is_uncounted_when_it_is_back(
                     await asyncio.sleep(0.2)
             # The seat's one socket is free again: its client gets back in.
             again = await server.connect(room_id, seats[0]["token"])
+            await again.ws.close()
+    finally:
+        redis_server.stop()
+
+
+async def test_a_closing_lost_with_its_writers_commit_is_uncounted_when_redis_is_back(
+    tmp_path: Path,
+) -> None:
+    """The socket's closing goes straight to the room's writer on its own node (no log
+    entry) while Redis hangs (stopped), goes unanswered in time, and dies with Redis
+    (killed): it is sent again by the socket's id until it lands, and counts once."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    redis_server = RedisServer(tmp_path)
+    redis_server.start()
+    try:
+        async with running_server(
+            "redis",
+            tmp_path,
+            redis_url=redis_server.url,
+            max_sockets_per_seat=1,
+            command_timeout_seconds=0.5,
+            # Renewals every 2 s: the writer is still running when the closing reaches it.
+            lease_ttl_ms=6000,
+        ) as server:
+            room, seats = await server.table(2)
+            room_id = room["roomId"]
+            client = await server.connect(room_id, seats[0]["token"])
+            assert await _seat_sockets(server, room_id, 0) == 1
+            assert room_id in server.app.state.rooms._writers
+            assert redis_server.process is not None
+            redis_server.process.send_signal(signal.SIGSTOP)
+            await client.ws.close()
+            # Handed to the writer, whose store call hangs; unanswered after 0.5 s, told
+            # "timeout" at the next look of the pending commands (every 3 s).
+            await asyncio.sleep(4.0)
+            redis_server.kill()  # what it had not read is gone with it
+            await asyncio.sleep(3.0)  # longer than redis-py's own retries of the commit
+            redis_server.start()
+            async with asyncio.timeout(20):
+                while await _seat_sockets(server, room_id, 0) != 0:
+                    await asyncio.sleep(0.2)
+            again = await server.connect(room_id, seats[0]["token"])
+            assert await _seat_sockets(server, room_id, 0) == 1  # counted off once, not twice
             await again.ws.close()
     finally:
         redis_server.stop()
