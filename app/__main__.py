@@ -25,6 +25,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="Redis URL for the room store (env UNO_REDIS_URL; none: in-process store)",
     )
     parser.add_argument(
+        "--redis-cluster",
+        default=os.environ.get("UNO_REDIS_CLUSTER"),
+        metavar="HOST:PORT[,HOST:PORT...]",
+        help="seeds of a Redis Cluster for the room store (env UNO_REDIS_CLUSTER); "
+        "instead of --redis",
+    )
+    parser.add_argument(
         "--database",
         default=os.environ.get("UNO_DATABASE_URL"),
         help="SQLAlchemy async URL (env UNO_DATABASE_URL; none: ./uno.db SQLite)",
@@ -58,6 +65,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def settings_from(args: argparse.Namespace) -> Settings:
     overrides: dict[str, object] = {"host": args.host, "port": args.port}
     overrides["redis_url"] = args.redis or None
+    overrides["redis_cluster"] = args.redis_cluster or None
     if args.database:
         overrides["database_url"] = args.database
     if args.proxy_headers is not None:
@@ -70,18 +78,22 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 
 def check_store(settings: Settings) -> None:
-    """Exit with a clear message now if the Redis given cannot be reached (instead of a
-    traceback from the server's startup, or a hang on an address that never answers)."""
-    if settings.redis_url is None:
+    """Exit with a clear message now if the Redis (or Redis Cluster) given cannot be
+    reached (instead of a traceback from the server's startup, or a hang on an address that
+    never answers)."""
+    if settings.redis_url is None and settings.redis_cluster is None:
         return
-    from app.store.base import StoreUnreachable
+    from app.store.base import RoomStore, StoreUnreachable
     from app.store.redis import RedisStore
+    from app.store.redis_cluster import RedisClusterStore
 
     async def reach() -> None:
-        store = await RedisStore.connect(
-            settings.redis_url,  # type: ignore[arg-type]
-            connect_timeout=settings.redis_connect_timeout_seconds,
-        )
+        timeout = settings.redis_connect_timeout_seconds
+        store: RoomStore
+        if settings.redis_cluster is not None:
+            store = await RedisClusterStore.connect(settings.redis_cluster, timeout)
+        else:
+            store = await RedisStore.connect(settings.redis_url, timeout)  # type: ignore[arg-type]
         await store.close()
 
     try:

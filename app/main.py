@@ -47,6 +47,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     redact_uvicorn_logs()  # after uvicorn configured its loggers
     store = await open_store(
         settings.redis_url,
+        settings.redis_cluster,
+        wait_replicas=settings.redis_wait_replicas,
+        wait_timeout_ms=settings.redis_wait_timeout_ms,
         history_size=settings.history_size,
         history_ttl_seconds=settings.history_ttl_seconds,
         prefix=settings.redis_prefix,

@@ -19,6 +19,14 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(
         default=None, validation_alias=AliasChoices("UNO_REDIS_URL", "redis_url")
     )
+    # The seeds (HOST:PORT,...) of a Redis Cluster to keep rooms on (instead of redis_url).
+    redis_cluster: str | None = Field(
+        default=None, validation_alias=AliasChoices("UNO_REDIS_CLUSTER", "redis_cluster")
+    )
+    # On a Redis Cluster: a commit is published and acknowledged only once this many
+    # replicas have it (WAIT), or refused as unavailable after the timeout. 0: at once.
+    redis_wait_replicas: int = Field(default=0, ge=0)
+    redis_wait_timeout_ms: int = Field(default=1000, ge=1)
     # How long the server waits for Redis at start (connect and first reply) before it
     # gives up and exits.
     redis_connect_timeout_seconds: float = 5.0

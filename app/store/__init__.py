@@ -9,19 +9,39 @@ from __future__ import annotations
 
 from typing import Any
 
+from redis.exceptions import ClusterError as _ClusterError
 from redis.exceptions import ConnectionError as _RedisConnectionError
+from redis.exceptions import RedisClusterException as _RedisClusterException
 from redis.exceptions import TimeoutError as _RedisTimeoutError
+from redis.exceptions import TryAgainError as _TryAgainError
 
 from app.store.base import Commit, Delivery, RoomRecord, RoomStore, StoreUnavailable
 from app.store.memory import MemoryStore
 
 # What a store raises while it cannot be reached (an outage): answered 503 ``unavailable``
-# by REST, closing 1013 on sockets.
-OUTAGE: tuple[type[Exception], ...] = (StoreUnavailable, _RedisConnectionError, _RedisTimeoutError)
+# by REST, closing 1013 on sockets. On a Redis Cluster: also a shard down or failing over
+# (CLUSTERDOWN, TRYAGAIN, a slot no master serves).
+OUTAGE: tuple[type[Exception], ...] = (
+    StoreUnavailable,
+    _RedisConnectionError,
+    _RedisTimeoutError,
+    _ClusterError,
+    _TryAgainError,
+    _RedisClusterException,
+)
 
 
-async def open_store(redis_url: str | None, **options: Any) -> RoomStore:
-    """The Redis store when a URL is given (checked reachable now), else the memory store."""
+async def open_store(
+    redis_url: str | None, redis_cluster: str | None = None, **options: Any
+) -> RoomStore:
+    """The Redis Cluster store when seeds are given, the Redis store when a URL is (each
+    checked reachable now), else the memory store."""
+    if redis_cluster is not None:
+        from app.store.redis_cluster import RedisClusterStore
+
+        return await RedisClusterStore.connect(redis_cluster, **options)
+    options.pop("wait_replicas", None)
+    options.pop("wait_timeout_ms", None)
     if redis_url is None:
         options.pop("connect_timeout", None)
         return MemoryStore(**options)

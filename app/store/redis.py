@@ -216,6 +216,14 @@ class _Batcher:
 class RedisStore(RoomStore):
     """Rooms in Redis; one pub/sub connection per process carries changes and wake-ups."""
 
+    # How changes, wake-ups and results are published (the cluster store: SPUBLISH, to the
+    # shard of the channel's slot only), and whether the commit script publishes the
+    # command results itself (the cluster store's script cannot: a node's result channel
+    # is in another slot).
+    _PUBLISH = "PUBLISH"
+    _COMMIT_SCRIPT = _COMMIT
+    _RESULTS_IN_SCRIPT = True
+
     def __init__(
         self,
         client: aioredis.Redis,
@@ -240,7 +248,7 @@ class RedisStore(RoomStore):
         self._redis: Any = client
         self._acquire = client.register_script(_ACQUIRE)
         self._release = client.register_script(_RELEASE)
-        self._commit = client.register_script(_COMMIT)
+        self._commit = client.register_script(self._COMMIT_SCRIPT)
         self._drop_code_script = client.register_script(_DROP_CODE)
         self._load = client.register_script(_LOAD)
         self._history = client.register_script(_HISTORY)
@@ -294,6 +302,11 @@ class RedisStore(RoomStore):
             reply = await self._redis.config_get("appendonly", "save", "maxmemory-policy")
         except aioredis.ResponseError:
             return None
+        return self._warnings_for(reply)
+
+    @staticmethod
+    def _warnings_for(reply: dict[Any, Any]) -> list[str]:
+        """What CONFIG GET appendonly save maxmemory-policy says is at risk."""
         config = {_text(k): _text(v) for k, v in reply.items()}
         warnings = []
         if config.get("appendonly") != "yes":
@@ -415,7 +428,7 @@ class RedisStore(RoomStore):
         calls = [added, expiring]
         if wake:
             # Same batch, same connection, after the XADD: the writer reads what woke it.
-            calls.append(self._batch.call("PUBLISH", self._key(room_id, "wake"), room_id))
+            calls.append(self._batch.call(self._PUBLISH, self._key(room_id, "wake"), room_id))
         # All awaited, whatever fails: an error nobody retrieves is logged as "Future
         # exception was never retrieved". Then the first error, if any, is raised.
         await asyncio.gather(*calls, return_exceptions=True)
@@ -468,8 +481,9 @@ class RedisStore(RoomStore):
             ttl_ms,
         ]
         args.extend(orjson.dumps(entry) for entry in commit.deal_append)
-        for node, payload in commit.results:
-            args.extend((self._node_ch(node), payload))
+        if self._RESULTS_IN_SCRIPT:
+            for node, payload in commit.results:
+                args.extend((self._node_ch(node), payload))
         parts = ("room", "lease", "hist", "log", "deal", "outbox")
         keys = [self._key(room_id, part) for part in parts]
         # A finished deal: the room goes into the set of rooms with outbox entries first
@@ -479,7 +493,7 @@ class RedisStore(RoomStore):
             None if commit.archive is None else self._batch.call("SADD", self._outboxes, room_id)
         )
         try:
-            ok = await self._eval(self._commit, keys, args)
+            ok = await self._run_commit(keys, args)
         finally:
             if marked is not None:
                 try:
@@ -499,6 +513,14 @@ class RedisStore(RoomStore):
             raise LogAhead(room_id)
         if ok != 1:
             raise LeaseLost(room_id)
+        await self._published(room_id, commit)
+
+    async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
+        """Run the commit script (the cluster store may wait for a replica too)."""
+        return await self._eval(self._commit, keys, args)
+
+    async def _published(self, room_id: str, commit: Commit) -> None:
+        """After a commit: publish what the script did not (nothing here)."""
 
     # Expiry
 
@@ -643,7 +665,7 @@ class RedisStore(RoomStore):
         return kept
 
     async def deliver(self, node: str, payload: bytes) -> None:
-        await self._batch.call("PUBLISH", self._node_ch(node), payload)
+        await self._batch.call(self._PUBLISH, self._node_ch(node), payload)
 
     async def start(self, node: str, on_message: Delivery, on_wake: Callable[[str], None]) -> None:
         self._on_message = on_message

@@ -231,11 +231,14 @@ async def running_server(
     tmp_path: Any,
     prefix: str | None = None,
     redis_url: str | None = None,
+    redis_cluster: str | None = None,
     **settings: Any,
 ) -> AsyncIterator[Server]:
     """A live server; servers given the same Redis ``prefix`` are nodes of one cluster.
-    ``redis_url``: a Redis of the test's own (``own_redis``) instead of the shared one."""
-    shared = prefix is not None or redis_url is not None
+    ``redis_url``: a Redis of the test's own (``own_redis``) instead of the shared one;
+    ``redis_cluster``: the seeds of a Redis Cluster (store "cluster")."""
+    assert (store == "cluster") == (redis_cluster is not None)
+    shared = prefix is not None or redis_url is not None or redis_cluster is not None
     prefix = prefix or f"t{secrets.token_hex(4)}"
     if store == "redis" and redis_url is None:
         await require_redis()
@@ -247,6 +250,7 @@ async def running_server(
     )
     config_settings = Settings(
         redis_url=(redis_url or REDIS_URL) if store == "redis" else None,
+        redis_cluster=redis_cluster,
         redis_prefix=prefix,
         **settings,
     )

@@ -166,3 +166,11 @@ def _wait_ping(node: ClusterNode) -> None:
             assert node.process.poll() is None, "redis-server exited"
             assert time.monotonic() < deadline, "redis-server did not come up"
             time.sleep(0.05)
+
+
+def drop_cluster_prefix(cluster: OwnCluster, prefix: str) -> None:
+    """Delete every key under ``prefix`` on every master."""
+    for master in cluster.masters():
+        client = master.client()
+        for key in client.scan_iter(match=f"{prefix}:*", count=500):
+            client.delete(key)

@@ -8,21 +8,43 @@ from collections.abc import AsyncIterator
 
 import orjson
 import pytest
+from conftest import STORES
 from live import REDIS_URL, drop_prefix, require_redis
+from own_cluster import OwnCluster, drop_cluster_prefix
 
 from app.store import MemoryStore, RoomStore
 from app.store.base import Commit, LeaseLost, LogAhead
 
 
+@pytest.fixture(params=[*STORES, pytest.param("cluster", marks=pytest.mark.redis)])
+def store_kind(request: pytest.FixtureRequest) -> str:
+    """The contract runs on the Redis Cluster store too (the suite's own local cluster)."""
+    kind: str = request.param
+    return kind
+
+
 @pytest.fixture
-async def store(store_kind: str) -> AsyncIterator[RoomStore]:
+async def store(store_kind: str, request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
     if store_kind == "memory":
         yield MemoryStore(history_size=4)
+        return
+    prefix = f"t{secrets.token_hex(4)}"
+    if store_kind == "cluster":
+        from app.store.redis_cluster import RedisClusterStore
+
+        cluster: OwnCluster = request.getfixturevalue("redis_cluster")
+        cluster_store = await RedisClusterStore.connect(
+            cluster.seeds, history_size=4, prefix=prefix
+        )
+        try:
+            yield cluster_store
+        finally:
+            await cluster_store.close()
+            drop_cluster_prefix(cluster, prefix)
         return
     await require_redis()
     from app.store.redis import RedisStore
 
-    prefix = f"t{secrets.token_hex(4)}"
     redis_store = await RedisStore.connect(REDIS_URL, history_size=4, prefix=prefix)
     try:
         yield redis_store
