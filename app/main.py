@@ -18,7 +18,16 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from app.api import cards, history, protocol, reference, rooms, scoresheets, tournaments
+from app.api import (
+    cards,
+    history,
+    protocol,
+    reference,
+    rooms,
+    scoresheets,
+    tournament_host,
+    tournaments,
+)
 from app.api.errors import ErrorOut, validation_body
 from app.api.limits import RateLimitMiddleware, RestLimits, document_429
 from app.db import Database
@@ -32,6 +41,7 @@ from app.rooms.service import RoomService
 from app.settings import Settings, get_settings
 from app.store import OUTAGE, RoomStore, open_store
 from app.store.base import StoreFull
+from app.tournaments.runner import TournamentRunner
 from app.tournaments.service import TournamentService
 from app.tournaments.store import tournaments_beside
 from app.ws import endpoint, lobby
@@ -97,12 +107,17 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.db = db
     app.state.rooms = service
     app.state.tournaments = TournamentService(tournaments_beside(store))
+    app.state.tournament_runner = TournamentRunner(
+        app.state.tournaments, service, db, settings.tournament_poll_seconds
+    )
+    app.state.tournament_runner.start()
     app.state.rest_limits = rest_limits
     app.state.ready = True
     try:
         yield
     finally:
         app.state.ready = False
+        await app.state.tournament_runner.close()
         # Sockets are closed by the server first (1012); writers then finish what their
         # logs hold, so no accepted command is lost, and only then the stores close.
         await service.close()
@@ -231,6 +246,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(history.router)
     app.include_router(scoresheets.router)
     app.include_router(tournaments.router)
+    app.include_router(tournament_host.router)
     app.include_router(endpoint.router)
     app.include_router(lobby.router)
     plain_openapi = app.openapi

@@ -91,6 +91,9 @@ class Settings(BaseSettings):
     bot_delay_ms: int = 900
     empty_room_seconds: float = 300.0
     empty_lobby_seconds: float = 1800.0
+    # How often each node looks after running tournaments (opens, starts and reads their
+    # tables: app.tournaments.runner).
+    tournament_poll_seconds: float = 0.5
     # Rooms answered by GET /api/rooms at most.
     lobby_limit: int = 100
     # How often /ws/lobby's feed reads the lobby while some lobby socket is open.

@@ -14,6 +14,7 @@ from app.api.rooms import Name, _bearer, _rules, _turn_seconds
 from app.api.text import ID_MAX, ID_PATTERN
 from app.rooms import tokens
 from app.rooms.errors import RoomError
+from app.tournaments import rounds, tables
 from app.tournaments import service as tour
 from app.tournaments.service import TournamentService
 from app.tournaments.swiss import MAX_TABLE, MIN_TABLE
@@ -39,6 +40,13 @@ class CreateTournament(BaseModel):
     rounds: int = Field(ge=1, le=20)
     dealsPerRound: int = Field(default=1, ge=1, le=10)
     turnSeconds: int = Field(description="seconds per decision, 5-300: tables are timed")
+    tableStartSeconds: int = Field(
+        default=60,
+        ge=0,
+        le=3600,
+        description="seconds after a round starts until its tables deal (sooner when every"
+        " player of a table is there); absent players are played by the autopilot",
+    )
 
     @field_validator("turnSeconds")
     @classmethod
@@ -101,6 +109,7 @@ async def create_tournament(body: CreateTournament, service: Tournaments) -> Tou
         rules=_rules(body.rules),
         deals_per_round=body.dealsPerRound,
         now_ms=tour.now_ms(),
+        table_start_seconds=body.tableStartSeconds,
     )
     return TournamentCreated(tournamentId=await service.create(doc), hostToken=host_token)
 
@@ -217,13 +226,85 @@ async def check_in(
 )
 async def withdraw(
     tournament_id: TournamentId,
+    request: Request,
     service: Tournaments,
     authorization: Annotated[str | None, Header()] = None,
 ) -> dict[str, Any]:
     """Player: leave the tournament; kept in the standings as withdrawn."""
 
-    def step(doc: dict[str, Any]) -> None:
-        tour.withdraw(doc, _player(doc, authorization))
+    def step(doc: dict[str, Any]) -> dict[str, Any] | None:
+        player = _player(doc, authorization)
+        tour.withdraw(doc, player)
+        table = rounds.seat_of(doc, player["pid"])
+        return table if table is not None and table.get("result") is None else None
 
-    doc, _ = await service.change(tournament_id, step)
+    doc, table = await service.change(tournament_id, step)
+    if table is not None:
+        # Their running table plays on: a bot takes the seat.
+        await tables.leave(
+            request.app.state.rooms, table["roomId"], _player(doc, authorization)["pid"]
+        )
     return tour.public(tournament_id, doc)
+
+
+class Seat(BaseModel):
+    round: int
+    tableId: str
+    roomId: str
+    seat: int
+    token: str = Field(description="the seat's token at the table's room (its socket's token)")
+    startAt: int = Field(description="when the table deals (server ms), players there or not")
+
+
+@router.get(
+    "/{tournament_id}/seat",
+    response_model=Seat,
+    responses=responses(
+        {
+            **_NOT_FOUND,
+            **_AUTH,
+            403: ("tournament/not_registered",),
+            404: ("tournament/not_seated",),
+        }
+    ),
+)
+async def my_seat(
+    tournament_id: TournamentId,
+    service: Tournaments,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Seat:
+    """Player: your table this round and your seat token at its room."""
+    doc = await service.load(tournament_id)
+    player = _player(doc, authorization)
+    table = rounds.seat_of(doc, player["pid"])
+    if table is None:
+        raise RoomError(404, "tournament/not_seated", "you have no table this round")
+    return Seat(
+        round=int(doc["round"]),
+        tableId=table["id"],
+        roomId=table["roomId"],
+        seat=table["players"].index(player["pid"]),
+        token=rounds.seat_token(doc, table["roomId"], player["pid"]),
+        startAt=table["startAt"],
+    )
+
+
+@router.get("/{tournament_id}/rounds", responses=responses(_NOT_FOUND))
+async def get_rounds(tournament_id: TournamentId, service: Tournaments) -> list[dict[str, Any]]:
+    """Every round so far with its tables (rooms to watch) and their results."""
+    shown: list[dict[str, Any]] = tour.public(tournament_id, await service.load(tournament_id))[
+        "roundLog"
+    ]
+    return shown
+
+
+@router.get(
+    "/{tournament_id}/tables/{table_id}",
+    responses=responses({404: ("tournament/not_found", "tournament/table_not_found")}),
+)
+async def get_table(
+    tournament_id: TournamentId, table_id: str, service: Tournaments
+) -> dict[str, Any]:
+    doc = await service.load(tournament_id)
+    round_, table = rounds.find_table(doc, table_id)
+    return {"round": round_["number"], **tour.table_views([table])[0]}

@@ -41,6 +41,7 @@ from app.rooms.races import (
 from app.rooms.shuffle import deal_proof, fresh_shuffle, next_deal_number
 from engine.commitment import is_contribution as engine_contribution
 from engine.commitment import reseed
+from engine.scoring import hand_value
 
 _DEAL_OVER = ("dealOver", "matchOver")
 ABSENT_AFTER = 30  # s a seat may be disconnected before the autopilot takes it (default)
@@ -333,6 +334,30 @@ class RoomMachine:
                 bans.append(player["name"])
         return self._remove(player, "kick", now_ms)
 
+    def _on_reseat(self, command: dict[str, Any], now_ms: int) -> Step:
+        """A tournament's host moved players between tables before they started: the seat
+        holds another player (the one before loses it: their sockets close)."""
+        doc = self.doc
+        if doc["status"] != LOBBY:
+            raise RoomError(409, "match_in_progress", "the match has started; seats are fixed")
+        player = player_by_seat(doc, int(command["seat"]))
+        if player is None:
+            raise RoomError(404, "seat_empty", f"seat {command['seat']} is empty")
+        before = player["pid"]
+        player.pop("at", None)
+        player.update(
+            pid=command["pid"],
+            name=command["name"],
+            token=command["token"],
+            conn=0,
+            goneAt=now_ms,
+            away=False,
+        )
+        event = {"type": "join", "seat": player["seat"], "name": command["name"]}
+        step = Step({"ok": True}, changed=True, public_events=[event])
+        step.removed = [before]
+        return step
+
     def _on_unban(self, command: dict[str, Any], now_ms: int) -> Step:
         bans = self.doc.get("bans", [])
         name = next((b for b in bans if b.casefold() == command["name"].casefold()), None)
@@ -537,7 +562,16 @@ class RoomMachine:
         for index, player in enumerate(players):
             player["seat"] = index
             player.update(bank=bank, timeouts=0)
+        away_events = []
+        if command.get("absentAway"):
+            # A tournament table starts on time: a seat with no socket open is played by
+            # the autopilot from the first turn until its player comes.
+            for player in players:
+                if not player.get("bot") and player["conn"] <= 0:
+                    player["away"] = True
+                    away_events.append({"type": "away", "seat": player["seat"], "reason": "absent"})
         doc.pop("ended", None)
+        doc["tally"] = []
         doc["clock"] = None
         self.state = state
         doc["status"] = PLAYING
@@ -549,7 +583,7 @@ class RoomMachine:
             {"ok": True, "seq": self.seq + 1},
             changed=True,
             events=list(events),
-            public_events=[{"type": "start", "matchId": doc["matchId"]}],
+            public_events=[{"type": "start", "matchId": doc["matchId"]}, *away_events],
             deal_reset=True,
             deal_append=[{"start": self.deal_start, "acks": self._acks_entry()}],
         )
@@ -560,6 +594,8 @@ class RoomMachine:
     def next_due(self) -> int | None:
         """When the room next needs a ``tick`` (server ms), or None."""
         doc, state = self.doc, self.state
+        if doc.get("pausedAt"):
+            return None  # a paused table's clocks stand still (see _on_unpause)
         dues: list[int] = []
         clock = doc.get("clock")
         if clock:
@@ -590,6 +626,8 @@ class RoomMachine:
         """Whatever of the room's timers is due, in a fixed order; nothing due: no change
         (a tick that a player's action overtook, or a second node's copy of it)."""
         doc = self.doc
+        if doc.get("pausedAt"):
+            return Step({"ok": True, "stale": True})
         if doc.get("emptySince") and now_ms >= doc["emptySince"] + self._empty_limit():
             if self._is_empty():
                 return self._end_room("empty", now_ms)
@@ -721,7 +759,7 @@ class RoomMachine:
                     "deadline": now_ms + turn_ms + bank,
                 }
         # The bots.
-        if not playing or not autoplay.pilots(doc):
+        if not playing or not autoplay.pilots(doc) or doc.get("pausedAt"):
             doc["botAt"] = None
         elif doc.get("botAt") is None or step.actor is not None:
             doc["botAt"] = None
@@ -737,6 +775,10 @@ class RoomMachine:
     def _is_empty(self) -> bool:
         """Nobody seated (a lobby), or no seated person with a socket open (a match)."""
         players = self.doc["players"]
+        if self.doc.get("tournament"):
+            # A tournament table plays to its end (the autopilot plays absent seats): its
+            # result counts, whoever watches.
+            return False
         if self.doc["status"] == LOBBY:
             return not players
         return not any(not p.get("bot") and p["conn"] > 0 for p in players)
@@ -758,7 +800,8 @@ class RoomMachine:
         shift = int(command["shift"])
         doc = self.doc
         clock = doc.get("clock")
-        if shift <= 0 or (clock is None and not doc.get("emptySince")):
+        if shift <= 0 or doc.get("pausedAt") or (clock is None and not doc.get("emptySince")):
+            # (A paused table's clock stands still: unpause gives its time back.)
             return Step({"ok": True, "stale": True})
         step = Step({"ok": True}, changed=True)
         if doc.get("emptySince"):
@@ -769,6 +812,46 @@ class RoomMachine:
             event = {"type": "clockResumed", "seat": clock["seat"], "added": shift}
             step.public_events.append(event)
         return step
+
+    def _on_pause(self, command: dict[str, Any], now_ms: int) -> Step:
+        """A tournament's host stops the table: no clock runs, nobody moves, until
+        ``unpause`` gives every running clock the paused time back."""
+        doc = self.doc
+        if doc["status"] != PLAYING or doc.get("pausedAt"):
+            return Step({"ok": True, "stale": True})
+        doc["pausedAt"] = now_ms
+        return Step({"ok": True}, changed=True, public_events=[{"type": "paused"}])
+
+    def _on_unpause(self, command: dict[str, Any], now_ms: int) -> Step:
+        doc = self.doc
+        paused = doc.get("pausedAt")
+        if not paused:
+            return Step({"ok": True, "stale": True})
+        shift = max(0, now_ms - int(paused))
+        doc["pausedAt"] = None
+        clock = doc.get("clock")
+        if clock is not None:
+            clock["start"] += shift
+            clock["deadline"] += shift
+        if doc.get("dealOverAt"):
+            doc["dealOverAt"] += shift
+        for player in doc["players"]:
+            if player.get("goneAt") is not None:
+                player["goneAt"] += shift
+        return Step(
+            {"ok": True}, changed=True, public_events=[{"type": "unpaused", "added": shift}]
+        )
+
+    def _tally(self, state: Any, winner: int | None) -> None:
+        """A finished deal's card points left in each hand and its winner, kept for the
+        match (a tournament table's result is read from it)."""
+        hands = getattr(state, "hands", None)
+        if hands is None:
+            return  # a game without hands of cards (Bottle UNO keeps a sip tally)
+        rules, side = state.rules, getattr(state, "side", "light")
+        left = [hand_value(hand, rules, side) for hand in hands]
+        tally = {"winner": winner, "left": left, "totals": list(state.totals)}
+        self.doc.setdefault("tally", []).append(tally)
 
     def _on_claim(self, command: dict[str, Any], now_ms: int) -> Step:
         """Two seats, the opponent away: the player present may end the match as winner."""
@@ -788,6 +871,8 @@ class RoomMachine:
         doc, state = self.doc, self.state
         step = Step({"ok": True}, changed=True)
         if doc["status"] == PLAYING and state is not None:
+            if state.phase not in _DEAL_OVER:
+                self._tally(state, None)
             end = self._deal_end(state)
             end.match_over = True
             end.winner = winner
@@ -826,6 +911,8 @@ class RoomMachine:
             return Step({"ok": True, "ref": ref, "seq": self.acks[key], "duplicate": True})
         if self.doc["status"] != PLAYING or self.state is None:
             raise RoomError(409, "not_playing", "no match is in progress in this room")
+        if self.doc.get("pausedAt"):
+            raise RoomError(409, "paused", "the table is paused; play goes on when it resumes")
         if player.get("bot"):
             raise RoomError(409, "bot_seat", "a bot plays this seat")
         try:
@@ -945,6 +1032,7 @@ class RoomMachine:
         state = self.state
         if (
             self.doc["status"] != PLAYING
+            or self.doc.get("pausedAt")
             or state is None
             or state.phase != "dealOver"
             or state.deal != command.get("deal")
@@ -1050,6 +1138,8 @@ class RoomMachine:
         if after.phase in _DEAL_OVER and before.phase not in _DEAL_OVER:
             step.deal_end = self._deal_end(after)
             self.doc["dealOverAt"] = now_ms
+            dealt = next((e for e in events if e.get("type") == "dealOver"), None)
+            self._tally(after, None if dealt is None else dealt.get("winner"))
         if after.phase == "matchOver":
             self.doc["status"] = OVER
             # The next match gets a secret of its own (this one's deals are all revealed).

@@ -64,7 +64,8 @@ def build_view(
         view = engine.view_for(state, seat)
         if shared is None:
             view["players"] = _named_players(doc, view["players"])
-    clock = doc.get("clock")
+    # A paused table (a tournament's host paused it) shows no running deadline.
+    clock = None if doc.get("pausedAt") else doc.get("clock")
     # The current decision's deadline (server ms) and whose it is, for the countdown.
     view["deadline"] = None if clock is None else clock["deadline"]
     view["deadlineSeat"] = None if clock is None else clock["seat"]

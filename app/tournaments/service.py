@@ -15,6 +15,7 @@ from typing import Any
 from app.rooms import tokens
 from app.rooms.errors import RoomError
 from app.tournaments import swiss
+from app.tournaments.events import emit
 from app.tournaments.store import TournamentStore, VersionConflict
 
 REGISTRATION = "registration"
@@ -38,12 +39,20 @@ def new_doc(
     rules: dict[str, Any],
     deals_per_round: int,
     now_ms: int,
+    table_start_seconds: int = 0,
 ) -> dict[str, Any]:
     swiss.check_table_size(table_size)
     return {
         "name": name,
         "host": tokens.hash_token(host_token),
         "seed": tokens.new_token(),
+        # Seat tokens at the tables derive from it (app.tournaments.rounds.seat_token).
+        "secret": tokens.new_token(),
+        # How long after a round starts its tables deal, players there or not.
+        "tableStartSeconds": table_start_seconds,
+        "paused": False,
+        "seq": 0,
+        "events": [],
         "status": REGISTRATION,
         "tableSize": table_size,
         "rounds": rounds,
@@ -89,6 +98,7 @@ def register(doc: dict[str, Any], name: str, token: str, seed: int | None) -> di
         "joinedRound": int(doc["round"]),
     }
     doc["players"].append(player)
+    emit(doc, {"type": "registered", "playerId": player["pid"], "name": name}, now_ms())
     return player
 
 
@@ -98,12 +108,14 @@ def check_in(doc: dict[str, Any], player: dict[str, Any]) -> None:
     if player["status"] != swiss.Status.ACTIVE.value:
         raise RoomError(409, "tournament/withdrawn", "this player has withdrawn")
     player["checkedIn"] = True
+    emit(doc, {"type": "checkedIn", "playerId": player["pid"]}, now_ms())
 
 
 def open_check_in(doc: dict[str, Any]) -> None:
     if doc["status"] != REGISTRATION:
         raise RoomError(409, "tournament/started", "the tournament has started")
     doc["checkIn"] = True
+    emit(doc, {"type": "checkInOpen"}, now_ms())
 
 
 def withdraw(doc: dict[str, Any], player: dict[str, Any]) -> None:
@@ -112,6 +124,8 @@ def withdraw(doc: dict[str, Any], player: dict[str, Any]) -> None:
     if doc["status"] == OVER:
         raise RoomError(409, "tournament/over", "the tournament is over")
     player["status"] = swiss.Status.WITHDRAWN.value
+    emit(doc, {"type": "withdrawn", "playerId": player["pid"], "absent": False}, now_ms())
+    emit(doc, {"type": "standings"}, now_ms())
 
 
 def entrants(doc: dict[str, Any]) -> list[swiss.Entrant]:
@@ -187,7 +201,39 @@ def public(tournament_id: str, doc: dict[str, Any]) -> dict[str, Any]:
         ],
         "tieBreaks": list(swiss.TIE_BREAKS),
         "audit": doc["audit"],
+        "tableStartSeconds": doc.get("tableStartSeconds", 0),
+        "paused": bool(doc.get("paused")),
+        "startedAt": doc.get("startedAt"),
+        "finishedAt": doc.get("finishedAt"),
+        "endedEarly": bool(doc.get("endedEarly")),
+        "seq": int(doc.get("seq", 0)),
+        "roundLog": [
+            {
+                "number": r["number"],
+                "startedAt": r["startedAt"],
+                "done": bool(r.get("done")),
+                "tables": table_views(r["tables"]),
+            }
+            for r in doc.get("roundLog", [])
+        ],
     }
+
+
+def table_views(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Tables as anyone may see them (the room id lets anyone watch)."""
+    return [
+        {
+            "tableId": t["id"],
+            "number": t["number"],
+            "roomId": t["roomId"],
+            "players": list(t["players"]),
+            "startAt": t["startAt"],
+            "started": t["started"],
+            "result": t["result"],
+            "abandoned": bool(t.get("abandoned")),
+        }
+        for t in tables
+    ]
 
 
 class TournamentService:

@@ -40,11 +40,20 @@ class TournamentStore(abc.ABC):
     async def recent(self, limit: int) -> list[str]:
         """Ids of the newest tournaments, newest first."""
 
+    @abc.abstractmethod
+    async def set_running(self, tournament_id: str, running: bool) -> None:
+        """Whether the tournament has tables to look after (every node's runner does)."""
+
+    @abc.abstractmethod
+    async def running(self) -> list[str]:
+        """Ids of the tournaments with tables to look after."""
+
 
 class MemoryTournaments(TournamentStore):
     def __init__(self) -> None:
         self._docs: dict[str, tuple[bytes, int]] = {}
         self._order: list[str] = []
+        self._running: set[str] = set()
 
     async def create(self, tournament_id: str, doc: dict[str, Any]) -> None:
         self._docs[tournament_id] = (orjson.dumps(doc), 1)
@@ -63,6 +72,15 @@ class MemoryTournaments(TournamentStore):
 
     async def recent(self, limit: int) -> list[str]:
         return self._order[::-1][:limit]
+
+    async def set_running(self, tournament_id: str, running: bool) -> None:
+        if running:
+            self._running.add(tournament_id)
+        else:
+            self._running.discard(tournament_id)
+
+    async def running(self) -> list[str]:
+        return sorted(self._running)
 
 
 _REPLACE = """
@@ -108,6 +126,17 @@ class RedisTournaments(TournamentStore):
     async def recent(self, limit: int) -> list[str]:
         ids = await self._redis.zrevrange(f"{self._prefix}:tournaments", 0, limit - 1)
         return [i.decode() if isinstance(i, bytes) else str(i) for i in ids]
+
+    async def set_running(self, tournament_id: str, running: bool) -> None:
+        key = f"{self._prefix}:tournaments:running"
+        if running:
+            await self._redis.sadd(key, tournament_id)
+        else:
+            await self._redis.srem(key, tournament_id)
+
+    async def running(self) -> list[str]:
+        ids = await self._redis.smembers(f"{self._prefix}:tournaments:running")
+        return sorted(i.decode() if isinstance(i, bytes) else str(i) for i in ids)
 
 
 def tournaments_beside(rooms: RoomStore) -> TournamentStore:

@@ -417,6 +417,12 @@ EVENT_MODELS: tuple[type[Closed], ...] = (
         seat=_seat,
         added=(int, ...),
     ),
+    _event("paused", "A tournament's host paused the table: no clock runs, nobody moves."),
+    _event(
+        "unpaused",
+        "The table goes on; every running clock got the paused `added` ms back.",
+        added=(int, ...),
+    ),
     _event(
         "matchEnded",
         "The room ended the match where it stood.",

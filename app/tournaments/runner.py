@@ -1,0 +1,88 @@
+"""Every node's look after running tournaments: open their tables' rooms, start each
+table on time, and record each table's result when its match ends.
+
+Nothing is kept here between looks: the tournament's document (in the store) and its
+tables' rooms say what is to do, so a node that restarts, or another node, carries every
+round on. Two nodes looking at once do no harm: a table starts once (the room refuses a
+second start) and a result counts once (``rounds.record`` ignores a second copy).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from app.rooms.service import RoomService
+from app.store import OUTAGE
+from app.tournaments import rounds, tables
+from app.tournaments.service import RUNNING, TournamentService, now_ms
+
+log = logging.getLogger(__name__)
+
+# A round's rooms are opened by the node that started it; another node opens one still
+# missing this long after (its opener died on the way).
+OPEN_GRACE_MS = 3000
+
+
+class TournamentRunner:
+    def __init__(
+        self, service: TournamentService, rooms: RoomService, db: Any, poll_seconds: float
+    ) -> None:
+        self.service = service
+        self.rooms = rooms
+        self.db = db
+        self.poll = poll_seconds
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="tournaments")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll)
+            try:
+                for tid in await self.service.store.running():
+                    await self.look(tid)
+            except OUTAGE as err:
+                log.warning("tournaments: the store cannot be reached: %r", err)
+            except Exception:
+                log.exception("tournaments: a look failed")
+
+    async def look(self, tid: str) -> None:
+        doc = await self.service.load(tid)
+        round_ = rounds.current(doc)
+        if doc["status"] != RUNNING or round_ is None:
+            await self.service.store.set_running(tid, False)
+            return
+        now = now_ms()
+        for table in round_["tables"]:
+            if table.get("result") is not None or table.get("abandoned"):
+                continue
+            record = await self.rooms.store.load(table["roomId"])
+            if record is None:
+                if now - int(round_["startedAt"]) > OPEN_GRACE_MS:
+                    await tables.open_table(self.rooms, self.db, tid, doc, table, now)
+                continue
+            room = record.doc
+            if not doc.get("paused") and tables.ready_to_start(room, table, now):
+                await tables.start_table(self.rooms, table["roomId"])
+                await self.service.change(tid, lambda d, t=table["id"]: rounds.mark_started(d, t))
+            elif tables.finished(room):
+                seats, absent = tables.result_of(room)
+                await self.service.change(
+                    tid,
+                    lambda d, t=table["id"], s=seats, a=absent: rounds.record(d, t, s, a, now_ms()),
+                )
+
+    async def open_round(self, tid: str, doc: dict[str, Any], opened: list[dict[str, Any]]) -> None:
+        """The rooms of a round just started (by this node), then every node looks after it."""
+        now = now_ms()
+        for table in opened:
+            await tables.open_table(self.rooms, self.db, tid, doc, table, now)
+        await self.service.store.set_running(tid, True)

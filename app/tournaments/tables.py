@@ -1,0 +1,162 @@
+"""A tournament's tables as rooms: opened when their round starts, started on time with
+the autopilot in absent seats, paused and resumed with the tournament, and read for their
+result when their match ends.
+
+A table's room is an ordinary private room (spectators welcome) whose document says which
+tournament table it is; the tournament's host token hosts it, and each seat's token
+derives from the tournament's secret (``rounds.seat_token``). Everything here goes
+through the room service, so REST, sockets and the tournament share each room's order.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import engine
+from app.rooms import tokens
+from app.rooms.doc import ENDED, LOBBY, OVER, new_doc
+from app.rooms.errors import RoomError
+from app.rooms.service import RoomService
+from app.tournaments import swiss
+from app.tournaments.rounds import seat_token
+from engine.scoring import places as match_places
+
+log = logging.getLogger(__name__)
+
+
+def table_rules(doc: dict[str, Any]) -> dict[str, Any]:
+    """The tournament's rules, the match ending after the round's deals at most."""
+    rules: dict[str, Any] = engine.rules_from_json(
+        {**doc["rules"], "roundLimit": int(doc["dealsPerRound"])}
+    ).to_json()
+    return rules
+
+
+def room_doc(tid: str, doc: dict[str, Any], table: dict[str, Any], now_ms: int) -> dict[str, Any]:
+    names = {p["pid"]: p["name"] for p in doc["players"]}
+    room_id = table["roomId"]
+    room = new_doc(
+        room_id=room_id,
+        name=f"{doc['name']}: round {doc['round']}, table {table['number']}"[:60],
+        code=tokens.new_code(),
+        private=True,
+        spectators=True,
+        seats=len(table["players"]),
+        rules=table_rules(doc),
+        host_hash=doc["host"],
+        now_ms=now_ms,
+        turn_seconds=int(doc["turnSeconds"]),
+    )
+    room["tournament"] = {"id": tid, "table": table["id"]}
+    room["listed"] = False
+    room["emptySince"] = None
+    room["players"] = [
+        {
+            "seat": seat,
+            "pid": pid,
+            "name": names[pid],
+            "token": tokens.hash_token(seat_token(doc, room_id, pid)),
+            "conn": 0,
+            "age": False,
+            "joinedAt": now_ms,
+            "goneAt": now_ms,
+        }
+        for seat, pid in enumerate(table["players"])
+    ]
+    return room
+
+
+async def open_table(
+    rooms: RoomService, db: Any, tid: str, doc: dict[str, Any], table: dict[str, Any], now_ms: int
+) -> None:
+    """Store the table's room, unless it exists already (another node opened it)."""
+    if await rooms.store.load(table["roomId"]) is not None:
+        return
+    room = room_doc(tid, doc, table, now_ms)
+    await db.record_room(room["id"], room["name"], room["rules"], room["seats"], True)
+    await rooms.store.create(room["id"], room, room["code"], False)
+
+
+def all_present(room: dict[str, Any]) -> bool:
+    return all(p["conn"] > 0 for p in room["players"])
+
+
+def ready_to_start(room: dict[str, Any], table: dict[str, Any], now_ms: int) -> bool:
+    """In its lobby, and its start time come (or everyone is there)."""
+    return room["status"] == LOBBY and (now_ms >= table["startAt"] or all_present(room))
+
+
+async def start_table(rooms: RoomService, room_id: str) -> None:
+    try:
+        await rooms.submit(room_id, {"k": "start", "absentAway": True})
+    except RoomError as err:
+        if err.code != "match_in_progress":  # another node started it
+            raise
+
+
+def finished(room: dict[str, Any]) -> bool:
+    return room["status"] in (OVER, ENDED) and room.get("tally") is not None
+
+
+def result_of(room: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    """A finished table's result (places by the match's totals, then fewer card points left
+    in hand) and the players who never came to it."""
+    players = sorted(room["players"], key=lambda p: p["seat"])
+    tally: list[dict[str, Any]] = room.get("tally") or []
+    count = len(players)
+    left = [sum(int(d["left"][s]) for d in tally) for s in range(count)]
+    won = [sum(1 for d in tally if d["winner"] == s) for s in range(count)]
+    totals = tally[-1]["totals"] if tally else [0] * count
+    lowest = engine.rules_from_json(room["rules"]).lowest_wins
+    by_total = match_places(totals, lowest)
+    seat_places = swiss.places({str(s): (by_total[s], left[s]) for s in range(count)})
+    seats = [
+        {
+            "pid": p["pid"],
+            "place": seat_places[str(s)],
+            "leftInHand": left[s],
+            "dealsWon": won[s],
+        }
+        for s, p in enumerate(players)
+    ]
+    absent = [p["pid"] for p in players if not p.get("at") and not p.get("bot")]
+    return seats, absent
+
+
+async def tell(rooms: RoomService, room_ids: list[str], command: dict[str, Any]) -> None:
+    """Send a command to each room (pause, unpause); a room that is gone is skipped."""
+    for room_id in room_ids:
+        try:
+            await rooms.submit(room_id, dict(command))
+        except RoomError as err:
+            log.info("room %s refused %s: %s", room_id, command.get("k"), err.code)
+
+
+async def reseat(
+    rooms: RoomService,
+    doc: dict[str, Any],
+    tables: tuple[dict[str, Any], ...],
+    names: dict[str, str],
+) -> None:
+    """Each room's seats now hold the players the tournament's tables say."""
+    for table in tables:
+        room_id = table["roomId"]
+        record = await rooms.store.load(room_id)
+        if record is None:
+            continue  # not opened yet: it opens with the new seats
+        seated = {p["seat"]: p["pid"] for p in record.doc["players"]}
+        for seat, pid in enumerate(table["players"]):
+            if seated.get(seat) != pid:
+                token = tokens.hash_token(seat_token(doc, room_id, pid))
+                command = {"k": "reseat", "seat": seat, "pid": pid, "name": names[pid]}
+                await rooms.submit(room_id, {**command, "token": token})
+
+
+async def leave(rooms: RoomService, room_id: str, pid: str) -> None:
+    """The player leaves their running table (withdrawn or disqualified): a bot plays the
+    seat to the end of the match."""
+    try:
+        await rooms.submit(room_id, {"k": "leave", "pid": pid})
+    except RoomError as err:
+        log.info("room %s: %s could not leave: %s", room_id, pid, err.code)
