@@ -6,9 +6,9 @@
      "" once hosting passed to a seat), "hostPid" (the hosting seat's player),
      "createdAt", "status": "lobby" | "playing" | "over" | "ended", "listed",
      "players": [{"seat", "pid", "name", "token" (hash), "conn" (open sockets),
-                  "at" (open sockets by node id), "socks" (socket id -> node id: a
-                  connect or disconnect sent again after an outage counts once),
-                  "joinedAt", "goneAt" (ms the last socket
+                  "at" (open sockets by node id), "came" (a socket of it ever opened),
+                  "socks" (socket id -> node id: a connect or disconnect sent again
+                  after an outage counts once), "joinedAt", "goneAt" (ms the last socket
                   closed, None while connected), "away", "timeouts" (in a row),
                   "bank" (time bank left, ms), "bot" (level, for a seat the room plays),
                   "left" (its player left mid-match)}],

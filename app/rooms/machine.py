@@ -344,7 +344,8 @@ class RoomMachine:
         if player is None:
             raise RoomError(404, "seat_empty", f"seat {command['seat']} is empty")
         before = player["pid"]
-        player.pop("at", None)
+        for key in ("at", "socks", "came"):
+            player.pop(key, None)
         player.update(
             pid=command["pid"],
             name=command["name"],
@@ -422,6 +423,7 @@ class RoomMachine:
             raise RoomError(429, "too_many_sockets", f"this seat has {limit} sockets open already")
         player["conn"] += 1
         player["goneAt"] = None
+        player["came"] = True  # (a tournament withdraws who never came to their table)
         node = _socket_node(command)
         _count(player.setdefault("at", {}), node, 1)
         if sock is not None:

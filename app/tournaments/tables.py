@@ -120,7 +120,7 @@ def result_of(room: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
         }
         for s, p in enumerate(players)
     ]
-    absent = [p["pid"] for p in players if not p.get("at") and not p.get("bot")]
+    absent = [p["pid"] for p in players if not p.get("came") and not p.get("bot")]
     return seats, absent
 
 
