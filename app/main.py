@@ -178,7 +178,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONBody:
-        return _error(exc.status, exc.code, exc.message)
+        # With what the refusal adds (a full room's code: the roomId to watch instead).
+        return _error(exc.status, exc.code, exc.message, **exc.detail)
 
     @app.exception_handler(StoreFull)
     async def full(request: Request, exc: StoreFull) -> JSONBody:

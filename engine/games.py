@@ -32,6 +32,8 @@ class GameKind:
     # A deal's start state dealt again from its own seed (the same deal number, dealer and
     # carried totals, nothing shuffled yet): what ``python -m engine.verify`` compares.
     deal_again: Callable[[Any], Any]
+    # The rule options this game reads (camelCase); the others do not apply to it.
+    options: tuple[str, ...] = ()
 
 
 GAMES: dict[str, GameKind] = {}
@@ -39,6 +41,23 @@ GAMES: dict[str, GameKind] = {}
 
 def register(kind: GameKind) -> None:
     GAMES[kind.name] = kind
+
+
+def preset_facts(presets: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """What each preset fixes besides option values, for rule editors: the player range
+    (``players``: [fewest, most]) and, for a game of its own, the only options it reads
+    (``options``; None: every option applies)."""
+    from engine.rules import rules_from_json
+
+    out = {}
+    for name in presets:
+        rules = rules_from_json({"preset": name})
+        kind = GAMES.get(rules.game)
+        out[name] = {
+            "players": [rules.min_players, rules.max_players],
+            "options": None if kind is None else list(kind.options),
+        }
+    return out
 
 
 def game_of(state: object) -> GameKind | None:

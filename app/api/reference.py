@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query
 from app.api.errors import responses
 from engine import PRESETS, describe_options
 from engine.drinks import BEVERAGES, SHOT_ABV, SHOT_CL, low_strength_shot_cl
+from engine.games import preset_facts
 
 router = APIRouter(prefix="/api", tags=["reference"])
 
@@ -17,8 +18,13 @@ router = APIRouter(prefix="/api", tags=["reference"])
 @router.get("/rules")
 async def rule_options() -> dict[str, Any]:
     """Every rule option (name, kind, default, range or choices, group, one-line help) and
-    what each preset sets."""
-    return {"options": describe_options(), "presets": PRESETS}
+    what each preset sets; ``presetFacts``: each preset's player range and, for a game of
+    its own (UNO Rommy, Bottle UNO), the only options it reads."""
+    return {
+        "options": describe_options(),
+        "presets": PRESETS,
+        "presetFacts": preset_facts(PRESETS),
+    }
 
 
 @router.get("/drinks")

@@ -16,6 +16,8 @@ from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN
 from app.rooms import tokens
 from app.rooms.doc import new_doc, player_by_pid, player_by_token, summary
 from app.rooms.errors import RoomError
+from app.rooms.eventlog import deal_events
+from app.rooms.seating import check_seats
 from app.rooms.service import RoomService
 from app.store.base import RoomRecord
 
@@ -111,6 +113,9 @@ class Joined(BaseModel):
     seat: int
     token: str = Field(description="the only proof of the seat; send it on the socket")
     playerId: str
+    code: str | None = Field(
+        default=None, description="the room's join code, for the player to share"
+    )
 
 
 class Kick(BaseModel):
@@ -165,7 +170,7 @@ class RoomSummary(BaseModel):
 # What each route can answer besides success (see app.api.errors.responses).
 _BUSY = {503: ("shutting_down", "timeout")}
 _HOST = {401: ("missing_token",), 403: ("not_host",), 404: ("room_not_found",)}
-CREATE_ERRORS = responses({422: RULE_CODES})
+CREATE_ERRORS = responses({422: (*RULE_CODES, "bad_seats")})
 GET_ERRORS = responses({404: ("room_not_found",)})
 JOIN_ERRORS = responses(
     {
@@ -206,7 +211,7 @@ KICK_ERRORS = responses(
 )
 RACES_ERRORS = responses(_HOST)
 SETTINGS_ERRORS = responses(
-    {**_HOST, 409: ("match_in_progress", "seats_taken"), 422: RULE_CODES, **_BUSY}
+    {**_HOST, 409: ("match_in_progress", "seats_taken"), 422: (*RULE_CODES, "bad_seats"), **_BUSY}
 )
 RACES_ERRORS = responses(_HOST)
 
@@ -264,6 +269,7 @@ def _rules(data: dict[str, Any]) -> dict[str, Any]:
 async def create_room(body: CreateRoom, request: Request, rooms: Rooms) -> RoomCreated:
     """Open a room; its creator hosts it (and joins it like anyone else)."""
     rules = _rules(body.rules)
+    check_seats(rules, body.seats)
     room_id, code, host_token = tokens.new_room_id(), tokens.new_code(), tokens.new_token()
     doc = new_doc(
         room_id=room_id,
@@ -301,7 +307,7 @@ async def get_room(room_id: RoomId, rooms: Rooms) -> dict[str, Any]:
 
 
 async def _join(
-    request: Request, rooms: Rooms, room_id: str, name: str, age: bool = False
+    request: Request, rooms: Rooms, room_id: str, name: str, code: str, age: bool = False
 ) -> Joined:
     token, pid = tokens.new_token(), tokens.new_id()
     await request.app.state.db.record_player(pid, name)
@@ -313,16 +319,23 @@ async def _join(
         "age": age,
     }
     result = await rooms.submit(room_id, command)
-    return Joined(roomId=room_id, seat=result["seat"], token=token, playerId=pid)
+    return Joined(roomId=room_id, seat=result["seat"], token=token, playerId=pid, code=code)
 
 
 @router.post("/join", status_code=201, response_model=Joined, responses=JOIN_CODE_ERRORS)
 async def join_by_code(body: JoinByCode, request: Request, rooms: Rooms) -> Joined:
     """Take a seat in the room with this join code (private or not)."""
-    room_id = await rooms.store.room_for_code(body.code.strip().upper())
+    code = body.code.strip().upper()
+    room_id = await rooms.store.room_for_code(code)
     if room_id is None:
         raise RoomError(404, "bad_code", "no room has this code")
-    return await _join(request, rooms, room_id, body.name, body.ageConfirmed)
+    try:
+        return await _join(request, rooms, room_id, body.name, code, body.ageConfirmed)
+    except RoomError as err:
+        if err.code == "match_in_progress":
+            # The code was right: say which room, so that the player may watch it.
+            raise RoomError(err.status, err.code, err.message, {"roomId": room_id}) from None
+        raise
 
 
 @router.post("/{room_id}/join", status_code=201, response_model=Joined, responses=JOIN_ERRORS)
@@ -332,7 +345,35 @@ async def join_room(room_id: RoomId, body: JoinRoom, request: Request, rooms: Ro
     if record.doc["private"]:
         if body.code is None or body.code.strip().upper() != record.doc["code"]:
             raise RoomError(403, "bad_code", "this room is private; its code is needed")
-    return await _join(request, rooms, room_id, body.name, body.ageConfirmed)
+    return await _join(request, rooms, room_id, body.name, record.doc["code"], body.ageConfirmed)
+
+
+class EventHistory(BaseModel):
+    seq: int = Field(description="the seq of the room's last change; later events come as patches")
+    events: list[dict[str, Any]] = Field(
+        description="the current deal's events, oldest first, each with the seq and ts of its"
+        " change (and faceUp, the side in play, for UNO Flip)"
+    )
+
+
+@router.get(
+    "/{room_id}/events",
+    response_model=EventHistory,
+    responses=responses({403: ("no_spectators",), 404: ("room_not_found",)}),
+)
+async def event_history(
+    room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
+) -> EventHistory:
+    """The current deal's events, for a client's log after a reload. With a seat's token as
+    bearer the seat's own draws name their cards; without one, as a spectator sees them."""
+    record = await rooms.load(room_id)
+    seat = None
+    if authorization:
+        player = player_by_token(record.doc, _bearer(authorization))
+        seat = None if player is None else int(player["seat"])
+    if seat is None and not record.doc["spectators"]:
+        raise RoomError(403, "no_spectators", "this room has no spectators")
+    return EventHistory(seq=record.seq, events=deal_events(record.deal, seat))
 
 
 @router.post("/{room_id}/start", response_model=Started, responses=START_ERRORS)

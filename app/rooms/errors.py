@@ -29,7 +29,7 @@ class RoomError(Exception):
 
 
 # The fields a refusal may carry beside its code and message.
-DETAIL_KEYS = ("won", "race")
+DETAIL_KEYS = ("won", "race", "min", "max")
 
 
 def not_found(room_id: str) -> RoomError:

@@ -38,6 +38,7 @@ from app.rooms.races import (
     is_superhuman,
     rank,
 )
+from app.rooms.seating import check_seats
 from app.rooms.shuffle import deal_proof, fresh_shuffle, next_deal_number
 from engine.commitment import is_contribution as engine_contribution
 from engine.commitment import reseed
@@ -539,6 +540,8 @@ class RoomMachine:
                 raise RoomError(
                     409, "seats_taken", f"seat {highest} is taken; cannot shrink to {seats} seats"
                 )
+        if "seats" in changes or "rules" in changes:
+            check_seats(changes.get("rules", doc["rules"]), changes.get("seats", doc["seats"]))
         doc.update(changes)
         return Step({"ok": True}, changed=True, public_events=[{"type": "settings"}])
 
@@ -574,6 +577,8 @@ class RoomMachine:
                     away_events.append({"type": "away", "seat": player["seat"], "reason": "absent"})
         doc.pop("ended", None)
         doc["tally"] = []
+        doc.pop("ready", None)
+        doc["deals"] = []  # a new match: a new scoreboard
         doc["clock"] = None
         self.state = state
         doc["status"] = PLAYING
@@ -919,6 +924,9 @@ class RoomMachine:
             raise RoomError(409, "bot_seat", "a bot plays this seat")
         try:
             self._check_claimant(player, command["action"], now_ms)
+            vote = self._ready_vote(player, command["action"], key, ref)
+            if vote is not None:
+                return vote
             step = self._apply(player["seat"], command["action"], key, now_ms)
         except RoomError:
             lost = command.get("lost")
@@ -936,6 +944,35 @@ class RoomMachine:
         self._back_from_away(player, step)
         step.result = {"ok": True, "ref": ref, "seq": self.seq + 1}
         return step
+
+    def _ready_vote(
+        self, player: dict[str, Any], action: dict[str, Any], key: str, ref: Any
+    ) -> Step | None:
+        """A seated player's ``nextDeal`` after a deal: the host's deals on; anyone else's
+        says "ready", and deals on once every person at the table is ready (the room's
+        timer deals on by itself too). None: apply it now. So no player dismisses the
+        others' scoreboards before they have read them."""
+        state = self.state
+        if action.get("type") != "nextDeal" or state is None or state.phase != "dealOver":
+            return None
+        host = self.doc.get("hostPid")
+        if host is None or player["pid"] == host:
+            return None
+        try:
+            engine.apply(state, player["seat"], action)  # refused as the deal would be
+        except engine.EngineError as err:
+            raise self.refusal(err, action) from None
+        ready: list[int] = self.doc.setdefault("ready", [])
+        if player["seat"] not in ready:
+            ready.append(player["seat"])
+        present = {p["seat"] for p in autoplay.present_humans(self.doc)}
+        if present <= set(ready):
+            return None
+        self._remember(key, self.seq + 1)
+        event = {"type": "ready", "seat": player["seat"]}
+        return Step(
+            {"ok": True, "ref": ref, "seq": self.seq + 1}, changed=True, public_events=[event]
+        )
 
     # Claim windows (app.rooms.races; the writer holds the commands and keeps the time)
 
@@ -1125,6 +1162,7 @@ class RoomMachine:
         if by is not None:
             entry["by"] = by
         if after.deal != before.deal or self.deal_start is None:
+            self.doc.pop("ready", None)  # the deal's "ready" votes are spent
             # A new deal began (nextDeal): its log starts from the state just dealt.
             self.deal_start = after.to_json()
             self.deal_actions = []
@@ -1142,6 +1180,15 @@ class RoomMachine:
             self.doc["dealOverAt"] = now_ms
             dealt = next((e for e in events if e.get("type") == "dealOver"), None)
             self._tally(after, None if dealt is None else dealt.get("winner"))
+            end = step.deal_end
+            self.doc.setdefault("deals", []).append(
+                {
+                    "deal": end.deal_number,
+                    "winner": end.winner,
+                    "scores": end.scores,
+                    "totals": end.totals,
+                }
+            )
         if after.phase == "matchOver":
             self.doc["status"] = OVER
             # The next match gets a secret of its own (this one's deals are all revealed).

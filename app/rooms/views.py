@@ -30,6 +30,11 @@ def room_info(doc: dict[str, Any]) -> dict[str, Any]:
         "hostSeat": host_seat(doc),  # the hosting seat, or None (the host token's holder)
         "bans": list(doc.get("bans", ())),
         "ended": doc.get("ended"),  # how the room ended the match itself, if it did
+        # Seats that said "ready" for the next deal (the host's nextDeal deals it).
+        "ready": list(doc.get("ready", ())),
+        # The match's finished deals (who went out, points, running totals): the
+        # scoreboard of every deal, for anyone at any time.
+        "deals": list(doc.get("deals", ())),
     }
 
 

@@ -160,6 +160,15 @@ class RoomEnded(Closed):
     totals: list[int] | None
 
 
+class DealResult(Closed):
+    """One finished deal of the match, for the scoreboard of every deal."""
+
+    deal: int
+    winner: Seat | None = Field(description="who went out (None: nobody)")
+    scores: list[int] | None = Field(description="each seat's points of the deal (None: no scores)")
+    totals: list[int] = Field(description="each seat's running total after the deal")
+
+
 class RoomInfo(Closed):
     id: str
     name: str
@@ -179,6 +188,12 @@ class RoomInfo(Closed):
     hostSeat: Seat | None = Field(default=None, description="the hosting seat, if a seat hosts")
     bans: list[str] | None = Field(default=None, description="names the host kicked")
     ended: RoomEnded | None = Field(default=None, description="the room ended the match itself")
+    ready: list[Seat] | None = Field(
+        default=None, description='seats that said "ready" for the next deal (the host deals it)'
+    )
+    deals: list[DealResult] | None = Field(
+        default=None, description="every finished deal of the match so far, oldest first"
+    )
 
 
 class DrinksTally(Closed):
@@ -411,6 +426,7 @@ EVENT_MODELS: tuple[type[Closed], ...] = (
     ),
     _event("back", "The seat's player is back.", seat=_seat),
     _event("host", "The host role passed to this seat.", seat=_seat, name=(str, ...)),
+    _event("ready", "The seat is ready for the next deal (the host deals it).", seat=_seat),
     _event(
         "clockResumed",
         "A writer took the room over after an outage: the decider got `added` ms back.",

@@ -490,5 +490,6 @@ register(
         from_json=BottleState.from_json,
         state_class=BottleState,
         deal_again=deal_again,
+        options=("decks", "roundLimit", "drinks", "sipsAsPoints"),
     )
 )

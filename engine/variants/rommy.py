@@ -828,5 +828,6 @@ register(
         from_json=RommyState.from_json,
         state_class=RommyState,
         deal_again=deal_again,
+        options=("decks", "targetScore", "roundLimit", "drinks", "sipsAsPoints"),
     )
 )

@@ -1,0 +1,57 @@
+"""The room's public event history: what a client that reloads (or joins late) shows in
+its log. It is the current deal's events, rebuilt from the deal log the room keeps anyway
+(the deal's start, then every action applied since; the engine is deterministic), so no
+change stores anything more for it.
+
+Each event is the copy its viewer may see (``engine.event_for``: a seat sees the cards it
+drew, anyone else only a count), with the ``seq`` and ``ts`` of the change that made it,
+and for a deck with two faces (UNO Flip) ``faceUp``: the side in play when it happened, so
+that a card is named by the face that was played.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+
+
+def _face_up(state: Any) -> str | None:
+    side = getattr(state, "side", None)
+    return side if isinstance(side, str) else None
+
+
+def deal_events(deal_log: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """The current deal's events as ``seat`` (None: a spectator) may see them, oldest
+    first."""
+    out: list[dict[str, Any]] = []
+    state = None
+    for entry in deal_log:
+        if "start" in entry:
+            state = engine.state_from_json(entry["start"])
+            out = [{"type": "deal", "deal": getattr(state, "deal", None)}]
+            face = _face_up(state)
+            if face is not None:
+                out[0]["faceUp"] = face
+            pile = getattr(state, "discard", None)
+            if pile and isinstance(pile[-1], str):
+                first: dict[str, Any] = {"type": "firstCard", "card": pile[-1]}
+                if face is not None:
+                    first["faceUp"] = face
+                out.append(first)
+            continue
+        if state is None or "action" not in entry:
+            continue
+        face = _face_up(state)
+        state, events = engine.apply(state, entry["seat"], entry["action"])
+        for event in events:
+            seen = engine.event_for(event, seat)
+            if not seen:
+                continue
+            item = {**seen, "seq": entry.get("seq"), "ts": entry.get("ts")}
+            if face is not None:
+                item["faceUp"] = face
+            out.append(item)
+            if event.get("type") == "flip" and isinstance(event.get("side"), str):
+                face = event["side"]
+    return out
