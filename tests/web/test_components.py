@@ -29,6 +29,7 @@ async ([view, lang]) => {
     playCard: (code) => window.__sent.push({ plan: table.planPlay(view, code) }),
     log: [{ type: 'play', seat: 1, cards: ['W+4'], color: 'R' }],
     you: view.you,
+    isHost: true,
   };
   const main = document.getElementById('main');
   main.replaceChildren(table.renderTable(view, ctx));

@@ -160,7 +160,7 @@ def test_rommy_two_players_draw_meld_and_discard(new_page, server_url, shot):
         if anna.get_by_test_id("turn-indicator").get_attribute("data-phase") != "playing":
             check_rommy_summary(pages, shot, counts["deals"])
             counts["deals"] += 1
-            ben.get_by_test_id("next-deal").click()
+            anna.get_by_test_id("next-deal").click()  # the host deals on
             for page in pages:
                 expect(page.get_by_test_id("turn-indicator")).to_have_attribute(
                     "data-phase", "playing"

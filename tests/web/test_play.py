@@ -23,7 +23,8 @@ def test_two_players_play_a_deal_to_the_end(new_page, server_url, shot):
     room_id, code = create_room(anna, server_url, "Anna", seats=2)
     shot(anna, "01-waiting-room")
     join_from_list(ben, server_url, "Ben", room_id)
-    expect(ben.get_by_test_id("room-code")).to_have_text(room_id)
+    # The join code, never the room id, is what a player joining from the list shares.
+    expect(ben.get_by_test_id("room-code")).to_have_text(code)
     start(anna, players=2)
     expect(ben.get_by_test_id("turn-indicator")).to_be_visible()
     # Seven each, plus two for the first player if a Draw Two was turned up first.
@@ -51,13 +52,28 @@ def test_two_players_play_a_deal_to_the_end(new_page, server_url, shot):
     totals = [int(t) for t in rows.get_by_test_id("total").all_inner_texts()]
     assert totals == points and sum(1 for p in points if p > 0) <= 1
 
-    # The next deal starts from either seat's button.
+    # A guest says ready; the host deals the next deal.
     # A Wild turned up first opens the deal with the dealer's left naming the colour.
-    ben.get_by_test_id("next-deal").click()
+    ben.get_by_test_id("ready").click()
+    expect(anna.get_by_test_id("ready-list")).to_contain_text("Ben")
+    expect(ben.get_by_test_id("waiting-host")).to_be_visible()
+    anna.get_by_test_id("next-deal").click()
     dealing = re.compile(r"^(playing|chooseColor)$")
     expect(anna.get_by_test_id("turn-indicator")).to_have_attribute("data-phase", dealing)
     expect(ben.get_by_test_id("turn-indicator")).to_have_attribute("data-phase", dealing)
     assert len(hand(anna)) in (7, 9)
+    # Ben's scoreboard of deal 1 stays until he closes it; the host who dealt on has none.
+    expect(ben.get_by_test_id("summary")).to_have_attribute("data-deal", "1")
+    expect(anna.get_by_test_id("summary")).to_have_count(0)
+    ben.get_by_test_id("close-summary").click()
+    expect(ben.get_by_test_id("summary")).to_have_count(0)
+    # The scores of every deal so far, for anyone at any time.
+    anna.get_by_test_id("scores-panel").locator("summary").click()
+    expect(anna.get_by_test_id("match-scoreboard").locator("tbody tr")).to_have_count(1)
+    # A reload brings the deal's log back, not only the hand.
+    ben.reload()
+    expect(ben.get_by_test_id("turn-indicator")).to_have_attribute("data-phase", dealing)
+    expect(ben.get_by_test_id("log").locator('li[data-type="deal"]')).to_have_count(1)
 
 
 def code_pattern():

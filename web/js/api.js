@@ -2,11 +2,13 @@
 // server's machine-readable `code`, so the UI can say what went wrong in words.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, detail = {}) {
     super(message || code);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
+    // What the refusal adds beside its code (match_in_progress: the roomId to watch).
+    if (detail && typeof detail.roomId === "string") this.roomId = detail.roomId;
   }
 }
 
@@ -36,7 +38,7 @@ async function request(method, path, { body, token } = {}) {
     const err = (data && (data.code ? data : data.detail)) || {};
     const code = typeof err === "object" ? err.code : null;
     const message = typeof err === "object" ? err.message : String(err);
-    throw new ApiError(response.status, code || `http_${response.status}`, message || text);
+    throw new ApiError(response.status, code || `http_${response.status}`, message || text, err);
   }
   return data;
 }
@@ -70,6 +72,8 @@ export const api = {
   ruleOptions: () => request("GET", "/api/rules"),
   /** The beverage table of the drinking rules. */
   drinks: () => request("GET", "/api/drinks"),
+  /** The current deal's events (a seat's token names its own draws), for the log. */
+  events: (roomId, token) => request("GET", `/api/rooms/${encodeURIComponent(roomId)}/events`, { token }),
   /** Join the room that has this code (private or public); answers with its roomId. */
   joinByCode: (body) => request("POST", "/api/rooms/join", { body }),
 };

@@ -23,18 +23,27 @@ export function wildColors() {
   return shownSide ? ["P", "T", "O", "V"] : ["R", "G", "B", "Y"];
 }
 
-/** {code, face, color, rank, wild}; a Flip card is read by the face now up. */
-export function parseCard(code) {
+/** The side (0 light, 1 dark) of a side name; null: the one now up. */
+function sideIndex(side) {
+  if (side === null || side === undefined) return shownSide;
+  return side === "dark" ? 1 : 0;
+}
+
+/**
+ * {code, face, color, rank, wild}; a Flip card is read by the face now up, or by the
+ * face of `side` ("light" / "dark") when given: the log names a card as it was played.
+ */
+export function parseCard(code, side = null) {
   const faces = String(code).split("|");
-  const face = faces[shownSide] ?? faces[0];
+  const face = faces[sideIndex(side)] ?? faces[0];
   if (WILDS.has(face)) return { code, face, color: null, rank: face, wild: true };
   const m = COLORED.exec(face);
   if (m) return { code, face, color: m[1], rank: m[2], wild: false };
   return { code, face, color: null, rank: face, wild: false };
 }
 
-export function isWild(code) {
-  return parseCard(code).wild;
+export function isWild(code, side = null) {
+  return parseCard(code, side).wild;
 }
 
 export function colorName(letter) {
@@ -42,16 +51,16 @@ export function colorName(letter) {
 }
 
 /** The card's name for screen readers and the event log: "red 7", "Wild Draw Four". */
-export function cardName(code) {
-  const card = parseCard(code);
+export function cardName(code, side = null) {
+  const card = parseCard(code, side);
   if (card.wild || !card.color) return t(`card.${card.face}`);
   const rank = /^\d$/.test(card.rank) ? card.rank : t(`rank.${card.rank}`);
   const color = colorName(card.color);
   return t("card.colored", { color: color.charAt(0).toUpperCase() + color.slice(1), rank });
 }
 
-export function cardsName(codes) {
-  return (codes || []).map(cardName).join(", ");
+export function cardsName(codes, side = null) {
+  return (codes || []).map((c) => cardName(c, side)).join(", ");
 }
 
 // Symbols that read badly as text get a small SVG drawing.

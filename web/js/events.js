@@ -1,17 +1,38 @@
 // The event log: what happened, one line per event, in the current language.
 
-import { cardName, cardsName, colorName, isWild } from "./cards.js";
+import { cardName as nameNow, cardsName as namesNow, colorName, isWild } from "./cards.js";
 import { h } from "./dom.js";
 import { humanize, t } from "./i18n.js";
 
+/**
+ * The seats' names as they were when the event arrived (`_names`, see stamp.js): a seat
+ * that has since left, or been renumbered, keeps the name it had.
+ */
+export function stampedContext(e, ctx) {
+  const names = e._names;
+  if (!names) return ctx;
+  return {
+    ...ctx,
+    name: (seat) => {
+      if (!Object.hasOwn(names, seat)) return ctx.name(seat);
+      return seat === ctx.you ? ctx.name(seat) : names[seat];
+    },
+  };
+}
+
 /** One line for the event log, in the current language. */
 export function describeEvent(e, ctx) {
+  ctx = stampedContext(e, ctx);
+  // Cards are named by the side that was up when the event happened (UNO Flip).
+  const side = e._side ?? null;
+  const cardName = (code) => nameNow(code, side);
+  const cardsName = (codes) => namesNow(codes, side);
   const name = e.seat !== undefined && e.seat !== null ? ctx.name(e.seat) : "";
   const target = e.target !== undefined && e.target !== null ? ctx.name(e.target) : "";
   switch (e.type) {
     case "play": {
       const cards = cardsName(e.cards || (e.card ? [e.card] : []));
-      const wild = (e.cards || []).some(isWild);
+      const wild = (e.cards || []).some((c) => isWild(c, side));
       return wild && e.color
         ? t("event.playColor", { name, cards, color: colorName(e.color) })
         : t("event.play", { name, cards });
@@ -124,8 +145,41 @@ export function describeEvent(e, ctx) {
 // Spectators coming and going are not game news.
 const QUIET = new Set(["watch", "unwatch", "watchers"]);
 
+/**
+ * The events worth a line: without spectators' comings and goings, and without the
+ * engine's second "called UNO" when a player called UNO and then played the card (the
+ * engine confirms the call with the play; the player called once).
+ */
+export function loggedEvents(log) {
+  const out = [];
+  const called = new Set(); // seats whose UNO call is waiting for its play
+  let lastPlay = null;
+  for (const e of log) {
+    if (QUIET.has(e.type)) continue;
+    if (e.type === "callUno") {
+      const confirming = lastPlay === e.seat;
+      const repeat = confirming && called.has(e.seat);
+      if (confirming) called.delete(e.seat);
+      else called.add(e.seat);
+      lastPlay = null;
+      if (repeat) continue;
+      out.push(e);
+      continue;
+    }
+    if (e.type === "draw" || e.type === "pass") called.delete(e.seat);
+    if (e.type === "play" || e.type === "jumpIn") {
+      lastPlay = e.seat;
+      out.push(e);
+      continue;
+    }
+    lastPlay = null;
+    out.push(e);
+  }
+  return out;
+}
+
 export function eventLog(log, ctx) {
-  const shown = log.filter((e) => !QUIET.has(e.type)).slice(-40).reverse();
+  const shown = loggedEvents(log).slice(-40).reverse();
   return h("section", { class: "log panel", "aria-labelledby": "log-h" }, [
     h("h2", { id: "log-h" }, [t("table.log")]),
     h(

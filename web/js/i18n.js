@@ -70,7 +70,7 @@ const STRINGS = {
     "presetHelp.duo": "Two players: a drafted deal, Draw Two volleys, lowest score wins.",
     "presetHelp.flip": "Double-sided cards: a Flip card turns every card to its dark side.",
     "presetHelp.house": "Stacking, jump-in, seven-zero and draw until you can play.",
-    "presetHelp.oneAndDone": "One deal, no scoring: the first player out wins.",
+    "presetHelp.oneAndDone": "One deal: the first player out wins the match (the deal's points are still counted).",
     "presetHelp.knockout": "Own hand counts; over the target you are out; last one left wins.",
 
     "room.code": "Room code",
@@ -427,6 +427,28 @@ const STRINGS = {
     "error.cannot_claim": "You can claim the win only against an away opponent in a two-player game.",
     "error.banned": "The host removed this name from the room.",
     "error.unknown": "The server refused: {message}",
+    "lobby.watchingStarted": "A match is in progress: you are watching it.",
+    "error.bad_seats": "These rules cannot seat that many players: change the seats or the rules.",
+    "error.bad_players": "These rules take a different number of players.",
+    "table.sips.one": "1 sip",
+    "bottle.do.drink.one": "{name} drinks 1 sip.",
+    "bottle.do.give.one": "{name} gives 1 sip to {target}.",
+    "lobby.seatsHelpRange": "How many players ({min}-{max}).",
+    "lobby.exampleName": "Anna",
+    "lobby.nameHelp": "Up to {n} characters.",
+    "presetHelp.rommy": "Rummy with UNO cards: draw, lay down sets and runs, lay off on the table; the first player out ends the deal.",
+    "presetHelp.bottle": "A drinking game: turn the top card of the pile; its colour and number say who drinks how many sips.",
+    "summary.allDeals": "Every deal of the match",
+    "summary.deal": "Deal",
+    "summary.wentOutCol": "Went out",
+    "summary.noDeals": "No deal has ended yet.",
+    "summary.readyList": "Ready: {names}",
+    "summary.waitingHost": "You are ready: the host deals the next deal.",
+    "summary.ready": "Ready for the next deal",
+    "summary.close": "Close the scoreboard",
+    "rules.inForce": "Rules: {preset} ({n} changed)",
+    "rules.inForce.one": "Rules: {preset} (1 changed)",
+    "table.scores": "Scores of every deal",
   },
   da: {
     "app.title": "UNO",
@@ -493,7 +515,7 @@ const STRINGS = {
     "presetHelp.duo": "To spillere: kortene vælges på skift, Træk to-dueller, færrest point vinder.",
     "presetHelp.flip": "Dobbeltsidede kort: et Vend-kort vender alle kort om på den mørke side.",
     "presetHelp.house": "Stabling, hop ind, syv-nul og træk til du kan lægge.",
-    "presetHelp.oneAndDone": "Ét spil uden point: den første der går ud vinder.",
+    "presetHelp.oneAndDone": "Ét spil: den første der går ud vinder kampen (spillets point tælles stadig).",
     "presetHelp.knockout": "Egen hånd tæller; over målet er man ude; den sidste tilbage vinder.",
 
     "room.code": "Bordkode",
@@ -850,6 +872,28 @@ const STRINGS = {
     "error.cannot_claim": "Du kan kun tage sejren mod en modstander, der er væk, i et spil for to.",
     "error.banned": "Værten har fjernet dette navn fra rummet.",
     "error.unknown": "Serveren afviste: {message}",
+    "lobby.watchingStarted": "Et spil er i gang: du ser med.",
+    "error.bad_seats": "Disse regler har ikke plads til så mange spillere: ret pladserne eller reglerne.",
+    "error.bad_players": "Disse regler kræver et andet antal spillere.",
+    "table.sips.one": "1 slurk",
+    "bottle.do.drink.one": "{name} drikker 1 slurk.",
+    "bottle.do.give.one": "{name} giver 1 slurk til {target}.",
+    "lobby.seatsHelpRange": "Hvor mange spillere ({min}-{max}).",
+    "lobby.exampleName": "Anna",
+    "lobby.nameHelp": "Højst {n} tegn.",
+    "presetHelp.rommy": "Rummy med UNO-kort: træk, meld sæt og rækker, læg til på bordet; den første der går ud slutter spillet.",
+    "presetHelp.bottle": "Et drukspil: vend det øverste kort; farven og tallet siger hvem der drikker hvor mange slurke.",
+    "summary.allDeals": "Alle spil i kampen",
+    "summary.deal": "Spil",
+    "summary.wentOutCol": "Gik ud",
+    "summary.noDeals": "Intet spil er slut endnu.",
+    "summary.readyList": "Klar: {names}",
+    "summary.waitingHost": "Du er klar: værten giver næste spil.",
+    "summary.ready": "Klar til næste spil",
+    "summary.close": "Luk pointtavlen",
+    "rules.inForce": "Regler: {preset} ({n} ændret)",
+    "rules.inForce.one": "Regler: {preset} (1 ændret)",
+    "table.scores": "Point for alle spil",
   },
 };
 
@@ -873,8 +917,8 @@ const OPTION_TEXT = {
     da: ["Syv-nul", "Et 7-tal bytter hånd med en valgt spiller; et 0 sender alle hænder videre"],
   },
   zeroPassDirection: {
-    en: ["Zero passes hands", "Which way hands pass when a 0 is played"],
-    da: ["Nul sender hænder", "Hvilken vej hænderne går når der lægges et 0"],
+    en: ["Direction of a 0's pass", "Which way hands pass when a 0 is played"],
+    da: ["Retning for nul-byttet", "Hvilken vej hænderne går når der lægges et 0"],
   },
   drawToMatch: {
     en: ["Draw to match", "Draw until you can play instead of drawing one card"],
@@ -1116,6 +1160,8 @@ export function has(key) {
 
 /** The text for `key` with `{name}` placeholders filled from `params`. */
 export function t(key, params = {}) {
+  // A count of one may have a sentence of its own ("1 slurk", not "1 slurke").
+  if (Number(params.n) === 1 && has(`${key}.one`)) key = `${key}.one`;
   const template = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   return template.replace(/\{(\w+)\}/g, (whole, name) =>
     Object.hasOwn(params, name) ? String(params[name]) : whole,

@@ -9,6 +9,8 @@ import { storage } from "./storage.js";
 import { toast } from "./toast.js";
 
 const REFRESH_MS = 5000;
+// A player's name at most (the input stops there; the hint says so).
+export const NAME_MAX = 24;
 
 function roomIdOf(room) {
   return room.roomId ?? room.id;
@@ -39,7 +41,7 @@ export async function joinRoom(roomId, name, code, { ageConfirmed = false } = {}
     if (age) body.ageConfirmed = true;
     return api.joinRoom(roomId, body);
   }, ageConfirmed);
-  storage.setSeat(roomId, { seat: answer.seat, token: answer.token, name, code: code || null });
+  storage.setSeat(roomId, { seat: answer.seat, token: answer.token, name, code: answer.code || code || null });
   return answer;
 }
 
@@ -94,6 +96,12 @@ export function showLobby(root, params = {}) {
       await joinRoom(roomId, name, code);
       location.hash = `#/room/${encodeURIComponent(roomId)}`;
     } catch (err) {
+      if (err instanceof ApiError && err.code === "match_in_progress") {
+        // It started meanwhile: watch it.
+        toast(t("lobby.watchingStarted"), { code: "watching" });
+        location.hash = `#/room/${encodeURIComponent(roomId)}${code ? `?code=${encodeURIComponent(code)}` : ""}`;
+        return;
+      }
       showError(err);
     }
   }
@@ -113,10 +121,16 @@ export function showLobby(root, params = {}) {
         seat: answer.seat,
         token: answer.token,
         name,
-        code: code.toUpperCase(),
+        code: answer.code || code.toUpperCase(),
       });
       location.hash = `#/room/${encodeURIComponent(answer.roomId)}`;
     } catch (err) {
+      // The code is right but the match has begun: watch it instead.
+      if (err instanceof ApiError && err.code === "match_in_progress" && err.roomId) {
+        toast(t("lobby.watchingStarted"), { code: "watching" });
+        location.hash = `#/room/${encodeURIComponent(err.roomId)}?code=${encodeURIComponent(code.toUpperCase())}`;
+        return;
+      }
       // A public room can also be named by its id: try that before giving up.
       if (err instanceof ApiError && err.code === "bad_code") {
         try {
@@ -227,12 +241,19 @@ export function showLobby(root, params = {}) {
           id: "player-name",
           "data-testid": "player-name",
           autocomplete: "nickname",
-          maxlength: 24,
+          maxlength: NAME_MAX,
           placeholder: t("lobby.namePlaceholder"),
           value: form.name,
+          "aria-describedby": "player-name-help",
+          onInput: (e) => {
+            // The room name's suggestion is the player's table: it follows the name typed.
+            const roomName = root.querySelector("#room-name");
+            if (roomName) roomName.placeholder = t("lobby.roomNameDefault", { name: e.target.value.trim() || t("lobby.exampleName") });
+          },
         }),
         "name",
       ),
+      h("p", { class: "hint", id: "player-name-help" }, [t("lobby.nameHelp", { n: NAME_MAX })]),
     ]);
   }
 
@@ -305,7 +326,7 @@ export function showLobby(root, params = {}) {
               "data-testid": "room-name",
               maxlength: 40,
               value: form.roomName,
-              placeholder: t("lobby.roomNameDefault", { name: form.name || "Anna" }),
+              placeholder: t("lobby.roomNameDefault", { name: form.name.trim() || t("lobby.exampleName") }),
             }),
             "roomName",
           ),
@@ -319,9 +340,11 @@ export function showLobby(root, params = {}) {
               type: "number",
               min: 2,
               max: 10,
+              required: true,
               inputmode: "numeric",
               value: form.seats,
               "aria-describedby": "room-seats-help",
+              onInput: (e) => editor?.setSeats(Number(e.target.value)),
             }),
             "seats",
             Number,
@@ -348,10 +371,25 @@ export function showLobby(root, params = {}) {
     ]);
   }
 
+  // The seat box follows the preset's player range (UNO Duo seats exactly two).
+  function fitSeats(preset, [low, high]) {
+    const input = root.querySelector("#room-seats");
+    const seats = Math.min(high, Math.max(low, Number(form.seats) || low));
+    form.seats = seats;
+    if (input) {
+      input.min = String(low);
+      input.max = String(high);
+      input.value = String(seats);
+    }
+    const help = root.querySelector("#room-seats-help");
+    if (help) help.textContent = t("lobby.seatsHelpRange", { min: low, max: high });
+    editor?.setSeats(seats);
+  }
+
   function render() {
     const before = editor ? editor.value() : { preset: "classic" };
     const wasOpen = Boolean(root.querySelector(".rules-editor")?.open);
-    editor = catalogue ? rulesEditor(catalogue, before) : null;
+    editor = catalogue ? rulesEditor(catalogue, before, { onPreset: fitSeats }) : null;
     if (editor && wasOpen) editor.element.querySelector(".rules-editor").open = true;
     mount(root, [
       h("div", { class: "lobby" }, [
@@ -360,6 +398,7 @@ export function showLobby(root, params = {}) {
       ]),
     ]);
     renderRooms();
+    if (editor) fitSeats(editor.presetSelect.value, editor.players());
   }
 
   render();

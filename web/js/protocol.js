@@ -10,6 +10,7 @@
 //   a reconnect, which the server applies at most once.
 
 import { applyPatch } from "./patch.js";
+import { stampEvents } from "./stamp.js";
 
 export const PROTOCOL = "uno.v1";
 const BACKOFF_MS = [300, 700, 1500, 3000, 6000, 10000];
@@ -238,6 +239,7 @@ export class RoomConnection {
     while (this.buffer.has(this.seq + 1)) {
       const msg = this.buffer.get(this.seq + 1);
       this.buffer.delete(this.seq + 1);
+      const before = this.view;
       try {
         this.view = applyPatch(this.view, msg.ops || []);
       } catch (err) {
@@ -249,7 +251,8 @@ export class RoomConnection {
       }
       this.seq = msg.seq;
       if (this.view && typeof this.view === "object") this.view.seq = msg.seq;
-      events.push(...(msg.events || []).map((e) => ({ ...e, seq: msg.seq, ts: msg.ts })));
+      const stamped = stampEvents(msg.events || [], before, this.view);
+      events.push(...stamped.map((e) => ({ ...e, seq: msg.seq, ts: msg.ts })));
       changed = true;
     }
     if (changed) {

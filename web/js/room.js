@@ -5,12 +5,13 @@ import { followShuffle } from "./shuffle.js";
 import { api, ApiError } from "./api.js";
 import { h, mount, preservingFocus } from "./dom.js";
 import { errorText, language, presetLabel, t } from "./i18n.js";
-import { joinRoom, showError } from "./lobby.js";
+import { joinRoom, NAME_MAX, showError } from "./lobby.js";
 import { RoomConnection } from "./protocol.js";
 import { storage } from "./storage.js";
 import { closePickers, pickColor, pickCompanions, pickTarget } from "./pickers.js";
-import { loadCatalogue, rulesEditor } from "./rules.js";
+import { loadCatalogue, rulesEditor, rulesSummary } from "./rules.js";
 import { describeEvent } from "./events.js";
+import { stampEvents } from "./stamp.js";
 import { describePartyEvent } from "./bottle.js";
 import { GAME_PHASES, planPlay, renderTable, secondsLeft } from "./table.js";
 import { announce, toast } from "./toast.js";
@@ -42,6 +43,7 @@ export function showRoom(root, roomId, params = {}) {
     info: null, // GET /api/rooms/{id}
     view: null,
     log: [],
+    kept: null, // the view of a deal over whose scoreboard this player has not closed
     conn: { state: "connecting" },
     gone: false,
     seatName: storage.name(),
@@ -63,12 +65,50 @@ export function showRoom(root, roomId, params = {}) {
     if (!disposed) render();
   }
 
+  // The log after a reload (or a resync): the server's history of the current deal, with
+  // whatever this page already shows of the room besides.
+  async function loadHistory() {
+    const wasEmpty = !state.log.length;
+    let answer;
+    try {
+      answer = await api.events(roomId, state.creds.token || null);
+    } catch {
+      return; // the log then starts from now, as before
+    }
+    if (disposed || !answer || !Array.isArray(answer.events)) return;
+    const view = state.view;
+    const fetched = stampEvents(
+      answer.events.map((e) => ({ ...e, _side: e.faceUp ?? undefined })),
+      view,
+      view,
+    );
+    let merged;
+    if (wasEmpty) {
+      merged = [...fetched, ...state.log.filter((e) => (e.seq ?? 0) > answer.seq)];
+    } else {
+      const seqs = new Set(fetched.filter((e) => e.seq !== undefined && e.seq !== null).map((e) => e.seq));
+      const known = new Set(state.log.map((e) => e.seq));
+      const missing = fetched.filter((e) => seqs.has(e.seq) && !known.has(e.seq));
+      merged = [...state.log, ...missing].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+    }
+    state.log = merged.slice(-LOG_LIMIT);
+    render({ force: true });
+  }
+
   function connect() {
     connection?.close();
     connection = new RoomConnection(roomId, state.creds.token || null, {
-      onView(view) {
+      onView(view, seq, { snapshot } = {}) {
         const wasMine = isMyTurn(state.view);
+        const before = state.view;
+        const dealtHere = state.dealtOn === before?.deal; // this player pressed "Next deal"
+        if (before?.phase === "dealOver" && view && view.deal !== before.deal && GAME_PHASES.has(view.phase) && !dealtHere) {
+          state.kept = before; // its scoreboard stays until closed
+        } else if (view?.phase === "dealOver" || view?.phase === "matchOver" || !GAME_PHASES.has(view?.phase)) {
+          state.kept = null;
+        }
         state.view = view;
+        if (snapshot && GAME_PHASES.has(view?.phase)) loadHistory();
         followShuffle(view, (msg) => connection?.send(msg));
         render();
         const said = state.pendingAnnouncement || [];
@@ -136,6 +176,12 @@ export function showRoom(root, roomId, params = {}) {
     return hostSeat !== null && hostSeat !== undefined && hostSeat === you ? state.creds.token : null;
   }
 
+  // Whether this player's "Next deal" deals it: the host's, or anyone's in a room that no
+  // seat hosts (the server counts anyone else's as "ready").
+  function dealsOn() {
+    return Boolean(hostBearer()) || (state.view?.room?.hostSeat ?? null) === null;
+  }
+
   async function roomCall(call) {
     try {
       await call();
@@ -183,6 +229,8 @@ export function showRoom(root, roomId, params = {}) {
     }
     // Every action answers the table this client showed: one that lost a race to a change
     // it did not see yet is refused as too_late instead of landing on another table.
+    // The host's own "Next deal" closes the host's scoreboard; a guest's "ready" does not.
+    if (action.type === "nextDeal" && dealsOn()) state.dealtOn = state.view?.deal;
     const moves = state.view?.moves;
     connection.sendAction(action.at === undefined && Number.isInteger(moves) ? { ...action, at: moves } : action);
   }
@@ -219,8 +267,17 @@ export function showRoom(root, roomId, params = {}) {
 
   // ---- rendering ----------------------------------------------------------------------
 
+  // The join code, when this page knows it: from the seat's join, the link's ?code, or
+  // (public rooms) the join answer. Never the room id, which is no code.
   function roomCode() {
-    return state.info?.code || state.creds.code || roomId;
+    return state.info?.code || state.creds.code || params.code || null;
+  }
+
+  function shareLink() {
+    const code = roomCode();
+    return `${location.origin}${location.pathname}#/room/${encodeURIComponent(roomId)}${
+      code ? `?code=${encodeURIComponent(code)}` : ""
+    }`;
   }
 
   function renderConn() {
@@ -239,10 +296,12 @@ export function showRoom(root, roomId, params = {}) {
     const info = state.info;
     mount(document.getElementById("topbar-room"), [
       h("span", { class: "room-name" }, [info?.name || ""]),
-      h("span", { class: "room-code-box" }, [
-        h("span", { class: "visually-hidden" }, [`${t("room.code")}: `]),
-        h("code", { "data-testid": "room-code", title: t("room.code") }, [roomCode()]),
-      ]),
+      roomCode()
+        ? h("span", { class: "room-code-box" }, [
+            h("span", { class: "visually-hidden" }, [`${t("room.code")}: `]),
+            h("code", { "data-testid": "room-code", title: t("room.code") }, [roomCode()]),
+          ])
+        : null,
     ]);
   }
 
@@ -313,8 +372,13 @@ export function showRoom(root, roomId, params = {}) {
       const editor = rulesEditor(catalogue, { ...rules });
       const save = async () => {
         if (!editor.valid()) return;
+        const changes = { rules: editor.value() };
+        // A preset with fewer seats (UNO Duo) takes the room's seat count down with it.
+        const [low, high] = editor.players();
+        const seats = state.info?.seats;
+        if (seats && (seats > high || seats < low)) changes.seats = Math.min(high, Math.max(low, seats));
         try {
-          await api.changeSettings(roomId, { rules: editor.value() }, hostBearer());
+          await api.changeSettings(roomId, changes, hostBearer());
           toast(t("room.saved"), { code: "saved" });
           loadInfo();
         } catch (err) {
@@ -404,19 +468,16 @@ export function showRoom(root, roomId, params = {}) {
     const isHost = Boolean(hostBearer());
     const rules = state.info?.rules || state.view?.rules;
     const seats = state.info?.seats ?? 0;
-    const link = `${location.origin}${location.pathname}#/room/${encodeURIComponent(roomId)}${
-      state.info?.code || state.creds.code ? `?code=${encodeURIComponent(roomCode())}` : ""
-    }`;
+    const link = shareLink();
     return h("section", { class: "panel waiting", "aria-labelledby": "waiting-h" }, [
       h("h1", { id: "waiting-h" }, [state.info?.name || t("room.seats")]),
       h("p", { class: "share" }, [
-        t("room.share"),
-        " ",
-        h("code", { class: "big-code" }, [roomCode()]),
-        h("br"),
-        h("a", { href: link, class: "share-link" }, [link]),
+        roomCode() ? [t("room.share"), " ", h("code", { class: "big-code", "data-testid": "share-code" }, [roomCode()]), h("br")] : null,
+        h("a", { href: link, class: "share-link", "data-testid": "share-link" }, [link]),
       ]),
       rules?.preset ? h("p", { class: "muted" }, [t("room.rules", { preset: presetLabel(rules.preset) })]) : null,
+      // Every seat reads the options in force, not only the host in the editor.
+      rules && catalogue ? rulesSummary(catalogue, rules, { open: !isHost }) : null,
       h("h2", {}, [t("room.seats")]),
       h("ol", { class: "seats", "data-testid": "seats-list" }, rows),
       isHost
@@ -441,13 +502,15 @@ export function showRoom(root, roomId, params = {}) {
               id: "seat-name",
               name: "name",
               value: state.seatName,
-              maxlength: 24,
+              maxlength: NAME_MAX,
               autocomplete: "nickname",
+              "aria-describedby": "seat-name-help",
               "data-focus-key": "seat-name",
               onInput: (e) => {
                 state.seatName = e.target.value;
               },
             }),
+            h("span", { class: "hint", id: "seat-name-help" }, [t("lobby.nameHelp", { n: NAME_MAX })]),
             state.info?.private && !params.code
               ? [
                   h("label", { for: "seat-code" }, [t("lobby.code")]),
@@ -497,6 +560,13 @@ export function showRoom(root, roomId, params = {}) {
           you: state.view.you,
           ...(state.creds.token ? seatCtx : {}),
           playAgain: hostBearer() ? playAgain : null,
+          isHost: dealsOn(),
+          keptSummary: state.kept,
+          catalogue,
+          closeSummary: () => {
+            state.kept = null;
+            render({ force: true });
+          },
         }),
       ]);
     });
@@ -543,6 +613,13 @@ export function showRoom(root, roomId, params = {}) {
   }, COUNTDOWN_MS);
 
   document.addEventListener("keydown", onKey);
+  // The option list names the rules in force for everyone (and feeds the host's editor).
+  loadCatalogue()
+    .then((cat) => {
+      catalogue = cat;
+      if (!disposed) render({ force: true });
+    })
+    .catch(() => {});
   render();
   loadInfo();
   connect();

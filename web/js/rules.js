@@ -21,7 +21,7 @@ export function loadCatalogue() {
       if (!Array.isArray(data?.options) || typeof data.presets !== "object") {
         throw new Error("unexpected /api/rules answer");
       }
-      return { options: data.options, presets: data.presets };
+      return { options: data.options, presets: data.presets, facts: data.presetFacts || {} };
     });
     loading.catch(() => {
       loading = null;
@@ -49,7 +49,22 @@ function formatValue(option, value) {
  * {element, value(), valid()}, where value() is the wire form:
  * `{preset, ...options that differ from the preset}`.
  */
-export function rulesEditor(cat, initial = { preset: "classic" }) {
+/** [fewest, most] players `preset` seats (the server's presetFacts; else 2-10). */
+export function presetPlayers(cat, preset) {
+  const range = cat.facts?.[preset]?.players;
+  return Array.isArray(range) && range.length === 2 ? range : [2, 10];
+}
+
+/** Whether `option` means anything under `preset` (a game of its own reads only some). */
+export function optionApplies(cat, preset, option) {
+  const only = cat.facts?.[preset]?.options;
+  return !Array.isArray(only) || only.includes(option);
+}
+
+// Two decks from this many players on (the decks option's own advice: two for 7-10).
+const TWO_DECKS_FROM = 7;
+
+export function rulesEditor(cat, initial = { preset: "classic" }, { onPreset = null } = {}) {
   const initialPreset = initial.preset || "classic";
   let preset = Object.hasOwn(cat.presets, initialPreset) ? initialPreset : "classic";
   const inputs = new Map(); // name -> input element
@@ -84,12 +99,41 @@ export function rulesEditor(cat, initial = { preset: "classic" }) {
     }
   }
 
+  let seats = null; // the table's seat count, when the form around the editor says it
+
+  // The deck count follows the table's size until the player sets it.
+  function suggestDecks() {
+    const option = cat.options.find((o) => o.name === "decks");
+    if (!option || seats === null || !inputs.has("decks")) return;
+    const base = presetValues(cat, preset).decks;
+    const current = read(option);
+    const suggested = seats >= TWO_DECKS_FROM ? Math.max(2, base) : base;
+    const untouched = current === base || current === suggestedFor;
+    if (untouched && suggested >= option.min && suggested <= option.max) write(option, suggested);
+    suggestedFor = suggested;
+    markChanges();
+  }
+  let suggestedFor = null;
+
+  function showApplicable() {
+    for (const option of cat.options) {
+      rows.get(option.name).hidden = !optionApplies(cat, preset, option.name);
+    }
+    for (const fieldset of fieldsets) {
+      fieldset.hidden = [...fieldset.querySelectorAll(".rule")].every((row) => row.hidden);
+    }
+  }
+
   function applyPreset(name) {
     preset = name;
     presetHelp.textContent = has(`presetHelp.${name}`) ? t(`presetHelp.${name}`) : "";
     const values = presetValues(cat, name);
     for (const option of cat.options) write(option, values[option.name]);
+    suggestedFor = null;
+    showApplicable();
     markChanges();
+    suggestDecks();
+    onPreset?.(name, presetPlayers(cat, name));
   }
 
   function control(option, id, describedBy) {
@@ -181,6 +225,13 @@ export function rulesEditor(cat, initial = { preset: "classic" }) {
   return {
     element,
     presetSelect,
+    /** The players the chosen preset seats: [fewest, most]. */
+    players: () => presetPlayers(cat, preset),
+    /** The table's seat count changed: the deck count may follow it. */
+    setSeats(n) {
+      seats = Number.isFinite(n) ? n : null;
+      suggestDecks();
+    },
     setPreset(name) {
       presetSelect.value = name;
       applyPreset(name);
@@ -199,4 +250,34 @@ export function rulesEditor(cat, initial = { preset: "classic" }) {
       return [...inputs.values()].every((input) => input.checkValidity());
     },
   };
+}
+
+/**
+ * The rules in force, readable by every seat and spectator: the preset, then each option
+ * that applies to its game with its value; the ones the host changed from the preset
+ * come first, marked.
+ */
+export function rulesSummary(cat, rules, { open = false } = {}) {
+  const preset = Object.hasOwn(cat.presets, rules?.preset) ? rules.preset : "classic";
+  const base = presetValues(cat, preset);
+  const items = cat.options
+    .filter((o) => optionApplies(cat, preset, o.name) && rules && Object.hasOwn(rules, o.name))
+    .map((o) => ({ option: o, value: rules[o.name], changed: rules[o.name] !== base[o.name] }))
+    .sort((a, b) => Number(b.changed) - Number(a.changed));
+  const changed = items.filter((i) => i.changed).length;
+  return h("details", { class: "rules-summary", "data-testid": "rules-summary", open }, [
+    h("summary", {}, [t("rules.inForce", { preset: presetLabel(preset), n: changed })]),
+    has(`presetHelp.${preset}`) ? h("p", { class: "hint" }, [t(`presetHelp.${preset}`)]) : null,
+    h(
+      "dl",
+      { class: "rules-list" },
+      items.flatMap(({ option, value, changed: mark }) => [
+        h("dt", { "data-option": option.name, class: mark ? "changed" : "" }, [
+          optionLabel(option.name),
+          mark ? h("span", { class: "badge" }, [t("rules.changed")]) : null,
+        ]),
+        h("dd", { "data-option": option.name }, [formatValue(option, value)]),
+      ]),
+    ),
+  ]);
 }

@@ -23,19 +23,105 @@ function shuffleLine(view) {
   return line;
 }
 
-/** The deal's end: each seat's remaining cards, points and totals, and the next step. */
+/**
+ * Every finished deal of the match (`view.room.deals`): who went out, each seat's points
+ * and the running totals. Shown with a deal's result and at any time from the table.
+ */
+export function matchScoreboard(view, ctx) {
+  const deals = view.room?.deals || [];
+  const players = view.players || [];
+  return h("div", { class: "table-scroll" }, [
+    h("table", { class: "scoreboard deals", "data-testid": "match-scoreboard" }, [
+      h("caption", {}, [t("summary.allDeals")]),
+      h("thead", {}, [
+        h("tr", {}, [
+          h("th", { scope: "col" }, [t("summary.deal")]),
+          h("th", { scope: "col" }, [t("summary.wentOutCol")]),
+          ...players.map((p) => h("th", { scope: "col", class: "num" }, [ctx.name(p.seat)])),
+        ]),
+      ]),
+      h(
+        "tbody",
+        {},
+        deals.length
+          ? deals.map((d) =>
+              h("tr", { "data-deal": d.deal }, [
+                h("th", { scope: "row" }, [String(d.deal)]),
+                h("td", {}, [d.winner === null || d.winner === undefined ? "–" : ctx.name(d.winner)]),
+                ...players.map((p) =>
+                  h("td", { class: "num", "data-testid": "deal-cell" }, [
+                    d.scores ? `${d.scores[p.seat] ?? 0}` : "",
+                    h("span", { class: "running" }, [` (${t("summary.total")} ${d.totals?.[p.seat] ?? 0})`]),
+                  ]),
+                ),
+              ]),
+            )
+          : [h("tr", {}, [h("td", { colspan: players.length + 2, class: "muted" }, [t("summary.noDeals")])])],
+      ),
+    ]),
+  ]);
+}
+
+/** Who said "ready" for the next deal, and the host's or everyone's part in it. */
+function nextDealControls(view, ctx) {
+  const canGoOn = (view.legal || []).some((a) => a.type === "nextDeal");
+  if (!canGoOn || ctx.kept) return [];
+  const ready = view.room?.ready || [];
+  const names = ready.map((s) => ctx.name(s)).join(", ");
+  const status = ready.length
+    ? h("p", { class: "muted", "data-testid": "ready-list", role: "status" }, [t("summary.readyList", { names })])
+    : null;
+  if (ctx.isHost) {
+    return [
+      h(
+        "button",
+        {
+          type: "button",
+          class: "primary big",
+          "data-testid": "next-deal",
+          "data-focus-key": "next-deal",
+          onClick: () => ctx.send({ type: "nextDeal" }),
+        },
+        [t("summary.nextDeal")],
+      ),
+      status,
+    ];
+  }
+  const mine = ready.includes(view.you);
+  return [
+    mine
+      ? h("p", { class: "muted", "data-testid": "waiting-host" }, [t("summary.waitingHost")])
+      : h(
+          "button",
+          {
+            type: "button",
+            class: "primary big",
+            "data-testid": "ready",
+            "data-focus-key": "ready",
+            onClick: () => ctx.send({ type: "nextDeal" }),
+          },
+          [t("summary.ready")],
+        ),
+    status,
+  ];
+}
+
+/**
+ * The deal's end: each seat's remaining cards, points and totals, and the next step.
+ * `ctx.kept`: a deal already over that this player has not closed yet (the table went on
+ * underneath); it gets a close button instead of the next step.
+ */
 export function summary(view, ctx) {
   const over = view.phase === "matchOver";
   const players = view.players || [];
   const reveal = view.reveal || [];
   const scores = view.dealScores || [];
   const totals = view.totals || players.map((p) => p.score ?? 0);
-  const canGoOn = (view.legal || []).some((a) => a.type === "nextDeal");
   const winner = view.winner;
   let headline = "";
   if (over) headline = winner !== null && winner !== undefined ? t("summary.winner", { name: ctx.name(winner) }) : "";
   else if (winner !== null && winner !== undefined) headline = t("summary.wentOut", { name: ctx.name(winner) });
-  return h("section", { class: "summary panel", "aria-labelledby": "summary-h", "data-testid": "summary" }, [
+  return h("section", { class: `summary panel${ctx.kept ? " kept" : ""}`, "aria-labelledby": "summary-h", "data-testid": "summary", "data-deal": view.deal ?? "" }, [
     h("h2", { id: "summary-h", tabindex: "-1" }, [
       over ? t("summary.matchOver") : t("summary.dealOver", { n: view.deal ?? 1 }),
     ]),
@@ -73,20 +159,14 @@ export function summary(view, ctx) {
         ),
       ]),
     ]),
-    canGoOn
-      ? h(
-          "button",
-          {
-            type: "button",
-            class: "primary big",
-            "data-testid": "next-deal",
-            "data-focus-key": "next-deal",
-            onClick: () => ctx.send({ type: "nextDeal" }),
-          },
-          [t("summary.nextDeal")],
-        )
+    (view.room?.deals || []).length > 1 ? matchScoreboard(view, ctx) : null,
+    ...nextDealControls(view, ctx),
+    ctx.kept
+      ? h("button", { type: "button", class: "primary", "data-testid": "close-summary", onClick: ctx.closeSummary }, [
+          t("summary.close"),
+        ])
       : null,
-    over && ctx.playAgain
+    over && ctx.playAgain && !ctx.kept
       ? h("button", { type: "button", class: "primary big", "data-testid": "play-again", onClick: ctx.playAgain }, [
           t("summary.playAgain"),
         ])

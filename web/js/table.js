@@ -21,7 +21,8 @@ import { h } from "./dom.js";
 import { drinksGuide, sipsBadge } from "./drinks.js";
 import { eventLog } from "./events.js";
 import { has, humanize, t } from "./i18n.js";
-import { summary } from "./summary.js";
+import { matchScoreboard, summary } from "./summary.js";
+import { rulesSummary } from "./rules.js";
 import { renderBottle } from "./bottle.js";
 import { renderRommy } from "./rommy.js";
 
@@ -485,6 +486,8 @@ export function renderTable(view, ctx) {
     ]),
     center(view, ctx, info),
     done ? summary(view, ctx) : null,
+    // The last deal's result stays until this player closes it, though the table went on.
+    !done && ctx.keptSummary ? summary(ctx.keptSummary, { ...ctx, kept: true }) : null,
     h("div", { class: "prompts" }, prompts(view, ctx, info)),
     seated
       ? h("div", { class: "me" }, [
@@ -500,7 +503,18 @@ export function renderTable(view, ctx) {
           hand(view, ctx, info),
         ])
       : h("p", { class: "muted spectating", "data-testid": "spectating" }, [t("table.spectating")]),
-    h("div", { class: "side" }, [eventLog(ctx.log, ctx), view.rules?.drinks ? drinksGuide() : null]),
+    h("div", { class: "side" }, [
+      eventLog(ctx.log, ctx),
+      // Every seat (and spectator) may read the scores so far and the rules in force.
+      (view.room?.deals || []).length
+        ? h("details", { class: "panel scores-panel", "data-testid": "scores-panel" }, [
+            h("summary", {}, [t("table.scores")]),
+            matchScoreboard(view, ctx),
+          ])
+        : null,
+      ctx.catalogue && view.rules ? h("div", { class: "panel" }, [rulesSummary(ctx.catalogue, view.rules)]) : null,
+      view.rules?.drinks ? drinksGuide() : null,
+    ]),
   ]);
 }
 
