@@ -152,6 +152,10 @@ return {redis.call('HGET', KEYS[1], 'seq'), redis.call('LRANGE', KEYS[2], 0, -1)
 """
 
 
+# A reply that did not come: see RedisStore._each.
+_FAILED: Any = object()
+
+
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
@@ -260,8 +264,8 @@ class RedisStore(RoomStore):
         self._wanted: set[bytes] = set()
         self._channel_room: dict[bytes, str] = {}
         self._node_channel = b""
-        self._outboxes = f"{prefix}:outboxes"
-        self._timers = f"{prefix}:timers"
+        self._outboxes = self._global("outboxes")
+        self._timers = self._global("timers")
         self._on_message: Delivery | None = None
         self._on_wake: Callable[[str], None] | None = None
 
@@ -332,7 +336,12 @@ class RedisStore(RoomStore):
         return f"{self.prefix}:{{{room_id}}}:{part}"
 
     def _node_ch(self, node: str) -> str:
-        return f"{self.prefix}:node:{node}"
+        return self._global(f"node:{node}")
+
+    def _global(self, name: str) -> str:
+        """A key (or channel) of no room: the lobby, the join codes, the indexes, the
+        nodes' heartbeats and result channels."""
+        return f"{self.prefix}:{name}"
 
     async def ping(self) -> bool:
         try:
@@ -360,9 +369,9 @@ class RedisStore(RoomStore):
         )
         pipe.pexpire(self._key(room_id, "room"), ttl)
         if code is not None:
-            pipe.hset(f"{self.prefix}:codes", code, room_id)
+            pipe.hset(self._global("codes"), code, room_id)
         if listed:
-            pipe.zadd(f"{self.prefix}:lobby", {room_id: doc.get("createdAt", 0)})
+            pipe.zadd(self._global("lobby"), {room_id: doc.get("createdAt", 0)})
         try:
             await pipe.execute()
         except OutOfMemoryError as err:  # a transaction: nothing of it was written
@@ -383,7 +392,7 @@ class RedisStore(RoomStore):
         )
 
     async def room_for_code(self, code: str) -> str | None:
-        raw = await self._redis.hget(f"{self.prefix}:codes", code)
+        raw = await self._redis.hget(self._global("codes"), code)
         if raw is None:
             return None
         room_id: str = raw.decode()
@@ -395,10 +404,10 @@ class RedisStore(RoomStore):
 
     async def _drop_code(self, code: str, room_id: bytes) -> None:
         """Remove a join code if it still names ``room_id``."""
-        await self._drop_code_script(keys=[f"{self.prefix}:codes"], args=[code, room_id])
+        await self._drop_code_script(keys=[self._global("codes")], args=[code, room_id])
 
     async def listed(self, limit: int) -> list[dict[str, Any]]:
-        lobby = f"{self.prefix}:lobby"
+        lobby = self._global("lobby")
         docs: list[dict[str, Any]] = []
         start = 0
         # Entries of rooms that expired are dropped as they are met, and more are read.
@@ -406,12 +415,12 @@ class RedisStore(RoomStore):
             ids = await self._redis.zrange(lobby, start, start + limit - len(docs) - 1)
             if not ids:
                 break
-            pipe = self._redis.pipeline(transaction=False)
-            for room_id in ids:
-                pipe.hget(self._key(room_id.decode(), "room"), "doc")
-            found = await pipe.execute()
+            found = await self._each(
+                [("HGET", self._key(room_id.decode(), "room"), "doc") for room_id in ids]
+            )
             gone = [room_id for room_id, doc in zip(ids, found, strict=True) if doc is None]
-            docs.extend(orjson.loads(doc) for doc in found if doc is not None)
+            # A room whose Cluster shard is down is left out this time, not dropped.
+            docs.extend(orjson.loads(d) for d in found if d is not None and d is not _FAILED)
             if gone:
                 await self._redis.zrem(lobby, *gone)
             start += len(ids) - len(gone)
@@ -504,7 +513,7 @@ class RedisStore(RoomStore):
         if ok == 1 and commit.listed is not None:
             # The lobby index lives outside the room's slot; it is only an index, so it is
             # updated after the commit rather than with it.
-            lobby = f"{self.prefix}:lobby"
+            lobby = self._global("lobby")
             if commit.listed:
                 await self._batch.call("ZADD", lobby, commit.doc.get("createdAt", 0), room_id)
             else:
@@ -536,14 +545,14 @@ class RedisStore(RoomStore):
             return
         raw = await self._redis.hget(self._key(room_id, "room"), "doc")
         await self._redis.delete(*keys, self._key(room_id, "lease"))
-        await self._redis.zrem(f"{self.prefix}:lobby", room_id)
+        await self._redis.zrem(self._global("lobby"), room_id)
         code = None if raw is None else orjson.loads(raw).get("code")
         if code:
             await self._drop_code(code, room_id.encode())
 
     async def sweep(self) -> int:
         removed = 0
-        lobby, codes = f"{self.prefix}:lobby", f"{self.prefix}:codes"
+        lobby, codes = self._global("lobby"), self._global("codes")
         ids = [room_id async for room_id in self._redis.zscan_iter(lobby, count=500)]
         for chunk in _chunks([room_id for room_id, _ in ids], 500):
             gone = await self._gone(chunk)
@@ -560,11 +569,21 @@ class RedisStore(RoomStore):
 
     async def _gone(self, room_ids: list[bytes]) -> list[bytes]:
         """Those of ``room_ids`` whose room key expired."""
-        pipe = self._redis.pipeline(transaction=False)
-        for room_id in room_ids:
-            pipe.exists(self._key(room_id.decode(), "room"))
-        found = await pipe.execute()
-        return [room_id for room_id, exists in zip(room_ids, found, strict=True) if not exists]
+        found = await self._each([("EXISTS", self._key(r.decode(), "room")) for r in room_ids])
+        # Not known (a Cluster shard down): not gone.
+        return [room_id for room_id, exists in zip(room_ids, found, strict=True) if exists == 0]
+
+    async def _each(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        """Replies to commands of many rooms, in one batch; a command that failed (its
+        Cluster shard is down) answers ``_FAILED``, unless every one did: then the first
+        error is raised (the store is down)."""
+        replies = await asyncio.gather(
+            *(self._batch.call(*command) for command in commands), return_exceptions=True
+        )
+        errors = [r for r in replies if isinstance(r, BaseException)]
+        if errors and len(errors) == len(replies):
+            raise errors[0]
+        return [_FAILED if isinstance(r, BaseException) else r for r in replies]
 
     async def _sweep_loop(self) -> None:
         """One node per period sweeps (the first to take the period's key)."""
@@ -572,7 +591,7 @@ class RedisStore(RoomStore):
         while True:
             await asyncio.sleep(self.sweep_seconds)
             try:
-                if await self._redis.set(f"{self.prefix}:sweep", 1, nx=True, px=every_ms):
+                if await self._redis.set(self._global("sweep"), 1, nx=True, px=every_ms):
                     await self.sweep()
             except Exception:
                 log.exception("could not sweep the lobby and join codes")
@@ -630,7 +649,7 @@ class RedisStore(RoomStore):
     # Nodes
 
     def _alive_key(self, node: str) -> str:
-        return f"{self.prefix}:alive:{node}"
+        return self._global(f"alive:{node}")
 
     async def heartbeat(self, node: str, ttl_ms: int) -> bool:
         # PEXPIRE first: Redis allows it when full (noeviction refuses SET), so a node stays

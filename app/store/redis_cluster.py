@@ -36,16 +36,21 @@ from collections.abc import Callable
 from typing import Any
 
 from redis.asyncio.client import PubSub
-from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.cluster import ClusterNode, PipelineCommand, RedisCluster
 from redis.asyncio.connection import ConnectionPool
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
 from redis.crc import key_slot
 from redis.exceptions import (
+    AskError,
+    ClusterDownError,
     MovedError,
     NoScriptError,
     OutOfMemoryError,
     RedisClusterException,
     RedisError,
     ResponseError,
+    TryAgainError,
 )
 
 from app.store.base import (
@@ -55,7 +60,7 @@ from app.store.base import (
     StoreUnavailable,
     StoreUnreachable,
 )
-from app.store.redis import _COMMIT, RedisStore
+from app.store.redis import _COMMIT, RedisStore, _Batcher
 
 log = logging.getLogger(__name__)
 
@@ -174,6 +179,66 @@ def _by_slot(channels: set[bytes]) -> list[list[bytes]]:
     return list(groups.values())
 
 
+class _ShardBatcher(_Batcher):
+    """The batch split by shard, one pipeline each on the shard's own connection, sent
+    side by side. Not redis-py's cluster pipeline: on a connection error it closes every
+    connection of the client, failing the commands in flight to the shards that are up;
+    here a shard down fails its own commands only. A command refused because its slot
+    moved (MOVED, ASK, CLUSTERDOWN) or sent to a shard that is gone fails as unavailable
+    (callers retry) and has the store read the cluster's layout again."""
+
+    def __init__(self, client: RedisCluster, on_moved: Callable[[], None]) -> None:
+        super().__init__(client)
+        self._cluster = client
+        self._on_moved = on_moved
+
+    async def _send(self, queued: list[tuple[tuple[Any, ...], asyncio.Future[Any]]]) -> None:
+        groups: dict[str, list[tuple[tuple[Any, ...], asyncio.Future[Any]]]] = {}
+        nodes: dict[str, ClusterNode | None] = {}
+        for item in queued:
+            args = item[0]
+            # Every command batched names its key first, but a script (after sha, numkeys).
+            key = args[3] if args[0] == "EVALSHA" else args[1]
+            try:
+                node: ClusterNode | None = self._cluster.get_node_from_key(key)
+            except (RedisError, RedisClusterException):
+                node = None
+            name = "" if node is None else node.name
+            nodes[name] = node
+            groups.setdefault(name, []).append(item)
+        await asyncio.gather(*(self._send_to(nodes[name], group) for name, group in groups.items()))
+
+    async def _send_to(
+        self, node: ClusterNode | None, queued: list[tuple[tuple[Any, ...], asyncio.Future[Any]]]
+    ) -> None:
+        commands = [PipelineCommand(i, *args) for i, (args, _) in enumerate(queued)]
+        replies: list[Any]
+        try:
+            if node is None:
+                raise StoreUnavailable("no shard serves the slot")
+            await node.execute_pipeline(commands)
+            replies = [command.result for command in commands]
+        except asyncio.CancelledError:
+            for _, future in queued:
+                future.cancel()
+            raise
+        except Exception as err:  # the shard's connection failed: every command did
+            self._on_moved()
+            replies = [err] * len(queued)
+        for (_, future), reply in zip(queued, replies, strict=True):
+            if future.done():
+                continue
+            if isinstance(reply, AskError | ClusterDownError | TryAgainError):
+                self._on_moved()  # MovedError is an AskError
+                future.set_exception(StoreUnavailable(f"the slot is moving: {reply}"))
+            elif isinstance(reply, OutOfMemoryError):
+                future.set_exception(StoreFull(str(reply)))
+            elif isinstance(reply, Exception):
+                future.set_exception(reply)
+            else:
+                future.set_result(reply)
+
+
 class RedisClusterStore(RedisStore):
     """Rooms on a Redis Cluster (see the module's docstring)."""
 
@@ -195,6 +260,7 @@ class RedisClusterStore(RedisStore):
         self.wait_replicas = wait_replicas
         self.wait_timeout_ms = wait_timeout_ms
         self._silent = client.register_script(_SILENT_COMMIT)
+        self._batch = _ShardBatcher(client, self._schedule_refresh)
         self._shards: dict[str, _Shard] = {}
         self._home: dict[bytes, _Shard] = {}
         self._refreshing: asyncio.Task[None] | None = None
@@ -221,6 +287,10 @@ class RedisClusterStore(RedisStore):
             socket_connect_timeout=connect_timeout,
             socket_timeout=max(connect_timeout, 5.0),
             max_connections=options.pop("max_connections", 64),
+            # redis-py's default backs off for up to seconds per command before it gives
+            # up on a shard that is down; the server answers ``unavailable`` soon instead
+            # (clients retry), within about a second.
+            retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries=3),
         )
         try:
             async with asyncio.timeout(connect_timeout):
@@ -236,6 +306,12 @@ class RedisClusterStore(RedisStore):
                 await client.aclose()
             raise
         return cls(client, connect_timeout=connect_timeout, **options)
+
+    def _global(self, name: str) -> str:
+        # Every key of no room in one slot (``{index}``), on one shard: a shard down takes
+        # either some rooms or the indexes, and a server node whose heartbeat and results
+        # shard is up goes on serving the rooms of every other shard up.
+        return f"{self.prefix}:{{index}}:{name}"
 
     async def config_warnings(self) -> list[str] | None:
         try:
@@ -288,9 +364,9 @@ class RedisClusterStore(RedisStore):
         except OutOfMemoryError as err:
             raise StoreFull(str(err)) from None
         if code is not None:
-            await self._cluster.hset(f"{self.prefix}:codes", code, room_id)
+            await self._cluster.hset(self._global("codes"), code, room_id)
         if listed:
-            await self._cluster.zadd(f"{self.prefix}:lobby", {room_id: doc.get("createdAt", 0)})
+            await self._cluster.zadd(self._global("lobby"), {room_id: doc.get("createdAt", 0)})
 
     # The commit
 

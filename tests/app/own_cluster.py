@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import signal
+import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -17,13 +18,13 @@ from pathlib import Path
 import pytest
 import redis
 from live import in_ci
-from own_redis import free_port
 
 
 @dataclass
 class ClusterNode:
     port: int
     process: subprocess.Popen[bytes]
+    args: list[str] = field(default_factory=list)
 
     @property
     def address(self) -> str:
@@ -72,6 +73,26 @@ class OwnCluster:
         node.process.send_signal(signal.SIGKILL)
         node.process.wait(timeout=10)
 
+    def restart(self, node: ClusterNode) -> None:
+        """Start a killed node again, as it was (it rejoins from its nodes.conf: a replica
+        of the master promoted in its place)."""
+        node.process = subprocess.Popen(
+            node.args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        _wait_ping(node)
+
+    def wait_replicated(self, master: ClusterNode, timeout: float = 30.0) -> None:
+        """Until a replica of ``master`` is attached and has every write it has."""
+        deadline = time.monotonic() + timeout
+        while True:
+            info = master.client().info("replication")
+            offset = info["master_repl_offset"]
+            replicas = [v for k, v in info.items() if k.startswith("slave") and isinstance(v, dict)]
+            if any(r.get("state") == "online" and r.get("offset") == offset for r in replicas):
+                return
+            assert time.monotonic() < deadline, "the replica did not catch up"
+            time.sleep(0.05)
+
     def wait_ok(self, timeout: float = 30.0) -> None:
         """Until every live node says the cluster is ok and agrees on who serves each slot
         (after a failover: the promoted replica)."""
@@ -116,17 +137,21 @@ def own_cluster(
     server, cli = _binaries()
     cluster = OwnCluster()
     try:
+        ports = _free_ports(12)
         for n in range(6):
-            port, bus = free_port(), free_port()
+            port, bus = ports[2 * n], ports[2 * n + 1]
             home = directory / f"node{n}"
             home.mkdir(parents=True, exist_ok=True)
             args = [server, "--port", str(port), "--cluster-port", str(bus)]
             args += ["--bind", "127.0.0.1", "--dir", str(home), "--cluster-enabled", "yes"]
             args += ["--cluster-config-file", "nodes.conf"]
             args += ["--cluster-node-timeout", str(node_timeout_ms)]
+            # A replica's first sync starts at once (Redis waits 5 s by default for more
+            # replicas to share it).
+            args += ["--repl-diskless-sync-delay", "0"]
             args += ["--save", "", "--appendonly", "no", *options]
             process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            cluster.nodes.append(ClusterNode(port, process))
+            cluster.nodes.append(ClusterNode(port, process, args))
         for node in cluster.nodes:
             _wait_ping(node)
         created = subprocess.run(
@@ -140,8 +165,11 @@ def own_cluster(
         # Replicas attached and in sync: a failover test needs every master's replica.
         deadline = time.monotonic() + 30
         while not all(len(cluster.replicas_of(m)) == 1 for m in cluster.masters()):
-            assert time.monotonic() < deadline, "replicas did not attach"
+            roles = {n.port: cluster.role(n) for n in cluster.alive()}
+            assert time.monotonic() < deadline, f"replicas did not attach: {roles}"
             time.sleep(0.1)
+        for master in cluster.masters():
+            cluster.wait_replicated(master)
         yield cluster
     finally:
         for node in cluster.nodes:
@@ -153,6 +181,17 @@ def own_cluster(
             except subprocess.TimeoutExpired:
                 node.process.kill()
                 node.process.wait(timeout=10)
+
+
+def _free_ports(count: int) -> list[int]:
+    """``count`` distinct free ports (held open together while chosen)."""
+    with contextlib.ExitStack() as stack:
+        ports = []
+        for _ in range(count):
+            s = stack.enter_context(socket.socket())
+            s.bind(("127.0.0.1", 0))
+            ports.append(int(s.getsockname()[1]))
+        return ports
 
 
 def _wait_ping(node: ClusterNode) -> None:
