@@ -15,6 +15,7 @@ from engine.drinks import sip
 from engine.events import Event
 from engine.match import end_deal
 from engine.shuffle import shuffle
+from engine.stacking import DEFLECTORS, PENALTY, STACK_FAMILY, deflect, penalty_waits
 from engine.state import State
 from engine.turns import (
     active_count,
@@ -26,10 +27,6 @@ from engine.turns import (
     take_cards,
 )
 
-# Draw penalties: the family a card stacks in, and how many cards it makes the next draw.
-# Flip's Wild Draw Colour has no count: its victim draws until the named colour comes.
-STACK_FAMILY = {"+2": "+2", "W+4": "W+4", "W+8": "W+4", "+1": "+1", "+5": "+5", "W+2": "W+2"}
-PENALTY = {"+2": 2, "W+4": 4, "W+8": 8, "+1": 1, "+5": 5, "W+2": 2, "WDC": 1}
 CHALLENGEABLE = frozenset({"W+4", "W+2", "WDC"})
 # Ranks whose play only passes the turn on (unless a 7-0 rule moves hands).
 PLAIN_RANKS = frozenset(NUMBERS + ("W", "WC"))
@@ -85,6 +82,12 @@ def finish_play(
     # A multi-play of one rank acts once per card; a Duo dump acts as its last card alone.
     one_rank = rules.multi_play and all(faces[c].rank == rank for c in cards)
     count = len(cards) if one_rank else 1
+    if new.pending and rank in DEFLECTORS:
+        # Only a deflecting rule lets a Skip or Reverse be laid on a pending penalty.
+        deflect(new, seat, rank, count, events)
+        if not new.hands[seat]:
+            _go_out(new, seat, rank, count, events)
+        return
     if not new.hands[seat]:
         if rules.swap_on_last_card and _swaps(new, rank, target):
             _swap_effect(new, seat, rank, target, events)
@@ -145,7 +148,7 @@ def _reverse_once(new: State, seat: int, bluff: bool, events: list[Event]) -> No
 def _draw_two(new: State, seat: int, bluff: bool, events: list[Event]) -> None:
     """A Draw Two: _penalty(new, seat, "+2", 1, ...) with nobody knocked out and no sips."""
     pile = new.draw_pile
-    if new.rules.stacking:
+    if new.pending or penalty_waits(new.rules, "+2"):  # a stack stays pending
         _pending(new, seat, "+2", None)
     elif len(pile) < 2:
         _penalty(new, seat, "+2", 1, bluff, events)  # a reshuffle, or too few cards left
@@ -173,7 +176,7 @@ def _draw_two(new: State, seat: int, bluff: bool, events: list[Event]) -> None:
 def _wild_draw_four(new: State, seat: int, bluff: bool, events: list[Event]) -> None:
     """A Wild Draw Four: pending (stacking, or a challenge to decide) or drawn at once."""
     rules = new.rules
-    if rules.stacking or rules.wild_draw_four_challenge:
+    if rules.wild_draw_four_challenge or new.pending or penalty_waits(rules, "W+4"):
         _pending(new, seat, "W+4", (seat, bluff))
     else:
         _penalty(new, seat, "W+4", 1, bluff, events)
@@ -256,7 +259,7 @@ def _penalty(
     rules = new.rules
     amount = PENALTY[rank] * count
     challengeable = rank in CHALLENGEABLE and rules.wild_draw_four_challenge
-    if (rules.stacking and rank in STACK_FAMILY) or challengeable:
+    if challengeable or new.pending or penalty_waits(rules, rank):
         new.pending += amount
         new.pending_kind = STACK_FAMILY.get(rank, rank)
         new.wd4 = (seat, bluff) if rank in CHALLENGEABLE else None
@@ -288,6 +291,12 @@ def _go_out(new: State, seat: int, rank: str, count: int, events: list[Event]) -
         for other in new.active_seats():
             if other != seat:
                 draw_cards(new, other, 2, events, reason="lastCard")
+    elif new.pending:
+        # A deflected penalty: its new victim (who now holds the turn) draws it first.
+        if new.pending_kind == "WDC":
+            draw_until_color(new, new.turn, events)
+        else:
+            draw_cards(new, new.turn, new.pending, events, reason="lastCard")
     new.pending = 0
     end_deal(new, seat, events)
 

@@ -19,7 +19,6 @@ from engine.draft import draft_step
 from engine.effects import (
     ONE_CARD_EFFECTS,
     PLAIN_RANKS,
-    STACK_FAMILY,
     draw_until_color,
     finish_play,
     play_cards,
@@ -27,6 +26,7 @@ from engine.effects import (
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.games import other_game
+from engine.stacking import DEFLECTORS, answers_pending
 from engine.state import State
 from engine.turns import draw_cards, give_cards, next_seat, record_draw, take_cards
 
@@ -131,13 +131,6 @@ MULTI_RANKS = frozenset(NUMBERS + ("S", "R", "+2"))
 RESTRICTED = frozenset({"W+4", "W+2", "WDC"})
 
 
-def can_stack(state: State, info: CardInfo) -> bool:
-    family = STACK_FAMILY.get(info.rank)
-    if family is None or family != state.pending_kind or not state.rules.stacking:
-        return False
-    return family == "+2" or state.rules.stack_wild_draw_four
-
-
 def holds_color(state: State, seat: int) -> bool:
     color = state.color
     faces = FACES[state.side]
@@ -154,7 +147,7 @@ def turn_play_problem(state: State, seat: int, card: str) -> str | None:
     if state.drawn is not None and card != state.drawn:
         return "only_drawn_card"
     if state.pending:
-        return None if can_stack(state, info) else "penalty_pending"
+        return None if answers_pending(state, info) else "penalty_pending"
     color = info.color
     if color is not None and color != state.color:
         if faces[state.discard[-1]].rank != info.rank:
@@ -345,7 +338,9 @@ def _play_one_card(state: State, seat: int, act: Action) -> Transition:
             new.turn = (seat + state.direction) % state.players
         return new, events
     bluff = rank in RESTRICTED and wd4_is_bluff(state, held, card)
-    effect = ONE_CARD_EFFECTS.get(rank) if hand else None
+    # A Skip or Reverse on a pending penalty deflects it (finish_play).
+    deflecting = state.pending and rank in DEFLECTORS
+    effect = ONE_CARD_EFFECTS.get(rank) if hand and not deflecting else None
     if effect is not None and state.drinks is None and True not in state.out:
         effect(new, seat, bluff, events)
     else:

@@ -102,7 +102,7 @@ def _turn_actions(state: State, seat: int) -> list[Action]:
         actions.append(_PASS)
     else:
         if state.pending:
-            if rules.stacking:  # without stacking no card answers a pending penalty
+            if rules.answers_pending:  # else no card answers a pending penalty
                 _add_checked(state, seat, hand, actions)
         elif rules.plain_plays and (rules.plain_checks or not _needs_full_check(state, hand)):
             # The common case: a colour, number/symbol or wild match is enough, and each

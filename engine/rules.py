@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from engine.clashes import check_clashes
 from engine.errors import InvalidRules
 
 
@@ -142,6 +143,28 @@ OPTIONS: tuple[Option, ...] = (
         help="A first Wild Draw Four goes back and is reshuffled, or is buried in the pile",
     ),
     Option("forbidActionFinish", False, help="The last card must be a number card"),
+    # House rules (docs/rules.md, "House rules"): answering a pending draw penalty.
+    Option(
+        "stackDrawFour",
+        False,
+        help="A Wild Draw Four may be laid on a Wild Draw Four (also without stacking)",
+    ),
+    Option(
+        "crossStack",
+        "none",
+        choices=("none", "drawTwoOnDrawFour", "drawFourOnDrawTwo", "both"),
+        help="A Draw Two on a Wild Draw Four, a Wild Draw Four on a Draw Two, or both",
+    ),
+    Option(
+        "reverseDeflect",
+        False,
+        help="A Reverse sends a pending draw penalty back to the player who laid it",
+    ),
+    Option(
+        "skipDeflect",
+        False,
+        help="A Skip passes a pending draw penalty on to the next player",
+    ),
     # Scoring and the match
     Option(
         "matchMode",
@@ -327,6 +350,10 @@ class Rules:
     first_card_wild: str = "firstPlayerChooses"
     first_card_wild_draw_four: str = "reshuffle"
     forbid_action_finish: bool = False
+    stack_draw_four: bool = False
+    cross_stack: str = "none"
+    reverse_deflect: bool = False
+    skip_deflect: bool = False
     match_mode: str = "points"
     target_score: int = 500
     round_limit: int = 0
@@ -371,6 +398,8 @@ class Rules:
     plain_plays: bool = field(init=False, repr=False, compare=False)  # one card, no target
     plain_checks: bool = field(init=False, repr=False, compare=False)  # matching is enough
     swaps_hands: bool = field(init=False, repr=False, compare=False)  # a 7 or 0 moves hands
+    deflects: bool = field(init=False, repr=False, compare=False)  # a Reverse or Skip answers
+    answers_pending: bool = field(init=False, repr=False, compare=False)  # some card answers
 
     def __post_init__(self) -> None:
         derived = {
@@ -383,6 +412,13 @@ class Rules:
         )
         derived["plain_checks"] = self.wild_draw_four_challenge and not self.forbid_action_finish
         derived["swaps_hands"] = derived["seven_swaps"] or derived["zero_passes"]
+        derived["deflects"] = self.reverse_deflect or self.skip_deflect
+        derived["answers_pending"] = (
+            self.stacking
+            or self.stack_draw_four
+            or self.cross_stack != "none"
+            or derived["deflects"]
+        )
         wire: dict[str, Any] = {"preset": self.preset}
         for name, attribute in _WIRE_NAMES:
             wire[name] = getattr(self, attribute)
@@ -481,7 +517,7 @@ def rules_from_json(data: Mapping[str, Any] | None) -> Rules:
         if option is None:
             raise InvalidRules("rules/unknown_option", f"unknown rule option {name!r}")
         values[_snake(name)] = option.check(value)
-    return Rules(**values)
+    return check_clashes(Rules(**values))
 
 
 def with_options(rules: Rules, changes: Mapping[str, Any]) -> Rules:
@@ -492,7 +528,7 @@ def with_options(rules: Rules, changes: Mapping[str, Any]) -> Rules:
         if option is None:
             raise InvalidRules("rules/unknown_option", f"unknown rule option {name!r}")
         values[_snake(name)] = option.check(value)
-    return replace(rules, **values)
+    return check_clashes(replace(rules, **values))
 
 
 def describe_options() -> list[dict[str, Any]]:

@@ -15,11 +15,11 @@ from typing import Any
 from engine import api
 from engine.cards import FACES, SIDE_COLORS, is_card
 from engine.deal import new_state, start_deal
-from engine.effects import STACK_FAMILY
 from engine.errors import EngineError
 from engine.events import event_full
 from engine.games import game_of
 from engine.rules import rules_from_json
+from engine.stacking import STACK_FAMILY
 from engine.state import State
 from engine.variants import bottle, rommy
 

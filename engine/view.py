@@ -36,6 +36,7 @@ def view_for(state: Any, seat: int | None) -> dict[str, Any]:
         "direction": state.direction,
         "drawPile": len(state.draw_pile),
         "pendingDraw": state.pending,
+        "pendingKind": state.pending_kind,
         "phase": state.phase,
         "rules": state.rules.to_json(),
         "legal": wire_legal(state, seat) if is_seat and seat is not None else [],

@@ -297,6 +297,9 @@ class SheddingView(_GameView):
     offer: Card | None = Field(description="UNO Duo draft: the card offered to you")
     draftPile: Count
     followColor: bool = Field(description="a Wild Draw Four's colour must be followed")
+    pendingKind: str | None = Field(
+        default=None, description="the draw family pending (what stacks on it), or null"
+    )
     dumpColor: Color | None = Field(description="UNO Duo: the colour you may dump")
     drinks: list[DrinksTally] | None
     side: Literal["light", "dark"] = Field(description="UNO Flip: the side up")
@@ -502,6 +505,14 @@ EVENT_MODELS: tuple[type[Closed], ...] = (
     _event("penalty", "The seat must draw a penalty.", seat=_seat, count=_count),
     _event("skip", "The seat was skipped.", seat=_seat),
     _event("reverse", "The direction changed.", direction=(int, ...), count=(int, 1)),
+    _event(
+        "deflect",
+        "A Skip or Reverse sent the pending draw penalty on to `target`.",
+        seat=_seat,
+        card=(Literal["S", "R"], ...),
+        target=_seat,
+        pending=_count,
+    ),
     _event("reshuffle", "The discard pile became the draw pile.", cards=(int, ...)),
     _event("callUno", "The seat called UNO.", seat=_seat),
     _event("catchUno", "The seat caught `target` without UNO.", seat=_seat, target=_seat),

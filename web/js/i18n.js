@@ -956,6 +956,22 @@ const OPTION_TEXT = {
     en: ["Finish on a number", "The last card must be a number card"],
     da: ["Slut på et tal", "Det sidste kort skal være et talkort"],
   },
+  stackDrawFour: {
+    en: ["Stack Wild Draw Four", "A Wild Draw Four may be laid on a Wild Draw Four (also without stacking)"],
+    da: ["Stabl Træk fire", "Et Træk fire må lægges på et Træk fire (også uden stabling)"],
+  },
+  crossStack: {
+    en: ["Cross-stacking", "A Draw Two on a Wild Draw Four, a Wild Draw Four on a Draw Two, or both"],
+    da: ["Stabling på tværs", "Træk to på Træk fire, Træk fire på Træk to, eller begge veje"],
+  },
+  reverseDeflect: {
+    en: ["Reverse sends it back", "A Reverse sends a pending draw penalty back to the player who laid it"],
+    da: ["Retur sender den tilbage", "En Retur sender en ventende trækstraf tilbage til den der lagde den"],
+  },
+  skipDeflect: {
+    en: ["Skip passes it on", "A Skip passes a pending draw penalty on to the next player"],
+    da: ["Spring over sender den videre", "Et Spring over sender en ventende trækstraf videre til næste spiller"],
+  },
   matchMode: {
     en: ["Match", "Play to a target score, end after one deal, or knock out players over the target"],
     da: ["Kamp", "Spil til et pointmål, stop efter ét spil, eller slå spillere over målet ud"],
@@ -1087,6 +1103,9 @@ const CHOICE_TEXT = {
     duo: "UNO Duo's rules",
     turnOver: "turn the piles over",
     flipInPlace: "flip each card in place",
+    drawTwoOnDrawFour: "Draw Two on Wild Draw Four",
+    drawFourOnDrawTwo: "Wild Draw Four on Draw Two",
+    both: "both ways",
   },
   da: {
     jumper: "fra den der hoppede ind",
@@ -1112,6 +1131,9 @@ const CHOICE_TEXT = {
     duo: "UNO Duos regler",
     turnOver: "vend bunkerne om",
     flipInPlace: "vend hvert kort på stedet",
+    drawTwoOnDrawFour: "Træk to på Træk fire",
+    drawFourOnDrawTwo: "Træk fire på Træk to",
+    both: "begge veje",
   },
 };
 

@@ -1,0 +1,41 @@
+"""Options that contradict each other: a rules object setting both is refused.
+
+Each clash is one function of the rules that names what clashes, or returns None. They
+are checked once, when a rules object is built (``rules_from_json``, ``with_options``);
+a clash that depends on the table (``teams`` and the number of players) is checked when
+the match starts, by :func:`check_players`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.errors import InvalidRules
+
+if TYPE_CHECKING:
+    from engine.rules import Rules
+
+
+def _stack_draw_four(rules: Rules) -> str | None:
+    if rules.stack_draw_four and rules.stacking and not rules.stack_wild_draw_four:
+        return (
+            "stackDrawFour lets a Wild Draw Four stack on a Wild Draw Four, which"
+            " stacking with stackWildDrawFour false forbids: set one of them"
+        )
+    return None
+
+
+CLASHES: list[Callable[[Rules], str | None]] = [_stack_draw_four]
+
+
+def check_clashes(rules: Rules) -> Rules:
+    """``rules`` itself, if no two of its options contradict each other.
+
+    :raises InvalidRules: ``rules/clash``, the message naming the options that clash.
+    """
+    for clash in CLASHES:
+        problem = clash(rules)
+        if problem is not None:
+            raise InvalidRules("rules/clash", problem)
+    return rules
