@@ -26,7 +26,25 @@ def _stack_draw_four(rules: Rules) -> str | None:
     return None
 
 
-CLASHES: list[Callable[[Rules], str | None]] = [_stack_draw_four]
+def _forced_play_drawn(rules: Rules) -> str | None:
+    if rules.forced_play_drawn and not rules.drawn_card_playable:
+        return (
+            "forcedPlayDrawn makes a playable drawn card be played, which"
+            " drawnCardPlayable false forbids: set one of them"
+        )
+    return None
+
+
+def _blind_draw(rules: Rules) -> str | None:
+    if rules.blind_draw and not rules.forced_play_drawn:
+        return (
+            "blindDraw needs forcedPlayDrawn: nobody may choose to play or keep a card"
+            " they have not seen"
+        )
+    return None
+
+
+CLASHES: list[Callable[[Rules], str | None]] = [_stack_draw_four, _forced_play_drawn, _blind_draw]
 
 
 def check_clashes(rules: Rules) -> Rules:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
 from engine.actions import Action, check_seat, parse_action
+from engine.blind_draw import play_blind
 from engine.cards import FACES, NUMBERS, SIDE_COLORS, CardInfo
 from engine.deal import start_deal
 from engine.draft import draft_step
@@ -25,6 +26,7 @@ from engine.effects import (
 )
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
+from engine.forced_play import MUST_PLAY, MUST_PLAY_DRAWN, draw_forbidden, keeping_forbidden
 from engine.games import other_game
 from engine.stacking import DEFLECTORS, answers_pending
 from engine.state import State
@@ -233,6 +235,7 @@ _PROBLEM_TEXT = {
     "one_card_only": "this room plays one card at a time",
     "bad_combination": "cards played together must share one number or one action type",
     "uno_before_last_card": 'call UNO before your last card: send the play with "uno": true',
+    "must_play_drawn": MUST_PLAY_DRAWN,
 }
 
 
@@ -362,7 +365,14 @@ def _draw(state: State, seat: int, act: Action) -> Transition:
     _check_turn(state, seat, "draw")
     if state.drawn is not None:
         raise IllegalAction("already_drew", "you drew already: play the drawn card or pass")
+    if state.rules.forced_play and draw_forbidden(state, can_play(state, seat)):
+        raise IllegalAction("must_play", MUST_PLAY)
     return _resolve_draw(state, seat, act)
+
+
+def can_play(state: State, seat: int) -> bool:
+    """Could the turn holder start a play with some card of its hand now?"""
+    return any(turn_play_problem(state, seat, c) is None for c in dict.fromkeys(state.hands[seat]))
 
 
 def _resolve_draw(state: State, seat: int, act: Action) -> Transition:
@@ -370,7 +380,13 @@ def _resolve_draw(state: State, seat: int, act: Action) -> Transition:
     if state.follow:
         return _draw_to_follow(state, seat)
     rules = state.rules
-    if not state.pending and state.draw_pile and not rules.draw_to_match and state.drinks is None:
+    if (
+        not state.pending
+        and state.draw_pile
+        and not rules.draw_to_match
+        and state.drinks is None
+        and not rules.blind_draw
+    ):
         return _draw_one(state, seat)
     new = _begin_move(state)
     new.declared = None
@@ -378,11 +394,17 @@ def _resolve_draw(state: State, seat: int, act: Action) -> Transition:
     events: list[Event] = []
     if state.pending:
         _take_penalty(state, new, seat, events)
-        return new, events
-    cards = _draw_for_turn(new, events)
-    give_cards(new, seat, cards)
-    record_draw(new, seat, cards, "draw", events)
-    _after_drawing(new, seat, cards)
+    else:
+        cards = _draw_for_turn(new, events)
+        give_cards(new, seat, cards)
+        record_draw(new, seat, cards, "draw", events)
+        _after_drawing(new, seat, cards)
+    if rules.blind_draw and new.drawn is not None:
+        card = new.drawn
+        bluff = FACES[new.side][card].rank in RESTRICTED and wd4_is_bluff(
+            new, new.hands[seat], card
+        )
+        play_blind(new, seat, bluff, events)
     return new, events
 
 
@@ -510,7 +532,12 @@ def pass_problem(state: State, seat: int) -> str | None:
         # Lacking the colour: draw up to three (while there is anything to draw), then pass.
         nothing_left = not state.draw_pile and len(state.discard) <= 1
         return None if state.follow == 1 or nothing_left else "cannot_pass"
-    return None if state.drawn is not None else "cannot_pass"
+    if state.drawn is None:
+        return "cannot_pass"
+    if state.rules.forced_play_drawn:
+        playable = turn_play_problem(state, seat, state.drawn) is None
+        return "must_play_drawn" if keeping_forbidden(state, playable) else None
+    return None
 
 
 def _pass(state: State, seat: int, act: Action) -> Transition:

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import FACES, SIDE_COLORS
+from engine.forced_play import draw_forbidden, keeping_forbidden
 from engine.game import (
     MULTI_RANKS,
     RESTRICTED,
@@ -97,9 +98,11 @@ def _turn_actions(state: State, seat: int) -> list[Action]:
     if state.follow:
         _follow_actions(state, seat, hand, actions)
     elif state.drawn is not None:
-        if turn_play_problem(state, seat, state.drawn) is None:
+        playable = turn_play_problem(state, seat, state.drawn) is None
+        if playable:
             _add_plays(state, seat, (state.drawn,), actions)
-        actions.append(_PASS)
+        if not keeping_forbidden(state, playable):
+            actions.append(_PASS)
     else:
         if state.pending:
             if rules.answers_pending:  # else no card answers a pending penalty
@@ -124,7 +127,8 @@ def _turn_actions(state: State, seat: int) -> list[Action]:
                 return _turn_actions(state, seat)
         else:
             _add_checked(state, seat, hand, actions)
-        actions.append(_DRAW)
+        if not (rules.forced_play and draw_forbidden(state, bool(actions))):
+            actions.append(_DRAW)
         if state.wd4 is not None and state.pending and rules.wild_draw_four_challenge:
             actions.append(_CHALLENGE)
         if len(hand) == 2 and state.declared != seat:

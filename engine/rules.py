@@ -165,6 +165,21 @@ OPTIONS: tuple[Option, ...] = (
         False,
         help="A Skip passes a pending draw penalty on to the next player",
     ),
+    Option(
+        "forcedPlay",
+        False,
+        help="A player who can play must play: no drawing instead (a penalty may be taken)",
+    ),
+    Option(
+        "forcedPlayDrawn",
+        False,
+        help="A card you draw that can be played must be played at once",
+    ),
+    Option(
+        "blindDraw",
+        False,
+        help="The drawn card is not shown to you: if it can be played it is played at once",
+    ),
     # Scoring and the match
     Option(
         "matchMode",
@@ -354,6 +369,9 @@ class Rules:
     cross_stack: str = "none"
     reverse_deflect: bool = False
     skip_deflect: bool = False
+    forced_play: bool = False
+    forced_play_drawn: bool = False
+    blind_draw: bool = False
     match_mode: str = "points"
     target_score: int = 500
     round_limit: int = 0

@@ -502,6 +502,11 @@ EVENT_MODELS: tuple[type[Closed], ...] = (
         cards=(list[Card] | None, None),
     ),
     _event("pass", "The seat passed.", seat=_seat),
+    _event(
+        "blindPlay",
+        "blindDraw: the card just drawn is played unseen (the play event follows).",
+        seat=_seat,
+    ),
     _event("penalty", "The seat must draw a penalty.", seat=_seat, count=_count),
     _event("skip", "The seat was skipped.", seat=_seat),
     _event("reverse", "The direction changed.", direction=(int, ...), count=(int, 1)),

@@ -74,6 +74,9 @@ def choose_normal(view: View, rng: random.Random, in_turn_only: bool) -> Action 
 def turn_move(view: View, actions: list[Action], rng: random.Random) -> Action | None:
     """The turn holder's move during play."""
     plays = [a for a in actions if a.type == "play" and not is_bluff(view, a.cards)]
+    if not plays and not any(a.type in ("draw", "pass") for a in actions):
+        # Forced play (forcedPlay, forcedPlayDrawn): a bluff is better than no move.
+        plays = [a for a in actions if a.type == "play"]
     face = faces(view)
     plain = [a for a in plays if not face[a.cards[-1]].is_wild]
     if plain:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from engine import EngineError, InvalidRules, State, apply, legal_actions, rules_from_json, view_for
 from engine.cards import build_deck
 from engine.deal import deck_for
-from engine.rules import OPTIONS
+from engine.rules import OPTIONS, Rules
 from engine.scoring import hand_value
 
 PLAYOUT_STEPS = 400
@@ -54,6 +55,10 @@ option_values = {
     "crossStack": st.sampled_from(["none", "drawTwoOnDrawFour", "drawFourOnDrawTwo", "both"]),
     "reverseDeflect": st.booleans(),
     "skipDeflect": st.booleans(),
+    "forcedPlay": st.booleans(),
+    "forcedPlayDrawn": st.booleans(),
+    "blindDraw": st.booleans(),
+    "drawnCardPlayable": st.booleans(),
 }
 SHEDDING_PRESETS = ["classic", "house", "druk", "helsinki", "warszawa", "duo", "flip", "knockout"]
 assert set(option_values) <= {o.name for o in OPTIONS}
@@ -73,14 +78,22 @@ def games(draw: st.DrawFn) -> tuple[State, random.Random]:
         options = {name: draw(option_values[name]) for name in names}
         options["decks"] = draw(st.integers(1, 2))
     seed = draw(st.text(min_size=1, max_size=8))
-    try:
-        rules = rules_from_json({"preset": preset, **options})
-    except InvalidRules as err:
-        # Options that contradict each other are refused by name; take them out.
-        assert err.code == "rules/clash"
-        rules = rules_from_json({"preset": preset})
-    state, _ = new_match(rules, players, seed)
+    state, _ = new_match(without_clashes(preset, options), players, seed)
     return state, random.Random(draw(st.integers(0, 2**32)))
+
+
+def without_clashes(preset: str, options: dict) -> Rules:
+    """The rules of ``preset`` with ``options``, less each option a clash names (options
+    that contradict each other are refused, naming them)."""
+    options = dict(options)
+    while True:
+        try:
+            return rules_from_json({"preset": preset, **options})
+        except InvalidRules as err:
+            assert err.code == "rules/clash", err.message
+            named = [n for n in sorted(options) if re.search(rf"\b{n}\b", err.message)]
+            assert named, err.message  # a clash of the preset's own options
+            del options[named[0]]
 
 
 def all_cards(state: State) -> Counter[str]:

@@ -972,6 +972,18 @@ const OPTION_TEXT = {
     en: ["Skip passes it on", "A Skip passes a pending draw penalty on to the next player"],
     da: ["Spring over sender den videre", "Et Spring over sender en ventende trækstraf videre til næste spiller"],
   },
+  forcedPlay: {
+    en: ["Forced play", "A player who can play must play: no drawing instead (a penalty may be taken)"],
+    da: ["Tvunget spil", "Kan du lægge et kort, skal du lægge det: du må ikke trække i stedet (en straf må tages)"],
+  },
+  forcedPlayDrawn: {
+    en: ["Play the drawn card", "A card you draw that can be played must be played at once"],
+    da: ["Læg det trukne kort", "Et kort du trækker, skal lægges med det samme, hvis det kan lægges"],
+  },
+  blindDraw: {
+    en: ["Blind draw", "The drawn card is not shown to you: if it can be played it is played at once"],
+    da: ["Blindt træk", "Du ser ikke det trukne kort: kan det lægges, lægges det med det samme"],
+  },
   matchMode: {
     en: ["Match", "Play to a target score, end after one deal, or knock out players over the target"],
     da: ["Kamp", "Spil til et pointmål, stop efter ét spil, eller slå spillere over målet ud"],
