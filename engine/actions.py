@@ -23,6 +23,8 @@ ACTION_TYPES = frozenset(
         "challenge",
         "chooseColor",
         "nextDeal",
+        # misplayPenalty: the room's penalty for a refused play (engine.misplay)
+        "misplay",
         # UNO Duo's draft
         "keep",
         "discard",
@@ -90,7 +92,7 @@ def parse_action(data: Mapping[str, Any] | Action) -> Action:
     )
 
 
-_NEEDS_CARDS = frozenset({"play", "meld", "layOff", "discardCard", "swapJoker"})
+_NEEDS_CARDS = frozenset({"play", "meld", "layOff", "discardCard", "swapJoker", "misplay"})
 
 
 def _cards_field(value: object, kind: str) -> tuple[str, ...]:

@@ -44,7 +44,25 @@ def _blind_draw(rules: Rules) -> str | None:
     return None
 
 
-CLASHES: list[Callable[[Rules], str | None]] = [_stack_draw_four, _forced_play_drawn, _blind_draw]
+def _strict_uno(rules: Rules) -> str | None:
+    if rules.strict_uno and rules.uno_penalty == 0:
+        return "strictUno needs a penalty to catch a late UNO with: unoPenalty is 0"
+    return None
+
+
+def _bomb(rules: Rules) -> str | None:
+    if rules.bomb and not rules.multi_play:
+        return "bomb needs multiPlay: three cards of one number are played together"
+    return None
+
+
+CLASHES: list[Callable[[Rules], str | None]] = [
+    _stack_draw_four,
+    _forced_play_drawn,
+    _blind_draw,
+    _strict_uno,
+    _bomb,
+]
 
 
 def check_clashes(rules: Rules) -> Rules:

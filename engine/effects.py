@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.bomb import explode, is_bomb
 from engine.cards import FACES, NUMBERS
 from engine.drinks import sip
 from engine.events import Event
@@ -76,6 +77,8 @@ def finish_play(
     faces = FACES[new.side]
     rank = faces[cards[-1]].rank
     rules = new.rules
+    if rules.bomb and is_bomb(new, cards):
+        explode(new, seat, cards, events)
     if new.hands[seat] and rank in PLAIN_RANKS and not rules.swaps_hands:
         new.turn = next_seat(new, seat, 1)  # the common case: a number card, no 7-0 rule
         return

@@ -28,9 +28,14 @@ from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.forced_play import MUST_PLAY, MUST_PLAY_DRAWN, draw_forbidden, keeping_forbidden
 from engine.games import other_game
+from engine.misplay import MISPLAYS, PENALTY_CARDS
 from engine.stacking import DEFLECTORS, answers_pending
 from engine.state import State
+from engine.strict_uno import LATE, late_call_refused
 from engine.turns import draw_cards, give_cards, next_seat, record_draw, take_cards
+from engine.wild_finish import PROBLEM as WILD_FINISH
+from engine.wild_finish import TEXT as WILD_FINISH_TEXT
+from engine.wild_finish import wild_finish_refused
 
 Transition = tuple[State, list[Event]]
 
@@ -162,6 +167,8 @@ def turn_play_problem(state: State, seat: int, card: str) -> str | None:
     hand = state.hands[seat]
     if rules.forbid_action_finish and len(hand) == 1 and not info.is_number:
         return "action_finish_forbidden"
+    if wild_finish_refused(rules, info, len(hand) - 1):
+        return WILD_FINISH
     return None
 
 
@@ -218,6 +225,8 @@ def multi_problem(state: State, seat: int, cards: tuple[str, ...], uno: bool) ->
             return "uno_before_last_card"
         if state.rules.forbid_action_finish and not faces[cards[-1]].is_number:
             return "action_finish_forbidden"
+        if wild_finish_refused(state.rules, faces[cards[-1]], 0):
+            return WILD_FINISH
     return None
 
 
@@ -236,29 +245,41 @@ _PROBLEM_TEXT = {
     "bad_combination": "cards played together must share one number or one action type",
     "uno_before_last_card": 'call UNO before your last card: send the play with "uno": true',
     "must_play_drawn": MUST_PLAY_DRAWN,
+    WILD_FINISH: WILD_FINISH_TEXT,
 }
 
 
-def _play(state: State, seat: int, act: Action) -> Transition:
-    if state.phase != "playing":
-        _check_phase(state, "playing", "play")
-    cards = act.cards
+def play_refusal(
+    state: State, seat: int, cards: tuple[str, ...], uno: bool
+) -> IllegalAction | None:
+    """Why ``seat`` may not play ``cards`` now (during play), or None."""
     card = cards[0]
     hand = state.hands[seat]
     if card not in hand:
-        raise IllegalAction("card_not_in_hand", f"you do not hold {card!r}")
+        return IllegalAction("card_not_in_hand", f"you do not hold {card!r}")
     jump = seat != state.turn
     if jump:
         problem = jump_in_problem(state, seat, card) if len(cards) == 1 else "not_your_turn"
     else:
         problem = turn_play_problem(state, seat, card)
         if problem is None and len(cards) > 1:
-            problem = multi_problem(state, seat, cards, act.uno)
-    if problem is not None:
-        text = _PROBLEM_TEXT[problem]
-        if problem == "not_your_turn":
-            text = f"it is seat {state.turn}'s turn, and {card!r} cannot jump in"
-        raise IllegalAction(problem, text)
+            problem = multi_problem(state, seat, cards, uno)
+    if problem is None:
+        return None
+    text = _PROBLEM_TEXT[problem]
+    if problem == "not_your_turn":
+        text = f"it is seat {state.turn}'s turn, and {card!r} cannot jump in"
+    return IllegalAction(problem, text)
+
+
+def _play(state: State, seat: int, act: Action) -> Transition:
+    if state.phase != "playing":
+        _check_phase(state, "playing", "play")
+    cards = act.cards
+    refusal = play_refusal(state, seat, cards, act.uno)
+    if refusal is not None:
+        raise refusal
+    hand = state.hands[seat]
     last = FACES[state.side][cards[-1]]
     colors = SIDE_COLORS[state.side]
     if last.is_wild and act.color not in colors:
@@ -620,6 +641,8 @@ def _choose_color(state: State, seat: int, act: Action) -> Transition:
 
 def _call_uno(state: State, seat: int, act: Action) -> Transition:
     if state.exposed == seat:
+        if late_call_refused(state):
+            raise IllegalAction("too_late", LATE)
         new = state.copy()
         new.exposed = None
         return new, [{"type": "callUno", "seat": seat}]
@@ -653,6 +676,28 @@ def _catch_uno(state: State, seat: int, act: Action) -> Transition:
     return new, events
 
 
+# --- misplayPenalty ----------------------------------------------------------------------
+
+
+def _misplay(state: State, seat: int, act: Action) -> Transition:
+    """The room's penalty for a refused play (engine.misplay): one card, nothing else."""
+    refusal = None
+    if state.rules.misplay_penalty and state.phase == "playing":
+        refusal = play_refusal(state, seat, act.cards, act.uno)
+    if refusal is None or refusal.code not in MISPLAYS:
+        raise IllegalAction("no_misplay", "there is no refused play to pay a penalty for")
+    new = state.copy()  # no table move, as a catch: the turn and every window stay
+    if new.exposed == seat:
+        new.exposed = None  # holding two cards again: nothing to catch
+    if new.declared == seat:
+        new.declared = None
+    events: list[Event] = [
+        {"type": "misplay", "seat": seat, "cards": list(act.cards), "code": refusal.code}
+    ]
+    draw_cards(new, seat, PENALTY_CARDS, events, reason="misplay")
+    return new, events
+
+
 # --- between deals ------------------------------------------------------------------------
 
 
@@ -674,6 +719,7 @@ _HANDLERS: dict[str, Callable[[State, int, Action], Transition]] = {
     "callUno": _call_uno,
     "catchUno": _catch_uno,
     "nextDeal": _next_deal,
+    "misplay": _misplay,
     "keep": draft_step,
     "discard": draft_step,
 }

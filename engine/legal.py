@@ -85,7 +85,8 @@ def _add_uno(state: State, seat: int, actions: list[Action]) -> None:
     exposed = state.exposed
     if exposed is not None:
         if exposed == seat:
-            actions.append(_CALL)
+            if not state.rules.strict_uno:  # strictUno: too late to call now
+                actions.append(_CALL)
         elif state.rules.uno_penalty > 0:
             actions.append(Action("catchUno", target=exposed))
 
@@ -189,7 +190,7 @@ def _follow_actions(state: State, seat: int, hand: tuple[str, ...], actions: lis
 def _needs_full_check(state: State, hand: tuple[str, ...]) -> bool:
     """Whether a rule beyond plain matching could refuse some card in ``hand``."""
     rules = state.rules
-    if rules.forbid_action_finish and len(hand) == 1:
+    if (rules.forbid_action_finish or rules.no_wild_finish) and len(hand) == 1:
         return True
     if rules.wild_draw_four_challenge:
         return False

@@ -180,6 +180,22 @@ OPTIONS: tuple[Option, ...] = (
         False,
         help="The drawn card is not shown to you: if it can be played it is played at once",
     ),
+    Option(
+        "strictUno",
+        False,
+        help="UNO must be called with (or before) the next-to-last card, never after",
+    ),
+    Option(
+        "misplayPenalty",
+        False,
+        help="An illegal play attempt costs a card (the play itself is refused)",
+    ),
+    Option("noWildFinish", False, help="The last card may not be a wild"),
+    Option(
+        "bomb",
+        False,
+        help="Three or more cards of one number played together make everyone else draw one",
+    ),
     # Scoring and the match
     Option(
         "matchMode",
@@ -372,6 +388,10 @@ class Rules:
     forced_play: bool = False
     forced_play_drawn: bool = False
     blind_draw: bool = False
+    strict_uno: bool = False
+    misplay_penalty: bool = False
+    no_wild_finish: bool = False
+    bomb: bool = False
     match_mode: str = "points"
     target_score: int = 500
     round_limit: int = 0
@@ -428,7 +448,11 @@ class Rules:
         derived["plain_plays"] = not (
             derived["seven_swaps"] or self.multi_play or self.reverse_dumps_color
         )
-        derived["plain_checks"] = self.wild_draw_four_challenge and not self.forbid_action_finish
+        derived["plain_checks"] = (
+            self.wild_draw_four_challenge
+            and not self.forbid_action_finish
+            and not self.no_wild_finish
+        )
         derived["swaps_hands"] = derived["seven_swaps"] or derived["zero_passes"]
         derived["deflects"] = self.reverse_deflect or self.skip_deflect
         derived["answers_pending"] = (

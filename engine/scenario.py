@@ -18,6 +18,7 @@ from engine.deal import new_state, start_deal
 from engine.errors import EngineError
 from engine.events import event_full
 from engine.games import game_of
+from engine.misplay import penalty_for
 from engine.rules import rules_from_json
 from engine.stacking import STACK_FAMILY
 from engine.state import State
@@ -46,7 +47,14 @@ def run(scenario: Any) -> dict[str, Any]:
         try:
             state, events = api.apply(state, action.get("seat"), action)
         except EngineError as err:
-            results.append({"ok": False, "error": err.to_json()})
+            refused: dict[str, Any] = {"ok": False, "error": err.to_json()}
+            penalty = penalty_for(state, action, err.code)
+            if penalty is not None:
+                # misplayPenalty: the refused play changed nothing; its penalty is a
+                # change of its own, listed with the refusal.
+                state, events = api.apply(state, action.get("seat"), penalty)
+                refused["penalty"] = {"events": [event_full(e) for e in events]}
+            results.append(refused)
             continue
         results.append({"ok": True, "events": [event_full(e) for e in events]})
     kind = game_of(state)

@@ -42,6 +42,7 @@ from app.rooms.seating import check_seats
 from app.rooms.shuffle import deal_proof, fresh_shuffle, next_deal_number
 from engine.commitment import is_contribution as engine_contribution
 from engine.commitment import reseed
+from engine.misplay import penalty_for
 from engine.scoring import hand_value
 
 _DEAL_OVER = ("dealOver", "matchOver")
@@ -928,7 +929,11 @@ class RoomMachine:
             if vote is not None:
                 return vote
             step = self._apply(player["seat"], command["action"], key, now_ms)
-        except RoomError:
+        except RoomError as err:
+            if command.get("lost") is None:
+                penalty = self._misplay(player["seat"], command["action"], err, now_ms)
+                if penalty is not None:
+                    return penalty
             lost = command.get("lost")
             if lost is not None:
                 # It lost a claim window: whatever the table now says, it lost a race.
@@ -973,6 +978,27 @@ class RoomMachine:
         return Step(
             {"ok": True, "ref": ref, "seq": self.seq + 1}, changed=True, public_events=[event]
         )
+
+    def _misplay(
+        self, seat: int, action: dict[str, Any], err: RoomError, now_ms: int
+    ) -> Step | None:
+        """misplayPenalty (engine.misplay): the refused play is answered with its error and
+        changes nothing; the card it costs is a change of its own, applied here."""
+        penalty = penalty_for(self.state, action, err.code)
+        if penalty is None:
+            return None
+        try:
+            step = self._apply(seat, penalty, None, now_ms)
+        except RoomError:
+            return None
+        step.result = {
+            "ok": False,
+            "status": err.status,
+            "code": err.code,
+            "message": err.message,
+            **err.detail,
+        }
+        return step
 
     # Claim windows (app.rooms.races; the writer holds the commands and keeps the time)
 

@@ -65,6 +65,12 @@ ACTION_MODELS: tuple[type[Closed], ...] = (
     _simple("challenge", "Challenge a Wild Draw Four (or Flip's Wild Draw Two/Colour)."),
     _simple("chooseColor", "Name the colour when the rules ask for it.", color=(Color, ...)),
     _simple("nextDeal", "Start the next deal after dealOver."),
+    _simple(
+        "misplay",
+        "misplayPenalty: the room's own penalty card for a refused play (`cards`: what it"
+        " tried); a client need not send it.",
+        cards=_cards,
+    ),
     _simple("keep", "UNO Duo draft: keep the offered card."),
     _simple("discard", "UNO Duo draft: discard the offered card."),
     _simple("meld", "UNO Rommy: lay a meld from the hand.", cards=_cards),
@@ -502,6 +508,19 @@ EVENT_MODELS: tuple[type[Closed], ...] = (
         cards=(list[Card] | None, None),
     ),
     _event("pass", "The seat passed.", seat=_seat),
+    _event(
+        "misplay",
+        "misplayPenalty: the seat's refused play (`code`: why) costs it a card.",
+        seat=_seat,
+        cards=_cards_list,
+        code=(str, ...),
+    ),
+    _event(
+        "bomb",
+        "bomb: `count` cards of one number played together; every other seat draws one.",
+        seat=_seat,
+        count=_count,
+    ),
     _event(
         "blindPlay",
         "blindDraw: the card just drawn is played unseen (the play event follows).",

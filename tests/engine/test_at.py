@@ -25,6 +25,7 @@ EXAMPLES = {
     "challenge": {"type": "challenge"},
     "chooseColor": {"type": "chooseColor", "color": "R"},
     "nextDeal": {"type": "nextDeal"},
+    "misplay": {"type": "misplay", "cards": ["R5"]},
     "keep": {"type": "keep"},
     "discard": {"type": "discard"},
     "meld": {"type": "meld", "cards": ["R5", "G5", "B5"]},

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from engine import EngineError, InvalidRules, State, apply, legal_actions, rules_from_json, view_for
 from engine.cards import build_deck
 from engine.deal import deck_for
+from engine.misplay import penalty_for
 from engine.rules import OPTIONS, Rules
 from engine.scoring import hand_value
 
@@ -59,6 +60,10 @@ option_values = {
     "forcedPlayDrawn": st.booleans(),
     "blindDraw": st.booleans(),
     "drawnCardPlayable": st.booleans(),
+    "strictUno": st.booleans(),
+    "misplayPenalty": st.booleans(),
+    "noWildFinish": st.booleans(),
+    "bomb": st.booleans(),
 }
 SHEDDING_PRESETS = ["classic", "house", "druk", "helsinki", "warszawa", "duo", "flip", "knockout"]
 assert set(option_values) <= {o.name for o in OPTIONS}
@@ -198,6 +203,36 @@ def test_refused_actions_change_nothing(game: tuple) -> None:
             except EngineError as err:
                 assert err.code and err.message
                 assert state == snapshot
+        state = step(state, rng)
+
+
+@common
+@given(games())
+def test_misplay_penalties_keep_every_invariant(game: tuple) -> None:
+    """Refused plays under misplayPenalty: the penalty is its own change, and afterwards
+    every card is still in one place and the turn where it was."""
+    state, rng = game
+    rules = {**state.rules.to_json(), "misplayPenalty": True}
+    state = State.from_json({**state.to_json(), "rules": rules})
+    for _ in range(PLAYOUT_STEPS // 8):
+        if state.phase == "matchOver":
+            break
+        for probe in _probe_actions(state, rng):
+            seat = rng.randrange(state.players)
+            try:
+                apply(state, seat, probe)
+            except EngineError as err:
+                penalty = penalty_for(state, probe, err.code)
+                if penalty is not None:
+                    after, _ = apply(state, seat, penalty)
+                    assert_invariants(after)
+                    assert (after.turn, after.phase, after.moves) == (
+                        state.turn,
+                        state.phase,
+                        state.moves,
+                    )
+                    assert len(after.hands[seat]) <= len(state.hands[seat]) + 1
+                    state = after
         state = step(state, rng)
 
 

@@ -984,6 +984,22 @@ const OPTION_TEXT = {
     en: ["Blind draw", "The drawn card is not shown to you: if it can be played it is played at once"],
     da: ["Blindt træk", "Du ser ikke det trukne kort: kan det lægges, lægges det med det samme"],
   },
+  strictUno: {
+    en: ["Strict UNO", "UNO must be called with (or before) the next-to-last card, never after"],
+    da: ["Streng UNO", "UNO skal siges med (eller før) det næstsidste kort, aldrig efter"],
+  },
+  misplayPenalty: {
+    en: ["Misplay penalty", "An illegal play attempt costs a card (the play itself is refused)"],
+    da: ["Straf for fejlspil", "Et forsøg på et ulovligt kort koster et kort (selve kortet afvises)"],
+  },
+  noWildFinish: {
+    en: ["No wild finish", "The last card may not be a wild"],
+    da: ["Ikke slut på joker", "Det sidste kort må ikke være en joker"],
+  },
+  bomb: {
+    en: ["Bomb", "Three or more cards of one number played together make everyone else draw one"],
+    da: ["Bombe", "Tre eller flere kort med samme tal lagt sammen får alle andre til at trække ét"],
+  },
   matchMode: {
     en: ["Match", "Play to a target score, end after one deal, or knock out players over the target"],
     da: ["Kamp", "Spil til et pointmål, stop efter ét spil, eller slå spillere over målet ud"],
