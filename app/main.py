@@ -44,7 +44,7 @@ from app.store.base import StoreFull
 from app.tournaments.runner import TournamentRunner
 from app.tournaments.service import TournamentService
 from app.tournaments.store import tournaments_beside
-from app.ws import endpoint, lobby
+from app.ws import endpoint, lobby, tournament_feed
 
 log = logging.getLogger(__name__)
 
@@ -250,6 +250,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tournament_host.router)
     app.include_router(endpoint.router)
     app.include_router(lobby.router)
+    app.include_router(tournament_feed.router)
     plain_openapi = app.openapi
 
     def openapi() -> dict[str, Any]:
