@@ -6,6 +6,7 @@ under the three match modes (points, oneAndDone, knockout).
 
 from __future__ import annotations
 
+from engine.double_score import counted
 from engine.drinks import end_of_deal_sips
 from engine.events import Event
 from engine.scoring import best_seats, deal_scores
@@ -18,7 +19,7 @@ def end_deal(state: State, winner: int, events: list[Event]) -> None:
     Works on a working copy. Sets ``phase`` to ``dealOver`` or ``matchOver``.
     """
     rules = state.rules
-    scores = deal_scores(state.hands, winner, rules, state.side)
+    scores = counted(rules, deal_scores(state.hands, winner, rules, state.side))
     end_of_deal_sips(state, winner, events)
     if True in state.out:
         for seat in range(state.players):

@@ -29,6 +29,12 @@ class Option:
     step: int = 1
     group: str = "play"
     help: str = ""
+    zero_off: bool = False  # 0 (off) is allowed beside low..high
+
+    @property
+    def least(self) -> int:
+        """The smallest value allowed (0 for an option that 0 turns off)."""
+        return 0 if self.zero_off else self.low
 
     @property
     def kind(self) -> str:
@@ -48,17 +54,15 @@ class Option:
                 "rules/bad_value", f"option {self.name!r} takes true or false, got {value!r}"
             )
         if kind == "int":
-            ok = (
-                isinstance(value, int)
-                and not isinstance(value, bool)
-                and self.low <= value <= self.high
-                and (value - self.low) % self.step == 0
-            )
-            if ok:
-                return value  # type: ignore[return-value]
+            if isinstance(value, int) and not isinstance(value, bool):
+                if (self.zero_off and value == 0) or (
+                    self.low <= value <= self.high and (value - self.low) % self.step == 0
+                ):
+                    return value
+            off = "0 (off) or " if self.zero_off else ""
             raise InvalidRules(
                 "rules/bad_value",
-                f"option {self.name!r} takes a whole number from {self.low} to {self.high}"
+                f"option {self.name!r} takes {off}a whole number from {self.low} to {self.high}"
                 f" in steps of {self.step}, got {value!r}",
             )
         if isinstance(value, str) and value in self.choices:
@@ -73,7 +77,9 @@ class Option:
         out["group"] = self.group
         out["help"] = self.help
         if self.kind == "int":
-            out.update(min=self.low, max=self.high, step=self.step)
+            out.update(min=self.least, max=self.high, step=self.step)
+            if self.zero_off:
+                out["lowestOn"] = self.low  # 0 is off; 1 to lowestOn - 1 are refused
         if self.kind == "enum":
             out["choices"] = list(self.choices)
         return out
@@ -196,6 +202,14 @@ OPTIONS: tuple[Option, ...] = (
         False,
         help="Three or more cards of one number played together make everyone else draw one",
     ),
+    Option(
+        "handReveal",
+        0,
+        low=5,
+        high=30,
+        zero_off=True,
+        help="A hand of this many cards or more is shown to everyone (0: off, else 5-30)",
+    ),
     # Scoring and the match
     Option(
         "matchMode",
@@ -243,6 +257,9 @@ OPTIONS: tuple[Option, ...] = (
         step=5,
         group="scoring",
         help="Points for Skip, Reverse, Draw Two",
+    ),
+    Option(
+        "doubleScore", False, group="scoring", help="Every deal counts twice towards the totals"
     ),
     Option("wildValue", 50, low=0, high=100, step=5, group="scoring", help="Points for a Wild"),
     Option(
@@ -392,6 +409,8 @@ class Rules:
     misplay_penalty: bool = False
     no_wild_finish: bool = False
     bomb: bool = False
+    hand_reveal: int = 0
+    double_score: bool = False
     match_mode: str = "points"
     target_score: int = 500
     round_limit: int = 0
@@ -502,6 +521,32 @@ _HELSINKI: dict[str, Any] = {
 PRESETS: dict[str, dict[str, Any]] = {
     "classic": {},
     "house": {"stacking": True, "jumpIn": True, "sevenZero": True, "drawToMatch": True},
+    # The house rules most asked for, and a wild table (docs/rules.md, "House rules").
+    "party": {
+        "stacking": True,
+        "crossStack": "both",
+        "jumpIn": True,
+        "sevenZero": True,
+        "forcedPlay": True,
+        "drawToMatch": True,
+    },
+    "crazy": {
+        "stacking": True,
+        "crossStack": "both",
+        "reverseDeflect": True,
+        "skipDeflect": True,
+        "jumpIn": True,
+        "sevenZero": True,
+        "multiPlay": True,
+        "bomb": True,
+        "forcedPlay": True,
+        "forcedPlayDrawn": True,
+        "blindDraw": True,
+        "wildDrawEight": 2,
+        "everybodyDrawsTwo": 2,
+        "handReveal": 12,
+        "doubleScore": True,
+    },
     "oneAndDone": {"matchMode": "oneAndDone"},
     "knockout": {"matchMode": "knockout", "scoringMode": "ownHandCounts"},
     "druk": _DRUK,

@@ -9,6 +9,7 @@ from engine.actions import Action
 from engine.draft import offer
 from engine.drinks import tally
 from engine.games import other_game
+from engine.hand_reveal import shown_hands
 from engine.legal import legal_actions
 from engine.state import State
 
@@ -49,6 +50,7 @@ def view_for(state: Any, seat: int | None) -> dict[str, Any]:
         "winner": state.winner,
         "matchOver": state.match_over,
         "reveal": [list(h) for h in state.hands] if over else None,
+        "shownHands": shown_hands(state),
         "moves": state.moves,
         "offer": offer(state) if is_seat and seat == state.turn else None,
         "draftPile": len(state.draft),

@@ -132,7 +132,7 @@ def _rules_model() -> type[BaseModel]:
         if option.kind == "bool":
             kind = bool
         elif option.kind == "int":
-            kind = Annotated[int, Field(ge=option.low, le=option.high)]
+            kind = Annotated[int, Field(ge=option.least, le=option.high)]
         else:
             kind = Literal[option.choices]  # type: ignore[valid-type]
         fields[option.name] = (kind | None, Field(default=None, description=option.help))
@@ -303,6 +303,9 @@ class SheddingView(_GameView):
     offer: Card | None = Field(description="UNO Duo draft: the card offered to you")
     draftPile: Count
     followColor: bool = Field(description="a Wild Draw Four's colour must be followed")
+    shownHands: list[list[Card] | None] | None = Field(
+        default=None, description="handReveal: per seat its cards if shown to all, else null"
+    )
     pendingKind: str | None = Field(
         default=None, description="the draw family pending (what stacks on it), or null"
     )

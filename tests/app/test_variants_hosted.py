@@ -14,6 +14,8 @@ COLORS = {"light": "RGBY", "dark": "PTOV"}
 PRESETS = [
     ("classic", 3),
     ("house", 4),
+    ("party", 4),
+    ("crazy", 4),
     ("druk", 4),
     ("helsinki", 3),
     ("warszawa", 3),

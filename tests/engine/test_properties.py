@@ -64,8 +64,21 @@ option_values = {
     "misplayPenalty": st.booleans(),
     "noWildFinish": st.booleans(),
     "bomb": st.booleans(),
+    "handReveal": st.sampled_from([0, 5, 8, 12]),
+    "doubleScore": st.booleans(),
 }
-SHEDDING_PRESETS = ["classic", "house", "druk", "helsinki", "warszawa", "duo", "flip", "knockout"]
+SHEDDING_PRESETS = [
+    "classic",
+    "house",
+    "party",
+    "crazy",
+    "druk",
+    "helsinki",
+    "warszawa",
+    "duo",
+    "flip",
+    "knockout",
+]
 assert set(option_values) <= {o.name for o in OPTIONS}
 
 
@@ -257,6 +270,8 @@ def test_deal_scores_equal_the_card_values_left_in_hands(game: tuple) -> None:
         for s, h in enumerate(state.hands)
     ]
     scores = list(state.deal_scores or ())
+    if rules.double_score:
+        values = [2 * v for v in values]
     if rules.scoring_mode == "winnerCollects":
         assert scores[winner] == sum(values)
         assert all(v == 0 for s, v in enumerate(scores) if s != winner)
@@ -283,6 +298,13 @@ def test_views_never_show_another_seats_cards(game: tuple) -> None:
             if state.phase in ("playing", "chooseColor"):
                 assert view["reveal"] is None
                 assert "hands" not in view
+            # handReveal shows exactly the hands of its size, to everyone; else nothing.
+            size = state.rules.hand_reveal
+            shown = view["shownHands"]
+            if not size:
+                assert shown is None
+            else:
+                assert shown == [list(h) if len(h) >= size else None for h in state.hands]
         state = step(state, rng)
 
 

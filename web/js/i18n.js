@@ -63,6 +63,8 @@ const STRINGS = {
     "preset.flip": "UNO Flip",
     "preset.rommy": "UNO Rommy",
     "preset.bottle": "Bottle UNO",
+    "preset.party": "Party house rules",
+    "preset.crazy": "Crazy UNO",
     "presetHelp.classic": "The official rules: play to 500 points.",
     "presetHelp.druk": "Several cards at once, stacking, jump-in; Wild Draw Four makes you follow its colour.",
     "presetHelp.helsinki": "DrukUNO, draw until you can play, and a 0 passes hands against the play.",
@@ -72,6 +74,8 @@ const STRINGS = {
     "presetHelp.house": "Stacking, jump-in, seven-zero and draw until you can play.",
     "presetHelp.oneAndDone": "One deal: the first player out wins the match (the deal's points are still counted).",
     "presetHelp.knockout": "Own hand counts; over the target you are out; last one left wins.",
+    "presetHelp.party": "Stacking both ways, jump-in, seven-zero, forced play and draw until you can play.",
+    "presetHelp.crazy": "Everything stacks and deflects, bombs, blind draws, extra draw cards, big hands shown, double score.",
 
     "room.code": "Room code",
     "room.share": "Share the code or this page's link with the other players.",
@@ -508,6 +512,8 @@ const STRINGS = {
     "preset.flip": "UNO Flip",
     "preset.rommy": "UNO Rommy",
     "preset.bottle": "Flaske-UNO",
+    "preset.party": "Festens husregler",
+    "preset.crazy": "Skør UNO",
     "presetHelp.classic": "De officielle regler: spil til 500 point.",
     "presetHelp.druk": "Flere kort på én gang, stabling, hop ind; Træk fire skal følges i farven.",
     "presetHelp.helsinki": "DrukUNO, træk til du kan lægge, og et 0 sender hænderne mod spilleretningen.",
@@ -517,6 +523,8 @@ const STRINGS = {
     "presetHelp.house": "Stabling, hop ind, syv-nul og træk til du kan lægge.",
     "presetHelp.oneAndDone": "Ét spil: den første der går ud vinder kampen (spillets point tælles stadig).",
     "presetHelp.knockout": "Egen hånd tæller; over målet er man ude; den sidste tilbage vinder.",
+    "presetHelp.party": "Stabling begge veje, hop ind, syv-nul, tvunget spil og træk til du kan.",
+    "presetHelp.crazy": "Alt kan stables og sendes videre, bomber, blinde træk, ekstra trækkort, store hænder vises, dobbelte point.",
 
     "room.code": "Bordkode",
     "room.share": "Del koden eller linket til denne side med de andre spillere.",
@@ -999,6 +1007,14 @@ const OPTION_TEXT = {
   bomb: {
     en: ["Bomb", "Three or more cards of one number played together make everyone else draw one"],
     da: ["Bombe", "Tre eller flere kort med samme tal lagt sammen får alle andre til at trække ét"],
+  },
+  handReveal: {
+    en: ["Hand reveal", "A hand of this many cards or more is shown to everyone (0: off, else 5-30)"],
+    da: ["Vis store hænder", "En hånd med så mange kort eller flere vises for alle (0: fra, ellers 5-30)"],
+  },
+  doubleScore: {
+    en: ["Double score", "Every deal counts twice towards the totals"],
+    da: ["Dobbelte point", "Hvert spil tæller dobbelt i stillingen"],
   },
   matchMode: {
     en: ["Match", "Play to a target score, end after one deal, or knock out players over the target"],
