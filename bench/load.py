@@ -183,6 +183,11 @@ class Target:
     uno: bool
     process: subprocess.Popen[bytes]
     env: dict[str, str]
+    # Every server node of the target (the first is ``process``); a room's seats are spread
+    # over their sockets, seat i on node i mod n.
+    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    ws_bases: list[str] = field(default_factory=list)
+    bases: list[str] = field(default_factory=list)
 
 
 async def open_uno_room(target: Target, http: httpx.AsyncClient) -> Room:
@@ -200,8 +205,9 @@ async def open_uno_room(target: Target, http: httpx.AsyncClient) -> Room:
     r.raise_for_status()
     room = Room()
     room.id, room.host = room_id, host  # type: ignore[attr-defined]
-    for token in tokens:
-        ws = await connect(f"{target.ws_base}/ws/rooms/{room_id}?token={token}", compression=None)
+    for i, token in enumerate(tokens):
+        ws_base = target.ws_bases[i % len(target.ws_bases)] if target.ws_bases else target.ws_base
+        ws = await connect(f"{ws_base}/ws/rooms/{room_id}?token={token}", compression=None)
         seat = Seat(ws, room)
         room.seats.append(seat)
         seat.task = asyncio.create_task(seat.read())
@@ -332,16 +338,50 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def start_target(name: str, redis_url: str, tmp: str, database: str | None = None) -> Target:
+def store_of(name: str) -> str:
+    """The store kind of a target name: "redis-2" is two server nodes on the Redis store."""
+    return name.split("-")[0]
+
+
+def nodes_of(name: str) -> int:
+    return int(name.split("-")[1]) if "-" in name else 1
+
+
+async def start_target(
+    name: str,
+    redis_url: str,
+    tmp: str,
+    database: str | None = None,
+    cluster: str | None = None,
+) -> Target:
+    """The target's server nodes, sharing one key prefix (and one SQL archive)."""
+    prefix = f"bench{secrets.token_hex(3)}"
+    database = database or f"sqlite+aiosqlite:///{tmp}/bench-{name}.db"
+    nodes = [await start_node(name, redis_url, database, cluster, prefix)]
+    for _ in range(nodes_of(name) - 1):
+        nodes.append(await start_node(name, redis_url, database, cluster, prefix))
+    first = nodes[0]
+    first.processes = [n.process for n in nodes]
+    first.ws_bases = [n.ws_base for n in nodes]
+    first.bases = [n.base for n in nodes]
+    return first
+
+
+async def start_node(
+    name: str, redis_url: str, database: str, cluster: str | None, prefix: str
+) -> Target:
     port = free_port()
     env = dict(os.environ)
     if name == "reference":
         cmd = [sys.executable, str(Path(__file__).resolve()), "--serve-reference", str(port)]
     else:
         cmd = [sys.executable, "-m", "app", "--port", str(port), "--log-level", "warning"]
-        cmd += ["--database", database or f"sqlite+aiosqlite:///{tmp}/bench-{name}.db"]
-        if name == "redis":
+        cmd += ["--database", database]
+        if store_of(name) == "redis":
             cmd += ["--redis", redis_url]
+        elif store_of(name) == "cluster":
+            assert cluster, "--redis-cluster is needed for the cluster targets"
+            cmd += ["--redis-cluster", cluster]
         # Bots act as fast as the room allows: lift the per-socket rate limit, and the
         # REST limits (every room is created and joined from this one address).
         env.update(
@@ -349,7 +389,7 @@ async def start_target(name: str, redis_url: str, tmp: str, database: str | None
             UNO_RATE_BURST="100000",
             UNO_REST_WRITE_RATE="",
             UNO_ROOM_CREATE_RATE="",
-            UNO_REDIS_PREFIX=f"bench{secrets.token_hex(3)}",
+            UNO_REDIS_PREFIX=prefix,
         )
     process = subprocess.Popen(cmd, cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
@@ -403,34 +443,52 @@ async def redis_memory_per_room(redis_url: str, prefix: str, rooms: list[Room]) 
 
 
 async def drop_prefix(redis_url: str, prefix: str) -> None:
-    """Delete the run's keys (the bench's rooms stay otherwise: rooms do not expire)."""
+    """Delete the run's keys (the bench's rooms stay otherwise: rooms do not expire); on a
+    cluster's master, its own keys (one DEL each: they are in many slots)."""
     import redis.asyncio as aioredis
 
     client = aioredis.Redis.from_url(redis_url)
     try:
         keys = [k async for k in client.scan_iter(match=f"{prefix}:*", count=1000)]
         for i in range(0, len(keys), 1000):
-            await client.delete(*keys[i : i + 1000])
+            pipe = client.pipeline(transaction=False)
+            for key in keys[i : i + 1000]:
+                pipe.delete(key)
+            await pipe.execute()
     finally:
         await client.aclose()
 
 
 async def measure(name: str, args: argparse.Namespace, tmp: str) -> dict[str, Any]:
-    target = await start_target(name, args.redis, tmp, args.database)
+    target = await start_target(name, args.redis, tmp, args.database, args.redis_cluster)
     result: dict[str, Any] = {"target": name}
+    servers: list[tuple[str, int, str]] = []
     try:
+        servers = redis_servers(store_of(name), args)
         async with httpx.AsyncClient(base_url=target.base, timeout=30) as http:
             rooms = await open_rooms(target, http, args.rooms)
             await run_load(target, rooms, http, 1.0, None)  # warm up
-            cpu = cpu_seconds(target.process.pid)
+            processes = target.processes or [target.process]
+            cpu = sum(cpu_seconds(p.pid) for p in processes)
+            sent = await commands_sent(target, http)
+            redis_before = redis_stats(servers)
+            started = time.perf_counter()
             rate, latencies, ended = await run_load(target, rooms, http, args.seconds, None)
-            cpu = cpu_seconds(target.process.pid) - cpu
+            actions = rate * (time.perf_counter() - started)
+            redis_after = redis_stats(servers)
+            sent = await commands_sent(target, http) - sent
+            cpu = sum(cpu_seconds(p.pid) for p in processes) - cpu
             # CPU per action does not depend on what else the machine is doing.
-            result["cpu_us"] = cpu / (rate * args.seconds) * 1e6
+            result["cpu_us"] = cpu / actions * 1e6
             result["max"] = rate
             result["max_p50"] = percentile(latencies + ended, 0.5)
             result["max_p99"] = percentile(latencies + ended, 0.99)
+            if servers:
+                result["redis"] = per_action(redis_before, redis_after, actions)
+                result["redis"]["sent"] = sent / actions
             await close_rooms(rooms)
+            if not args.latency_rooms:
+                return result
             rooms = await open_rooms(target, http, args.latency_rooms)
             half = rate / 2
             achieved, latencies, ended = await run_load(target, rooms, http, args.seconds, half)
@@ -446,14 +504,101 @@ async def measure(name: str, args: argparse.Namespace, tmp: str) -> dict[str, An
                 )
             await close_rooms(rooms)
     finally:
-        target.process.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            target.process.wait(15)
-        if target.process.poll() is None:
-            target.process.kill()
-        if name == "redis":
+        for process in target.processes or [target.process]:
+            process.terminate()
+        for process in target.processes or [target.process]:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(15)
+            if process.poll() is None:
+                process.kill()
+        if store_of(name) == "redis":
             await drop_prefix(args.redis, target.env["UNO_REDIS_PREFIX"])
+        elif store_of(name) == "cluster":
+            for host, port, role in servers:
+                if role == "master":
+                    await drop_prefix(f"redis://{host}:{port}/0", target.env["UNO_REDIS_PREFIX"])
     return result
+
+
+# --- what Redis spends per action ---------------------------------------------------------
+
+
+def redis_servers(store: str, args: argparse.Namespace) -> list[tuple[str, int, str]]:
+    """(host, port, "master" | "replica") of every Redis server the target uses."""
+    import redis
+
+    if store == "redis":
+        client = redis.Redis.from_url(args.redis)
+        return [
+            (
+                client.connection_pool.connection_kwargs["host"],
+                int(client.connection_pool.connection_kwargs["port"]),
+                "master",
+            )
+        ]
+    if store != "cluster":
+        return []
+    host, port = args.redis_cluster.split(",")[0].rsplit(":", 1)
+    nodes = redis.Redis(host=host, port=int(port)).execute_command("CLUSTER NODES")
+    found = []
+    for address, node in nodes.items():
+        flags = node["flags"]
+        if "fail" in flags:
+            continue
+        node_host, node_port = address.split("@")[0].rsplit(":", 1)
+        found.append((node_host, int(node_port), "master" if "master" in flags else "replica"))
+    return found
+
+
+def redis_stats(servers: list[tuple[str, int, str]]) -> dict[str, dict[str, float]]:
+    """Per role: commands executed (INFO commandstats: a script's own calls included) and
+    CPU seconds used (INFO cpu, user + system), summed over the role's servers."""
+    import redis
+
+    totals: dict[str, dict[str, float]] = {}
+    for host, port, role in servers:
+        client = redis.Redis(host=host, port=port)
+        stats = client.info("commandstats")
+        cpu = client.info("cpu")
+        into = totals.setdefault(role, {"cpu": 0.0, "calls": 0.0})
+        into["cpu"] += float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"])
+        for command, values in stats.items():
+            # INFO itself and the cluster's own chatter are not the server's work.
+            if command in ("cmdstat_info", "cmdstat_cluster|nodes", "cmdstat_cluster|slots"):
+                continue
+            into["calls"] += values["calls"]
+            into[command] = into.get(command, 0.0) + values["calls"]
+        client.close()
+    return totals
+
+
+def per_action(
+    before: dict[str, dict[str, float]], after: dict[str, dict[str, float]], actions: float
+) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for role, values in after.items():
+        delta = {k: (v - before.get(role, {}).get(k, 0.0)) / actions for k, v in values.items()}
+        top = sorted(
+            ((k.removeprefix("cmdstat_"), v) for k, v in delta.items() if k.startswith("cmdstat_")),
+            key=lambda kv: -kv[1],
+        )
+        result[role] = {
+            "cpu_us": delta["cpu"] * 1e6,
+            "calls": delta["calls"],
+            "top": [(k, round(v, 2)) for k, v in top[:8] if v >= 0.01],
+        }
+    return result
+
+
+async def commands_sent(target: Target, http: httpx.AsyncClient) -> float:
+    """Commands the target's nodes sent to Redis so far (their uno_redis_commands_sent)."""
+    total = 0.0
+    for base in target.bases or [target.base]:
+        text = (await http.get(base + "/metrics")).text
+        for line in text.splitlines():
+            if line.startswith("uno_redis_commands_sent "):
+                total += float(line.split()[1])
+    return total
 
 
 def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
@@ -472,6 +617,10 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
+        r.setdefault("half_rate", float("nan"))
+        for key in ("half_p50", "half_p99", "half_p99_in_deal", "half_p50_deal_end"):
+            r.setdefault(key, float("nan"))
+        r.setdefault("half_deal_ends", 0)
         ratio = f"{r['max'] / ref['max']:.0%}" if ref else "-"
         cpu_ratio = f"{ref['cpu_us'] / r['cpu_us']:.0%}" if ref else "-"
         lines.append(
@@ -485,6 +634,35 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
                 else "| - |"
             )
         )
+    costs = [r for r in results if "redis" in r]
+    if costs:
+        lines += [
+            "",
+            "What Redis does per accepted action (flat-out phase): commands the server nodes "
+            "sent (their `uno_redis_commands_sent`), commands Redis executed (INFO "
+            "commandstats: a script's own calls included) and Redis CPU (INFO cpu), on the "
+            "masters and on the replicas.",
+            "",
+            "| target | server nodes | actions/s | server CPU per action (us) | commands sent "
+            "| commands executed (masters) | Redis CPU per action, masters (us) "
+            "| replicas (us) | most executed (per action) |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for r in costs:
+            c = r["redis"]
+            master = c.get("master", {})
+            replica = c.get("replica")
+            top = ", ".join(f"{k} {v}" for k, v in master.get("top", []))
+            lines.append(
+                f"| {store_of(r['target'])} | {nodes_of(r['target'])} | {r['max']:.0f} "
+                f"| {r['cpu_us']:.0f} | {c['sent']:.2f} | {master.get('calls', 0):.2f} "
+                f"| {master.get('cpu_us', 0):.1f} "
+                f"| {replica['cpu_us']:.1f} | {top} |"
+                if replica
+                else f"| {store_of(r['target'])} | {nodes_of(r['target'])} | {r['max']:.0f} "
+                f"| {r['cpu_us']:.0f} | {c['sent']:.2f} | {master.get('calls', 0):.2f} "
+                f"| {master.get('cpu_us', 0):.1f} | - | {top} |"
+            )
     for r in results:
         if "redis_bytes" in r:
             b = r["redis_bytes"]
@@ -522,7 +700,17 @@ def main() -> None:
     parser.add_argument(
         "--redis", default=os.environ.get("UNO_REDIS_URL", "redis://127.0.0.1:6379/0")
     )
-    parser.add_argument("--targets", default="reference,memory,redis")
+    parser.add_argument(
+        "--redis-cluster",
+        default=os.environ.get("UNO_REDIS_CLUSTER"),
+        help="seeds (HOST:PORT,...) of a Redis Cluster for the cluster targets",
+    )
+    parser.add_argument(
+        "--targets",
+        default="reference,memory,redis",
+        help="comma-separated: reference, memory, redis, cluster; NAME-2 runs two server "
+        "nodes on that store, each room's seats spread over both (e.g. redis-2,cluster-2)",
+    )
     parser.add_argument(
         "--database",
         default=None,

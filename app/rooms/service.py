@@ -495,7 +495,20 @@ class RoomService:
 
     def gauges(self) -> dict[str, tuple[str, float]]:
         """This node's state for the metrics endpoint (``app.metrics``)."""
+        sent = getattr(self.store, "commands_sent", None)
+        redis = (
+            {}
+            if sent is None
+            else {
+                "uno_redis_commands_sent": (
+                    "Commands this node has sent to Redis in its batches since it started "
+                    "(a count that only grows: bench/load.py reads it per action)",
+                    sent,
+                )
+            }
+        )
         return {
+            **redis,
             "uno_rooms": ("Rooms whose writer runs on this node", len(self._writers)),
             "uno_sockets": (
                 "Open WebSockets (seats and spectators) on this node",

@@ -171,6 +171,7 @@ class _Batcher:
 
     def __init__(self, client: Any) -> None:
         self._client = client
+        self.sent = 0  # commands sent so far (GET /metrics: uno_redis_commands_sent)
         self._queued: list[tuple[tuple[Any, ...], asyncio.Future[Any]]] = []
         self._scheduled = False
         self._sending: set[asyncio.Task[None]] = set()
@@ -178,6 +179,7 @@ class _Batcher:
     def call(self, *args: Any) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
+        self.sent += 1
         self._queued.append((args, future))
         if not self._scheduled:
             # call_soon: the flush runs once the callbacks ready now have run, so that the
@@ -331,6 +333,12 @@ class RedisStore(RoomStore):
                 "drops rooms instead of refusing writes; set maxmemory-policy noeviction"
             )
         return warnings
+
+    @property
+    def commands_sent(self) -> int:
+        """Commands this store sent to Redis in its batches (every command of a room's
+        hot path: appends, log reads, commits, publishes, timers, heartbeats)."""
+        return self._batch.sent
 
     def _key(self, room_id: str, part: str) -> str:
         return f"{self.prefix}:{{{room_id}}}:{part}"

@@ -381,6 +381,7 @@ class RedisClusterStore(RedisStore):
         for attempt in range(2):
             node = self._cluster.get_node_from_key(keys[0])
             conn = node.acquire_connection()
+            self._batch.sent += 2
             try:
                 await conn.send_packed_command(
                     conn.pack_commands(

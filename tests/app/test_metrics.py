@@ -64,6 +64,11 @@ async def test_metrics_count_rooms_sockets_actions_and_commits(server: Server) -
     assert samples[("uno_commit_seconds_sum", ())] > 0
     assert samples[("uno_archive_backlog", ())] == 0
     assert samples[("uno_commands_waiting", ())] == 0
+    # The Redis store counts what it sends (at least one command per commit); the memory
+    # store sends none.
+    sent = samples.get(("uno_redis_commands_sent", ()))
+    assert (sent is None) == (server.settings.redis_url is None)
+    assert sent is None or sent >= commits
     for c in clients:
         await c.close()
 
