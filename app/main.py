@@ -85,7 +85,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         outbox_drain_seconds=settings.outbox_drain_seconds,
         metrics=app.state.metrics,
         watchers_refresh_seconds=settings.watchers_refresh_seconds,
-        races=RaceSettings(window_ms=settings.race_window_ms),
+        races=RaceSettings(
+            window_ms=settings.race_window_ms,
+            margin_ms=settings.race_window_margin_ms,
+            delay_cap_ms=settings.race_delay_cap_ms,
+            ws_slack_ms=settings.race_ws_slack_ms,
+        ),
         timer_poll_seconds=settings.timer_poll_seconds,
         times=RoomTimes(
             bot_delay_ms=settings.bot_delay_ms,

@@ -98,11 +98,15 @@ class Settings(BaseSettings):
     lobby_limit: int = 100
     # How often /ws/lobby's feed reads the lobby while some lobby socket is open.
     lobby_poll_seconds: float = 0.5
-    # Claim windows (fairRaces, docs/fairness.md): the longest a claim is held (ms, at
-    # most 150), the most network delay a connection is credited with (ms), and how
-    # often each socket is pinged to measure it (s).
-    race_window_ms: int = Field(default=150, ge=1, le=150)
+    # Claim windows (fairRaces, docs/fairness.md): the longest a claim is held (ms), how
+    # long a window lasts beyond the claimants' round-trip gap (ms), the most network
+    # delay a connection is credited with (ms), how far above its WebSocket ping round
+    # trip its app ping round trip is believed (ms), and how often each socket is pinged
+    # to measure them (s).
+    race_window_ms: int = Field(default=250, ge=1, le=1000)
+    race_window_margin_ms: int = Field(default=25, ge=0, le=1000)
     race_delay_cap_ms: int = Field(default=250, ge=0, le=1000)
+    race_ws_slack_ms: int = Field(default=15, ge=0, le=1000)
     ping_seconds: float = Field(default=1.0, gt=0)
     # REST writes (POST/PUT/PATCH/DELETE under /api/) per client address, and room
     # creations (POST /api/rooms) besides, in the notation of the ``limits`` library

@@ -1,11 +1,12 @@
 """Races between a near and a far player, over real sockets, with and without claim windows.
 
 Two simulated players race many times: one 20 ms from the server (round trip), one
-200 ms. Their distance is an asyncio delay on the client side of real loopback
-WebSockets: half the round trip before a received message is seen, half before a sent one
-goes out (pongs included, so the server measures the round trip it is meant to). Both
-react with the same reaction-time distribution (lognormal, median 350 ms, sigma 0.35),
-timed from the moment each of them sees the position, and honestly report it (``react``).
+200 ms. Their distance is a reliability.netdelay link in front of the server (a loopback
+TCP proxy holding every chunk half the round trip each way), so that everything on the
+wire is delayed: messages, and WebSocket ping frames and their pongs, which the clients'
+WebSocket library answers. Both react with the same reaction-time distribution
+(lognormal, median 350 ms, sigma 0.35), timed from the moment each of them sees the
+position, and honestly report it (``react``).
 
 Each race is a fresh seeded room on our server (in this process, memory store):
 
@@ -13,14 +14,19 @@ Each race is a fresh seeded room on our server (in this process, memory store):
 - **UNO call against catch**: one racer (near and far alternately) plays its next-to-last
   card without calling UNO; both see the position, it calls, the other catches.
 
-Modes: ``off`` (``fairRaces: false``: arrival order), ``on`` (claim windows), and
-``slow-pong`` (windows on, both racers 20 ms away, one answering pings 300 ms late: what a
-faked delay buys). Reports each mode's share of wins of the far (or faking) racer, the
-delay the server added to each claim (answer time less the round trip, p50/p99), and the
-longest window a race event reported.
+Modes: ``off`` (``fairRaces: false``: arrival order), ``on`` (claim windows), and two
+fakers against an honest racer, both 20 ms away, windows on: ``slow-pong`` answers the
+server's ping *messages* 300 ms late (what a page's code can do: its WebSocket stack
+still answers ping frames at once), ``slow-frames`` answers ping frames 300 ms late too
+(a client of its own making: on the wire it looks like a racer 320 ms away). Reports each
+mode's share of wins of the far (or faking) racer, the model's share (what the rules of
+docs/fairness.md give from the reaction model alone), the delay the server added to each
+claim (answer time less the round trip, p50/p99), and the longest window a race event
+reported.
 
-    python bench/races.py [--races 2000] [--parallel 20] [--window 150] [--sigma 0.35]
-                          [--kinds jump-in,call-catch] [--modes off,on,slow-pong] [--json FILE]
+    python bench/races.py [--races 2000] [--parallel 20] [--window 250] [--margin 25]
+                          [--sigma 0.35] [--kinds jump-in,call-catch]
+                          [--modes off,on,slow-pong,slow-frames] [--json FILE]
 """
 
 from __future__ import annotations
@@ -48,23 +54,28 @@ sys.path.insert(0, str(ROOT))
 from app.main import create_app  # noqa: E402
 from app.rooms import tokens  # noqa: E402
 from app.rooms.doc import PLAYING, new_doc  # noqa: E402
+from app.rooms.races import RaceSettings  # noqa: E402
 from app.settings import Settings  # noqa: E402
+from app.ws.transport import uvicorn_options  # noqa: E402
 from engine.scenario import initial_state  # noqa: E402
+from reliability.netdelay import DelayedLink  # noqa: E402
 
 NEAR_RTT, FAR_RTT = 0.020, 0.200
 MEDIAN_S, SIGMA = 0.350, 0.35
 SETTLE_S = 0.45  # after connecting: the server's first pings have been answered
 FAKE_PONG_S = 0.300
+# A faker's (ping message, ping frame) answer delays, by mode.
+FAKERS = {"slow-pong": (FAKE_PONG_S, 0.0), "slow-frames": (FAKE_PONG_S, FAKE_PONG_S)}
+Fakes = tuple[tuple[float, float], tuple[float, float]]
 _DRAW = ["G7", "G8", "G9", "G4", "Y7", "Y8", "Y9", "B7", "B8", "B9"]
 
 
 class SimClient:
-    """A WebSocket whose messages are seen ``rtt / 2`` after they arrive and leave ``rtt / 2``
-    after they are sent; answers the server's pings (``pong_extra`` later still)."""
+    """A WebSocket (through a delayed link: ``rtt`` is the link's); answers the server's
+    ping messages (``pong_extra`` later than at once)."""
 
     def __init__(self, ws: Any, rtt: float, pong_extra: float = 0.0) -> None:
         self.ws = ws
-        self.half = rtt / 2
         self.rtt = rtt
         self.pong_extra = pong_extra
         self.moves: int | None = None
@@ -79,7 +90,7 @@ class SimClient:
     async def _read(self) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
             async for raw in self.ws:
-                self._loop.call_later(self.half, self._seen, raw)
+                self._seen(raw)
 
     def _seen(self, raw: str | bytes) -> None:
         message = orjson.loads(raw)
@@ -116,7 +127,10 @@ class SimClient:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-        self._loop.call_later(self.half + extra, go)
+        if extra:
+            self._loop.call_later(extra, go)
+        else:
+            go()
 
     async def _send(self, text: str) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
@@ -147,8 +161,17 @@ class Tally:
 class Bench:
     def __init__(self, app: Any, port: int, seed: int) -> None:
         self.app = app
+        self.port = port
         self.ws_base = f"ws://127.0.0.1:{port}"
         self.rng = random.Random(seed)
+        self.links: dict[tuple[float, float], DelayedLink] = {}
+
+    async def link(self, rtt: float, extra_pong: float) -> DelayedLink:
+        """The delayed link of that round trip (and that much later pong frames)."""
+        key = (rtt, extra_pong)
+        if key not in self.links:
+            self.links[key] = await DelayedLink.start(("127.0.0.1", self.port), rtt, extra_pong)
+        return self.links[key]
 
     sigma = SIGMA
 
@@ -180,8 +203,15 @@ class Bench:
         await store.create(room_id, doc, doc["code"], False, [{"start": state.to_json()}])
         return room_id, seat_tokens
 
-    async def connect(self, room_id: str, token: str, rtt: float, pong: float = 0) -> SimClient:
-        url = f"{self.ws_base}/ws/rooms/{room_id}?token={token}"
+    async def connect(
+        self, room_id: str, token: str, rtt: float, pong: float = 0, frames: float = 0
+    ) -> SimClient:
+        """A client ``rtt`` away answering ping messages ``pong`` and ping frames
+        ``frames`` s late (a client with no delay at all connects directly)."""
+        base = self.ws_base
+        if rtt or frames:
+            base = f"ws://127.0.0.1:{(await self.link(rtt, frames)).port}"
+        url = f"{base}/ws/rooms/{room_id}?token={token}"
         ws = await websockets.connect(url, compression=None, max_queue=None)
         return SimClient(ws, rtt, pong)
 
@@ -199,7 +229,7 @@ class Bench:
         answered, answer = await client.answer(ref)
         return sent, answered, answer
 
-    async def jump_in(self, fair: bool, rtts: tuple[float, float], pongs: tuple[float, float]):
+    async def jump_in(self, fair: bool, rtts: tuple[float, float], pongs: Fakes):
         setup = {
             "hands": [["R5", "G1", "G2"], ["Y1", "Y2", "Y3"], ["R5", "B1", "B2"], ["R5", "B3"]],
             "discard": ["R9"],
@@ -210,7 +240,7 @@ class Bench:
         room_id, seat_tokens = await self.room(4, setup, fair)
         trigger = await self.connect(room_id, seat_tokens[0], 0.0)
         racers = [
-            await self.connect(room_id, seat_tokens[2 + i], rtts[i], pongs[i]) for i in (0, 1)
+            await self.connect(room_id, seat_tokens[2 + i], rtts[i], *pongs[i]) for i in (0, 1)
         ]
         await asyncio.sleep(SETTLE_S)
         trigger.send({"type": "action", "id": "t", "action": {"type": "play", "cards": ["R5"]}})
@@ -218,9 +248,7 @@ class Bench:
         results = await asyncio.gather(*(self.claim(c, 1, play) for c in racers))
         return results, racers, [trigger, *racers]
 
-    async def call_catch(
-        self, fair: bool, rtts: tuple[float, float], pongs: tuple[float, float], caller: int
-    ):
+    async def call_catch(self, fair: bool, rtts: tuple[float, float], pongs: Fakes, caller: int):
         setup = {
             "hands": [["Y1", "Y2", "Y3"], ["R1", "R2", "G5"], ["B1", "B2", "B3"]],
             "discard": ["R5"],
@@ -231,7 +259,7 @@ class Bench:
         setup["hands"][1 + caller] = ["R1", "R2"]
         room_id, seat_tokens = await self.room(3, setup, fair)
         racers = [
-            await self.connect(room_id, seat_tokens[1 + i], rtts[i], pongs[i]) for i in (0, 1)
+            await self.connect(room_id, seat_tokens[1 + i], rtts[i], *pongs[i]) for i in (0, 1)
         ]
         await asyncio.sleep(SETTLE_S)
         racers[caller].send(
@@ -250,8 +278,9 @@ async def one_race(
     bench: Bench, kind: str, mode: str, index: int, tally: Tally, gate: asyncio.Semaphore
 ) -> None:
     fair = mode != "off"
-    rtts = (NEAR_RTT, NEAR_RTT) if mode == "slow-pong" else (NEAR_RTT, FAR_RTT)
-    pongs = (0.0, FAKE_PONG_S) if mode == "slow-pong" else (0.0, 0.0)
+    faking = mode in FAKERS
+    rtts = (NEAR_RTT, NEAR_RTT) if faking else (NEAR_RTT, FAR_RTT)
+    pongs: Fakes = ((0.0, 0.0), FAKERS.get(mode, (0.0, 0.0)))
     async with gate:
         clients: list[SimClient] = []
         try:
@@ -279,17 +308,28 @@ async def one_race(
         tally.superhuman += sum(c["superhuman"] for c in event["claims"])
 
 
-def model_share(mode: str, window_s: float, sigma: float, samples: int = 200_000) -> float:
+def model_share(mode: str, races: RaceSettings, sigma: float, samples: int = 200_000) -> float:
     """What the far (or faking) racer should win if the server did exactly what
-    docs/fairness.md says, from the reaction model alone (no sockets, no clocks)."""
+    docs/fairness.md says, from the reaction model alone (no sockets, no clocks): the
+    credit it gets over the other racer (its edge), as far as the window lets it count."""
     rng = random.Random(1)
+    cap = races.delay_cap_ms / 1000
     gap = FAR_RTT - NEAR_RTT
     if mode == "off":
-        edge = -gap  # arrival order: the far racer must be faster by the whole gap
+        edge = -gap  # arrival order: faster by the whole gap, or lose
     elif mode == "on":
-        edge = -max(0.0, gap - window_s)  # the window makes up the gap, up to its length
+        # Credited its own round trip, the far racer makes up the gap in every race its
+        # claim reaches the window for: all of them once the window covers the gap.
+        window = min(races.window_ms, races.margin_ms + 1000 * (min(cap, FAR_RTT) - NEAR_RTT))
+        edge = -max(0.0, gap - window / 1000)
     else:
-        edge = min(window_s, 0.250 - NEAR_RTT)  # the faker's credit, bounded by the window
+        # A page stretching its pong messages is credited its ping frames' round trip
+        # plus the slack; a client stretching its ping frames too, up to the cap. What it
+        # gains over the honest racer counts as far as the window reaches.
+        stretch = FAKE_PONG_S if mode == "slow-frames" else races.ws_slack_ms / 1000
+        credit = min(cap, NEAR_RTT + min(FAKE_PONG_S, stretch)) - NEAR_RTT
+        window = min(races.window_ms, races.margin_ms + 1000 * credit) / 1000
+        edge = min(credit, window)
     wins = 0
     for _ in range(samples):
         mine = MEDIAN_S * math.exp(rng.gauss(0.0, sigma))
@@ -310,13 +350,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         settings = Settings(
             database_url=f"sqlite+aiosqlite:///{tmp}/bench.db",
             race_window_ms=args.window,
+            race_window_margin_ms=args.margin,
             rate_per_second=1000.0,
             rate_burst=1000,
             ping_seconds=0.5,
         )
         app = create_app(settings)
+        # The server's own WebSocket options (its protocol times ping frames).
         config = uvicorn.Config(
-            app, host="127.0.0.1", port=0, log_level="warning", ws_per_message_deflate=False
+            app, host="127.0.0.1", port=0, log_level="warning", **uvicorn_options(settings)
         )
         server = uvicorn.Server(config)
         task = asyncio.create_task(server.serve())
@@ -326,7 +368,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         bench = Bench(app, port, args.seed)
         bench.sigma = args.sigma
         gate = asyncio.Semaphore(args.parallel)
-        out: dict[str, Any] = {"races": args.races, "window": args.window, "results": []}
+        out: dict[str, Any] = {
+            "races": args.races,
+            "window": args.window,
+            "margin": args.margin,
+            "results": [],
+        }
+        races = RaceSettings(
+            window_ms=args.window,
+            margin_ms=args.margin,
+            delay_cap_ms=settings.race_delay_cap_ms,
+            ws_slack_ms=settings.race_ws_slack_ms,
+        )
         try:
             for kind in args.kinds.split(","):
                 for mode in args.modes.split(","):
@@ -341,7 +394,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         "races": tally.races,
                         "failures": tally.failures,
                         "share": tally.far_wins / tally.races if tally.races else float("nan"),
-                        "model": model_share(mode, args.window / 1000, args.sigma),
+                        "model": model_share(mode, races, args.sigma),
                         "added_p50": percentile(tally.added_ms, 0.5),
                         "added_p99": percentile(tally.added_ms, 0.99),
                         "window_max": max(tally.windows, default=0),
@@ -351,13 +404,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     out["results"].append(row)
                     print(format_row(row), flush=True)
         finally:
+            for link in bench.links.values():
+                await link.close()
             server.should_exit = True
             await task
     return out
 
 
 def format_row(row: dict[str, Any]) -> str:
-    who = "faking racer" if row["mode"] == "slow-pong" else "far racer"
+    who = "faking racer" if row["mode"] in FAKERS else "far racer"
     return (
         f"{row['kind']:<10} {row['mode']:<9} {who} wins {row['share'] * 100:5.1f} %"
         f" of {row['races']} (model {row['model'] * 100:4.1f} %, {row['failures']} failed)"
@@ -371,16 +426,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--races", type=int, default=2000, help="races per kind and mode")
     parser.add_argument("--parallel", type=int, default=20, help="races run at once")
-    parser.add_argument("--window", type=int, default=150, help="UNO_RACE_WINDOW_MS")
+    parser.add_argument("--window", type=int, default=250, help="UNO_RACE_WINDOW_MS")
+    parser.add_argument("--margin", type=int, default=25, help="UNO_RACE_WINDOW_MARGIN_MS")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--sigma", type=float, default=SIGMA, help="of the log reaction time")
     parser.add_argument("--json", type=Path, help="write the figures here too")
     parser.add_argument("--kinds", default="jump-in,call-catch")
-    parser.add_argument("--modes", default="off,on,slow-pong")
+    parser.add_argument("--modes", default="off,on,slow-pong,slow-frames")
     args = parser.parse_args()
     print(
         f"near RTT {NEAR_RTT * 1000:.0f} ms, far RTT {FAR_RTT * 1000:.0f} ms, reaction lognormal"
-        f" median {MEDIAN_S * 1000:.0f} ms sigma {args.sigma}, window {args.window} ms,"
+        f" median {MEDIAN_S * 1000:.0f} ms sigma {args.sigma}, windows up to {args.window} ms"
+        f" (gap + {args.margin} ms),"
         f" fake pong +{FAKE_PONG_S * 1000:.0f} ms"
     )
     out = asyncio.run(run(args))

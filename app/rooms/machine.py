@@ -37,6 +37,7 @@ from app.rooms.races import (
     is_race_claim,
     is_superhuman,
     rank,
+    window_ms,
 )
 from app.rooms.seating import check_seats
 from app.rooms.shuffle import deal_proof, fresh_shuffle, next_deal_number
@@ -168,6 +169,11 @@ class RoomMachine:
         self.races = races or RaceSettings()
         # Claimants barred from claiming until (ms): they claimed what was not there.
         self.locked: dict[str, int] = {}
+        # Each seat's credited network delay (ms) as its connection last reported it (or
+        # its last claim carried): claim windows last as long as the claimants' gap. In
+        # the document (committed with the room's next change, shown in no view), so that
+        # a writer taking the room over knows them.
+        self.delays: dict[str, int] = doc.setdefault("raceDelays", {})
         self.times = times or RoomTimes()
         # Bots' choices and delays; seeded from the system, never from the game's seed.
         self.rng = random.Random(secrets.randbits(64))
@@ -1017,6 +1023,9 @@ class RoomMachine:
             return None
         seat: int = player["seat"]
         action = command["action"]
+        delay = (command.get("timing") or {}).get("delay")
+        if isinstance(delay, int):
+            self.delays[player["pid"]] = delay
         if not window_open and not is_race_claim(state, seat, action):
             return None
         if self.locked.get(player["pid"], 0) > now_ms:
@@ -1026,6 +1035,28 @@ class RoomMachine:
         except engine.EngineError:
             return None
         return seat
+
+    def window_for(self, opener: dict[str, Any]) -> int:
+        """How long the window ``opener`` (a claim) opens holds: by the credited delays
+        of the claimant and of every other seat a person is connected at."""
+        pid = opener.get("pid")
+        delay = (opener.get("timing") or {}).get("delay")
+        others = [
+            self.delays.get(p["pid"])
+            for p in self.doc["players"]
+            if p["pid"] != pid and p.get("conn", 0) > 0 and not p.get("bot")
+        ]
+        mine = delay if isinstance(delay, int) else self.races.delay_cap_ms
+        return window_ms(mine, others, self.races)
+
+    def _on_delay(self, command: dict[str, Any], now_ms: int) -> Step:
+        """A seat's connection measured its credited delay anew (app.ws.connection): kept
+        by the writer (not a change of the room)."""
+        player = player_by_pid(self.doc, command.get("pid", ""))
+        delay = command.get("ms")
+        if player is not None and isinstance(delay, int) and not isinstance(delay, bool):
+            self.delays[player["pid"]] = max(0, delay)
+        return Step({"ok": True})
 
     def _check_claimant(self, player: dict[str, Any], action: dict[str, Any], now_ms: int) -> None:
         """A claimant that claimed what was not there may not claim for a moment; a claim

@@ -1,22 +1,30 @@
 """Claim windows: out-of-turn races judged by reaction time instead of arrival (pure).
 
 With ``fairRaces`` on (the default), the first valid claim on a position (a jump-in, a
-UNO call or catch, a Wild Draw Four challenge) is held for a short window; every action
-on the same position that arrives meanwhile joins it. When the window closes the claims
-are ranked by each claimant's estimated reaction time, and the first one the engine
-accepts is applied: one change, carrying a ``race`` event. The others are then judged
-against the new table in rank order, and any one refused is told ``too_late`` with what
-won. docs/fairness.md describes the estimate and its limits.
+UNO call or catch, a Wild Draw Four challenge) is held for a window; every action on the
+same position that arrives meanwhile joins it. When the window closes the claims are
+ranked by each claimant's estimated reaction time, and the first one the engine accepts
+is applied: one change, carrying a ``race`` event. The others are then judged against the
+new table in rank order, and any one refused is told ``too_late`` with what won.
+docs/fairness.md describes the estimate and its limits.
 
 The estimate of one claim, made by the node holding the claimant's socket (one clock):
 
     raw      = claim arrival - the time the position was written to that socket
-    delay    = min(cap, max(smoothed app-level ping RTT, kernel TCP RTT))
+    delay    = min(cap, max(kernel TCP RTT, min(app RTT, protocol RTT + slack)))
     reaction = raw - delay, and if the client reported its own receipt-to-press time,
                that report clamped to reaction +- ``report_margin_ms``
 
 ``raw`` holds the position's way out, the person, and the claim's way back: one round
-trip. A client that answers pings late inflates its own ``delay``, but never past the cap.
+trip. The app RTT (our ``ping``/``pong`` messages) is answered by the client's code, which
+could answer late to be credited more; the protocol RTT (WebSocket ping frames) is
+answered by the client's WebSocket stack (a browser's, out of a page's reach), so the app
+RTT is believed only up to the protocol RTT plus ``ws_slack_ms``.
+
+The window lasts as long as the claimants' distances need: a claim from the farthest
+connected seat, made as fast as the first claim, arrives ``(its delay - the first
+claimant's delay)`` later, so the window is that gap plus ``margin_ms``, never more than
+``window_ms``.
 """
 
 from __future__ import annotations
@@ -38,8 +46,10 @@ INVALID_CLAIM = frozenset(
 class RaceSettings:
     """How claim windows behave (server settings; docs/fairness.md)."""
 
-    window_ms: int = 150  # a window never holds a claim longer than this (at most 150)
+    window_ms: int = 250  # a window never holds a claim longer than this
+    margin_ms: int = 25  # a window lasts this beyond the claimants' round-trip gap
     delay_cap_ms: int = 250  # the most network delay any connection is credited with
+    ws_slack_ms: int = 15  # the app RTT is believed this far above the protocol RTT
     tie_ms: int = 5  # reactions this close are a tie, broken by the deal's randomness
     superhuman_ms: int = 100  # a reaction faster than this is counted for the host
     lockout_ms: int = 1000  # an invalid claim bars its claimant from claiming this long
@@ -55,11 +65,34 @@ def is_race_claim(state: Any, seat: int, action: dict[str, Any]) -> bool:
     return kind == "play" and getattr(state, "phase", None) == "playing" and state.turn != seat
 
 
-def credited_delay(app_rtt: float | None, tcp_rtt: float | None, cap: int) -> int:
-    """The network delay a connection is credited with (ms): the larger of what the
-    server measured, never more than ``cap``."""
-    known = [v for v in (app_rtt, tcp_rtt) if v is not None]
+def credited_delay(
+    app_rtt: float | None,
+    tcp_rtt: float | None,
+    cap: int,
+    ws_rtt: float | None = None,
+    slack: int = 15,
+) -> int:
+    """The network delay a connection is credited with (ms): the round trip its own code
+    answers (``app_rtt``), believed only up to the one its WebSocket stack answers
+    (``ws_rtt``) plus ``slack``; at least the kernel's TCP round trip; at most ``cap``."""
+    measured = app_rtt
+    if ws_rtt is not None:
+        measured = ws_rtt if app_rtt is None else min(app_rtt, ws_rtt + slack)
+    known = [v for v in (measured, tcp_rtt) if v is not None]
     return 0 if not known else int(min(cap, max(known)))
+
+
+def window_ms(opener: int, others: list[int | None], settings: RaceSettings) -> int:
+    """How long a window opened by a claim credited ``opener`` ms holds, given the
+    credited delays of the other seats that could claim (None: not measured yet, taken
+    as the cap): long enough for the farthest of them to claim as fast, plus the margin,
+    never more than ``settings.window_ms``."""
+    farthest = max(
+        (settings.delay_cap_ms if d is None else min(d, settings.delay_cap_ms) for d in others),
+        default=opener,
+    )
+    gap = max(0, farthest - opener)
+    return max(1, min(settings.window_ms, gap + settings.margin_ms))
 
 
 def reaction(timing: dict[str, Any] | None, margin: int) -> float | None:
@@ -129,6 +162,7 @@ def claim_entry(claim: Claim, settings: RaceSettings, named: bool) -> dict[str, 
         "rank": claim.rank,
         "raw": timing.get("raw"),
         "delay": timing.get("delay"),
+        "rtt": timing.get("rtt"),
         "reaction": None if claim.reaction is None else round(claim.reaction),
         "tie": claim.tied,
         "superhuman": is_superhuman(claim, settings),

@@ -326,7 +326,7 @@ class RoomWriter:
         now = time.monotonic()
         if window is None:
             window = self._window = _Window(
-                machine.state.moves, now, now + self._races.window_ms / 1000
+                machine.state.moves, now, now + machine.window_for(command) / 1000
             )
         window.claims.append(Claim(command, log_id, direct, seat, now * 1000))
 
@@ -489,11 +489,13 @@ class RoomWriter:
         be half-changed by a command that failed or was not committed."""
         record = await self._store.load(self.room_id)
         if record is not None:
-            locked = self._machine.locked if self._machine is not None else {}
+            old = self._machine
             self._machine = RoomMachine(
                 record.doc, record.seq, record.deal, races=self._races, times=self._times
             )
-            self._machine.locked = locked
+            if old is not None:
+                self._machine.locked = old.locked
+                self._machine.delays.update(old.delays)  # reported since the last commit
         self._views, self._shared = views, shared
 
     # The room's timers

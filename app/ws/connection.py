@@ -10,6 +10,7 @@ that nothing is sent out of order.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import itertools
 import logging
@@ -37,7 +38,7 @@ CLOSE_SLOW = 4008  # the client does not read its messages fast enough
 _STOP = object()
 _PING = "\x00ping"  # a queued ping: its text is made (and timed) as it is written
 _SENT_KEPT = 16  # positions whose send time a connection remembers
-_RTT_ALPHA = 0.25  # weight of a new round-trip sample in the smoothed RTT
+_RTT_KEPT = 5  # a connection's round trip is the least of its last this many samples
 _TCP_INFO_RTT = 68  # offset of tcpi_rtt (microseconds) in Linux's struct tcp_info
 
 
@@ -45,12 +46,16 @@ def _wall_ms() -> float:
     return time.time() * 1000
 
 
+def _protocol(websocket: WebSocket) -> Any:
+    """The server's protocol object under this socket (uvicorn's, app.ws.transport)."""
+    return getattr(getattr(websocket, "_receive", None), "__self__", None)
+
+
 def tcp_rtt_ms(websocket: WebSocket) -> float | None:
     """The kernel's smoothed round trip of this socket's TCP connection (Linux TCP_INFO),
     or None where it cannot be read (another OS, a transport without a socket). Behind a
     proxy it measures the proxy's leg only, so it is used as a floor, never a ceiling."""
-    protocol = getattr(getattr(websocket, "_receive", None), "__self__", None)
-    transport = getattr(protocol, "transport", None)
+    transport = getattr(_protocol(websocket), "transport", None)
     sock = transport.get_extra_info("socket") if transport is not None else None
     option = getattr(socket, "TCP_INFO", None)
     if sock is None or option is None:
@@ -61,6 +66,18 @@ def tcp_rtt_ms(websocket: WebSocket) -> float | None:
     except (OSError, struct.error):
         return None
     return float(rtt_us) / 1000
+
+
+def _least(samples: collections.deque[float], sample: float) -> float:
+    """The round trip of a connection: the least of its last few samples. A stall of
+    either end (a busy event loop, a retransmission) only ever adds to a sample, and one
+    such sample must not stretch the credit, nor shorten the windows it opens."""
+    samples.append(sample)
+    return min(samples)
+
+
+def _ms(value: float | None) -> int | None:
+    return None if value is None else round(value)
 
 
 # A resync snapshot is tried this often, waiting 0.1 s, 0.2 s, ... in between (~3 s).
@@ -77,6 +94,9 @@ class Connection:
         pid: str | None,
         *,
         max_queue: int = 512,
+        delay_cap_ms: int = 250,
+        ws_slack_ms: int = 15,
+        report_step_ms: int = 10,
     ) -> None:
         self.websocket = websocket
         self.service = service
@@ -97,10 +117,23 @@ class Connection:
         self.sent: dict[int, float] = {}
         self.latest: int | None = None
         self.app_rtt: float | None = None
+        self.ws_rtt: float | None = None
+        self._app_samples: collections.deque[float] = collections.deque(maxlen=_RTT_KEPT)
+        self._ws_samples: collections.deque[float] = collections.deque(maxlen=_RTT_KEPT)
         self.tcp_rtt: float | None = None
         self.rtt_samples = 0
         self._pings: dict[int, float] = {}
         self._ping_ids = itertools.count(1)
+        self._cap = delay_cap_ms
+        self._slack = ws_slack_ms
+        # The room's writer is told this seat's credited delay (it sizes claim windows by
+        # the claimants' distances) when it first is known and whenever it moves this far.
+        self._report_step = report_step_ms
+        self._reported: int | None = None
+        self._reports: set[asyncio.Task[None]] = set()
+        self._protocol = _protocol(websocket)
+        if hasattr(self._protocol, "measure"):
+            self._protocol.on_rtt = self._on_ws_rtt
 
     # Outgoing
 
@@ -126,12 +159,36 @@ class Connection:
             return False
         sample = _wall_ms() - sent
         self.rtt_samples += 1
-        if self.app_rtt is None:
-            self.app_rtt = sample
-        else:
-            self.app_rtt += _RTT_ALPHA * (sample - self.app_rtt)
+        self.app_rtt = _least(self._app_samples, sample)
         self.tcp_rtt = tcp_rtt_ms(self.websocket)
+        self._report()
         return True
+
+    def _on_ws_rtt(self, sample: float) -> None:
+        """A WebSocket pong frame answered one of our timed ping frames."""
+        self.ws_rtt = _least(self._ws_samples, sample)
+        self._report()
+
+    def credited(self) -> int:
+        """This connection's credited network delay now (app.rooms.races)."""
+        return credited_delay(self.app_rtt, self.tcp_rtt, self._cap, self.ws_rtt, self._slack)
+
+    def _report(self) -> None:
+        if self.pid is None or self._closing:
+            return  # a spectator never claims
+        delay = self.credited()
+        if self._reported is not None and abs(delay - self._reported) < self._report_step:
+            return
+        self._reported = delay
+        task = asyncio.ensure_future(self._send_report(delay))
+        self._reports.add(task)
+        task.add_done_callback(self._reports.discard)
+
+    async def _send_report(self, delay: int) -> None:
+        command = {"k": "delay", "pid": self.pid, "ms": delay}
+        with contextlib.suppress(Exception):
+            future = await self.service.enqueue(self.room_id, command)
+            future.add_done_callback(lambda f: f.cancelled() or f.exception())
 
     async def run_pinger(self, interval: float) -> None:
         """Ping now, three more times in the first second (an estimate before the first
@@ -143,15 +200,16 @@ class Connection:
             await asyncio.sleep(interval)
             self.ping()
 
-    def timing(self, at: object, reported: int | None, cap: int) -> dict[str, Any]:
+    def timing(self, at: object, reported: int | None) -> dict[str, Any]:
         """The claim timing of an action arriving now: ``raw`` (ms from writing the
         position it answers to its arrival; None if that position was never sent here),
-        ``delay`` (the credited network delay) and the client's ``reported`` time."""
+        ``delay`` (the credited network delay), the round trips it came from (``rtt``)
+        and the client's ``reported`` time."""
         position = at if isinstance(at, int) and not isinstance(at, bool) else self.latest
         sent = None if position is None else self.sent.get(position)
         raw = None if sent is None else round(_wall_ms() - sent)
-        delay = credited_delay(self.app_rtt, self.tcp_rtt, cap)
-        return {"raw": raw, "delay": delay, "reported": reported}
+        rtt = {"app": _ms(self.app_rtt), "ws": _ms(self.ws_rtt), "tcp": _ms(self.tcp_rtt)}
+        return {"raw": raw, "delay": self.credited(), "rtt": rtt, "reported": reported}
 
     def _mark_sent(self, moves: int) -> None:
         if self.latest is not None and moves < self.latest:
@@ -182,8 +240,13 @@ class Connection:
                         self._pings[moves] = _wall_ms()
                         if len(self._pings) > 8:  # pings never answered are forgotten
                             del self._pings[min(self._pings)]
-                        text = f'{{"type":"ping","n":{moves}}}'
-                    elif moves is not None:
+                        await websocket.send_text(f'{{"type":"ping","n":{moves}}}')
+                        # With it, a ping frame: the round trip the client's code cannot
+                        # stretch (app.rooms.races).
+                        if hasattr(self._protocol, "measure"):
+                            self._protocol.measure()
+                        continue
+                    if moves is not None:
                         self._mark_sent(moves)
                     item = text
                 await websocket.send_text(item)

@@ -121,7 +121,14 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
         )
         return
     await websocket.accept(subprotocol=subprotocol)
-    conn = Connection(websocket, service, room_id, pid)
+    conn = Connection(
+        websocket,
+        service,
+        room_id,
+        pid,
+        delay_cap_ms=settings.race_delay_cap_ms,
+        ws_slack_ms=settings.race_ws_slack_ms,
+    )
     sender = asyncio.create_task(conn.run_sender())
     pinger: asyncio.Task[None] | None = None
     connected = False
@@ -266,7 +273,7 @@ async def _receive(
         elif isinstance(parsed, EntropyMessage):
             await _entropy(service, conn, parsed)
         elif isinstance(parsed, ActionMessage):
-            await _action(service, conn, parsed, settings.race_delay_cap_ms)
+            await _action(service, conn, parsed)
         else:
             await conn.resume(parsed.lastSeq)
 
@@ -275,10 +282,9 @@ async def _action(
     service: RoomService,
     conn: Connection,
     message: ActionMessage,
-    delay_cap_ms: int,
 ) -> None:
     # Timed first: the claim's arrival is now, not after parsing.
-    timing = conn.timing(message.action.get("at"), message.react, delay_cap_ms)
+    timing = conn.timing(message.action.get("at"), message.react)
     ref = message.id
     if conn.pid is None:
         conn.send(error("spectator", "spectators cannot act", ref))

@@ -8,9 +8,14 @@ its heartbeat ran out (and reconnect, then ``resume``).
 
 from __future__ import annotations
 
+import itertools
+import struct
+from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame
+from websockets.protocol import State
 
 from app.settings import Settings
 
@@ -18,6 +23,38 @@ CLOSE_HEARTBEAT = 4408  # no pong within the heartbeat timeout
 
 
 class HeartbeatProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's protocol with the heartbeat's own close code, and round-trip pings of
+    its own (:meth:`measure`): WebSocket ping frames, answered by the peer's WebSocket
+    stack (a browser's, out of the page's reach), timed for claim windows
+    (app.rooms.races)."""
+
+    _rtt_ids = itertools.count(1)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.on_rtt: Callable[[float], None] | None = None  # each measured round trip (ms)
+        self._rtt_pings: dict[bytes, float] = {}
+
+    def measure(self) -> bool:
+        """Send one timed ping frame (False: the socket is not open)."""
+        if self.close_sent or self.transport.is_closing() or self.conn.state is not State.OPEN:
+            return False
+        pings = self._rtt_pings
+        payload = b"rtt" + struct.pack("!Q", next(self._rtt_ids))
+        pings[payload] = self.loop.time()
+        if len(pings) > 8:  # pings never answered are forgotten
+            del pings[min(pings, key=pings.__getitem__)]
+        self.conn.send_ping(payload)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
+
+    def handle_pong(self, event: Frame) -> None:
+        sent = self._rtt_pings.pop(bytes(event.data), None)
+        if sent is None:
+            super().handle_pong(event)
+        elif self.on_rtt is not None:
+            self.on_rtt((self.loop.time() - sent) * 1000)
+
     def keepalive_timeout(self) -> None:
         self.pong_timer = None
         self.pending_ping_payload = None

@@ -373,6 +373,14 @@ def _event(type_: str, doc: str, **fields: Any) -> type[Closed]:
     return model  # type: ignore[no-any-return]
 
 
+class RaceRtt(Closed):
+    """A claimant connection's measured round trips (ms; None: not measured)."""
+
+    app: int | None = Field(description="our ping/pong messages (answered by its code)")
+    ws: int | None = Field(description="WebSocket ping frames (answered by its stack)")
+    tcp: int | None = Field(description="the kernel's TCP round trip of the socket")
+
+
 class RaceClaim(Closed):
     """One claim of a race (fairRaces): its place and timing in ms. ``seat`` and ``type``
     are left out for a losing play (they would tell what the claimant holds)."""
@@ -380,6 +388,7 @@ class RaceClaim(Closed):
     rank: int
     raw: int | None = Field(description="ms from the change to the claim's arrival")
     delay: int | None = Field(description="the connection's credited round trip (capped)")
+    rtt: RaceRtt | None = Field(None, description="the round trips the credit came from")
     reaction: int | None = Field(description="raw less delay: what was ranked")
     tie: bool
     superhuman: bool = Field(description="faster than a person reacts")

@@ -102,9 +102,17 @@ class Server:
         return room, seats
 
     async def connect(
-        self, room_id: str, token: str | None = None, pong_delay: float = 0.0, **kw: Any
+        self,
+        room_id: str,
+        token: str | None = None,
+        pong_delay: float = 0.0,
+        via: int | None = None,
+        **kw: Any,
     ) -> Client:
-        url = f"{self.ws_base}/ws/rooms/{room_id}"
+        """A client of the room (``pong_delay``: it answers the server's ``ping`` messages
+        that much later; ``via``: the port of a reliability.netdelay link to this server)."""
+        base = self.ws_base if via is None else f"ws://127.0.0.1:{via}"
+        url = f"{base}/ws/rooms/{room_id}"
         if token is not None:
             url += f"?token={token}"
         ws = await websockets.connect(url, compression=None, **kw)

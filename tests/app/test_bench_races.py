@@ -23,7 +23,7 @@ def test_the_races_bench_runs_every_kind_and_mode(tmp_path: Path) -> None:
     figures = orjson.loads(out.read_text())
     rows = {(r["kind"], r["mode"]): r for r in figures["results"]}
     assert set(rows) == {
-        (k, m) for k in ("jump-in", "call-catch") for m in ("off", "on", "slow-pong")
+        (k, m) for k in ("jump-in", "call-catch") for m in ("off", "on", "slow-pong", "slow-frames")
     }
     for row in rows.values():
         assert row["races"] == 2 and row["failures"] == 0, row

@@ -1,8 +1,10 @@
-"""Claim windows (``fairRaces``) on real sockets: claims on one position are held for the
-window and ranked by estimated reaction time (arrival less the connection's measured
-round trip, capped), the winner's change carries the race event, the loser is told
-``too_late`` with what won and its own place; invalid claims lock their claimant out;
-the host sees each seat's counts."""
+"""Claim windows (``fairRaces``) on real sockets: claims on one position are held for a
+window as long as the claimants' round-trip gap needs and ranked by estimated reaction
+time (arrival less the connection's measured round trip, capped, its own pong messages
+believed only up to its WebSocket ping frames' round trip), the winner's change carries
+the race event, the loser is told ``too_late`` with what won and its own place; invalid
+claims lock their claimant out; the host sees each seat's counts. Distant clients are
+behind a reliability.netdelay link (every byte delayed, ping frames too)."""
 
 from __future__ import annotations
 
@@ -18,35 +20,52 @@ from live import Client, Server, running_server, seeded_room
 from race_kinds import KINDS
 
 from app.rooms import tokens
+from app.rooms.races import credited_delay
+from reliability.netdelay import DelayedLink
 
-WINDOW_MS = 80
+CAP_MS, SLACK_MS = 250, 15
 JUMPS = KINDS[1]  # two identical jump-ins (seats 1 and 3)
 CALL_CATCH = KINDS[3]  # seat 0 calls UNO, seat 1 catches
 
 
 @pytest.fixture
 async def fair_server(store_kind: str, tmp_path: Any) -> AsyncIterator[Server]:
+    # A wide margin: a loaded machine delays every claim's way in, not only the far one's.
     async with running_server(
-        store_kind, tmp_path, race_window_ms=WINDOW_MS, ping_seconds=0.2
+        store_kind, tmp_path, ping_seconds=0.2, race_window_ms=400, race_window_margin_ms=100
     ) as live:
         yield live
 
 
 async def _room(
-    server: Server, kind: Any, pong_delays: dict[int, float] | None = None, **room: Any
+    server: Server,
+    kind: Any,
+    pong_delays: dict[int, float] | None = None,
+    links: dict[int, DelayedLink] | None = None,
+    **room: Any,
 ) -> tuple[str, str, dict[int, Client]]:
+    """The race's room, its host token and a client per seat (``links``: seats that are
+    connected through a delayed link)."""
     host = tokens.new_token()
     room_id, seat_tokens = await seeded_room(
         server, kind.players, kind.rules, kind.setup, host=tokens.hash_token(host), **room
     )
-    delays = pong_delays or {}
+    delays, via = pong_delays or {}, links or {}
     clients = {
-        s: await server.connect(room_id, t, delays.get(s, 0.0)) for s, t in enumerate(seat_tokens)
+        s: await server.connect(
+            room_id, t, delays.get(s, 0.0), via=via[s].port if s in via else None
+        )
+        for s, t in enumerate(seat_tokens)
     }
     for index, action in kind.prelude:
         ref = await clients[index].act(action)
         assert (await clients[index].outcome(ref))["type"] == "ack"
     return room_id, host, clients
+
+
+async def _link(server: Server, rtt: float, extra_pong_s: float = 0.0) -> DelayedLink:
+    port = server.uvicorn.servers[0].sockets[0].getsockname()[1]
+    return await DelayedLink.start(("127.0.0.1", port), rtt, extra_pong_s)
 
 
 async def _settle(clients: dict[int, Client], seconds: float = 0.6) -> int:
@@ -71,30 +90,36 @@ def _race_event(client: Client) -> dict[str, Any]:
 
 
 async def test_the_compensated_claim_wins_though_it_arrived_later(fair_server: Server) -> None:
-    """Seat 3 answers pings 100 ms late (credited 100 ms) and claims 40 ms after seat 1:
-    its estimated reaction is the faster, so it wins; arrival order would give seat 1."""
-    room_id, _, clients = await _room(fair_server, JUMPS, {3: 0.1})
-    moves = await _settle(clients)
+    """Seat 3 is 200 ms away (every byte delayed) and claims 20 ms after seat 1 (its claim
+    arrives some 120 ms later): the window waits for it, its estimated reaction is the
+    faster, so it wins; arrival order would give seat 1."""
+    far = await _link(fair_server, 0.2)
+    room_id, _, clients = await _room(fair_server, JUMPS, links={3: far})
+    moves = await _settle(clients, 1.0)
     claim = {"type": "play", "cards": ["R5"], "at": moves}
     first = await clients[1].act(claim)
-    await asyncio.sleep(0.04)
+    await asyncio.sleep(0.02)
     second = await clients[3].act(claim)
     won, lost = await clients[3].outcome(second), await clients[1].outcome(first)
     assert won["type"] == "ack", (won, lost)
     assert lost["code"] == "too_late"
     assert lost["won"] == {"seq": won["seq"], "type": "play", "seat": 3}
     assert lost["race"]["rank"] == 2 and lost["race"]["seat"] == 1
-    assert lost["race"]["window"] >= WINDOW_MS - 1
+    # Longer than the round-trip gap: a window fixed at 150 ms would have missed it.
+    assert lost["race"]["window"] >= 150
     await clients[0].wait_seq(won["seq"])
     event = _race_event(clients[0])
     assert event["winner"] == 3 and event["at"] == moves
     winner, loser = event["claims"]
-    assert winner["seat"] == 3 and winner["rank"] == 1 and winner["delay"] >= 90
+    assert winner["seat"] == 3 and winner["rank"] == 1 and winner["delay"] >= 190
+    # Both of its round trips saw the distance (a link delays ping frames too).
+    assert winner["rtt"]["app"] >= 190 and winner["rtt"]["ws"] >= 190
     # A losing play is shown to the others without seat or type (what it holds is hidden).
     assert "seat" not in loser and loser["rank"] == 2
     assert winner["reaction"] <= loser["reaction"]
     assert clients[0].view["players"][3]["cards"] == 1
     await _close(clients)
+    await far.close()
 
 
 async def test_with_fair_races_off_arrival_decides(fair_server: Server) -> None:
@@ -111,10 +136,8 @@ async def test_with_fair_races_off_arrival_decides(fair_server: Server) -> None:
     await _close(clients)
 
 
-async def test_a_slow_pong_is_credited_no_more_than_the_cap(fair_server: Server) -> None:
-    """Seat 1 answers pings 400 ms late: its claim is credited the 250 ms cap, no more."""
-    room_id, _, clients = await _room(fair_server, CALL_CATCH, {1: 0.4})
-    moves = await _settle(clients, 1.0)
+async def _call_and_catch(clients: dict[int, Client], moves: int) -> dict[str, Any]:
+    """Seat 0 calls UNO and seat 1 catches it at once: the race event."""
     refs = await asyncio.gather(
         clients[0].act({"type": "callUno", "at": moves}),
         clients[1].act({"type": "catchUno", "target": 0, "at": moves}),
@@ -122,12 +145,41 @@ async def test_a_slow_pong_is_credited_no_more_than_the_cap(fair_server: Server)
     outcomes = [await clients[i].outcome(r) for i, r in zip((0, 1), refs, strict=True)]
     assert sorted(o["type"] for o in outcomes) == ["ack", "error"]
     await clients[2].wait_seq(max(c.seq for c in clients.values()))
-    event = _race_event(clients[2])
+    return _race_event(clients[2])
+
+
+async def test_slow_pong_messages_are_believed_only_up_to_the_ping_frames(
+    fair_server: Server,
+) -> None:
+    """Seat 1 answers the server's ping messages 400 ms late, but its WebSocket stack
+    answers ping frames at once: it is credited that round trip (plus the slack), not
+    the one it faked."""
+    room_id, _, clients = await _room(fair_server, CALL_CATCH, {1: 0.4})
+    moves = await _settle(clients, 1.0)
+    event = await _call_and_catch(clients, moves)
+    faker = next(c for c in event["claims"] if c["seat"] == 1)
+    rtt = faker["rtt"]
+    assert rtt["app"] >= 400 and rtt["ws"] is not None
+    assert faker["delay"] == credited_delay(rtt["app"], rtt["tcp"], CAP_MS, rtt["ws"], SLACK_MS)
+    assert faker["delay"] <= max(rtt["ws"] + SLACK_MS, rtt["tcp"] or 0) < rtt["app"]
+    await _close(clients)
+
+
+async def test_a_client_stretching_its_ping_frames_too_is_credited_no_more_than_the_cap(
+    fair_server: Server,
+) -> None:
+    """Seat 1 answers ping messages and ping frames 400 ms late (a client of its own
+    making can): indistinguishable from a distant seat, it is credited the 250 ms cap, no
+    more; and so a claim of seat 1 up to 250 ms slower than seat 0's still wins."""
+    stretched = await _link(fair_server, 0.0, extra_pong_s=0.4)
+    room_id, _, clients = await _room(fair_server, CALL_CATCH, {1: 0.4}, links={1: stretched})
+    moves = await _settle(clients, 1.0)
+    event = await _call_and_catch(clients, moves)
     delays = {c["seat"]: c["delay"] for c in event["claims"]}
-    assert delays[1] == 250 and delays[0] < delays[1]
-    # With the cap, a claim of seat 1 up to 250 ms slower than seat 0's still wins.
+    assert delays[1] == CAP_MS and delays[0] < delays[1]
     assert event["winner"] == 1
     await _close(clients)
+    await stretched.close()
 
 
 async def test_an_invalid_claim_locks_its_claimant_out_and_the_host_sees_counts(
@@ -201,7 +253,8 @@ async def test_a_pong_of_the_wrong_shape_is_refused(fair_server: Server) -> None
 
 
 async def test_the_server_pings_and_a_silent_client_keeps_playing(fair_server: Server) -> None:
-    """A client that never answers pings is credited no delay, and still plays."""
+    """A client that never answers ping messages (its WebSocket stack still answers ping
+    frames) still plays."""
     room_id, tokens_ = await seeded_room(fair_server, JUMPS.players, JUMPS.rules, JUMPS.setup)
     url = f"{fair_server.ws_base}/ws/rooms/{room_id}?token={tokens_[1]}"
     async with websockets.connect(url, compression=None) as ws:
