@@ -32,7 +32,7 @@ CALL_CATCH = KINDS[3]  # seat 0 calls UNO, seat 1 catches
 async def fair_server(store_kind: str, tmp_path: Any) -> AsyncIterator[Server]:
     # A wide margin: a loaded machine delays every claim's way in, not only the far one's.
     async with running_server(
-        store_kind, tmp_path, ping_seconds=0.2, race_window_ms=400, race_window_margin_ms=100
+        store_kind, tmp_path, ping_seconds=0.5, race_window_ms=400, race_window_margin_ms=100
     ) as live:
         yield live
 
