@@ -261,6 +261,12 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "doubleScore", False, group="scoring", help="Every deal counts twice towards the totals"
     ),
+    Option(
+        "shuffleSeats",
+        False,
+        group="scoring",
+        help="The seats are shuffled at the start of a match",
+    ),
     Option("wildValue", 50, low=0, high=100, step=5, group="scoring", help="Points for a Wild"),
     Option(
         "wildDrawFourValue",
@@ -411,6 +417,7 @@ class Rules:
     bomb: bool = False
     hand_reveal: int = 0
     double_score: bool = False
+    shuffle_seats: bool = False
     match_mode: str = "points"
     target_score: int = 500
     round_limit: int = 0

@@ -45,6 +45,7 @@ from engine.commitment import is_contribution as engine_contribution
 from engine.commitment import reseed
 from engine.misplay import penalty_for
 from engine.scoring import hand_value
+from engine.seating import seat_order
 
 _DEAL_OVER = ("dealOver", "matchOver")
 ABSENT_AFTER = 30  # s a seat may be disconnected before the autopilot takes it (default)
@@ -569,6 +570,12 @@ class RoomMachine:
         except engine.EngineError as err:
             raise RoomError(409, err.code, err.message) from err
         self._dealt(proof)
+        seating_events = []
+        if rules.shuffle_seats:
+            # shuffleSeats: the players sit down in the order the engine draws.
+            order = seat_order(rules, len(players), seed)
+            players[:] = [players[former] for former in order]
+            seating_events.append({"type": "seating", "order": order})
         # Seats are renumbered 0..n-1 in seat order: the engine knows no empty seats.
         bank = int(doc.get("timeBank", 0)) * 1000
         for index, player in enumerate(players):
@@ -597,7 +604,11 @@ class RoomMachine:
             {"ok": True, "seq": self.seq + 1},
             changed=True,
             events=list(events),
-            public_events=[{"type": "start", "matchId": doc["matchId"]}, *away_events],
+            public_events=[
+                {"type": "start", "matchId": doc["matchId"]},
+                *seating_events,
+                *away_events,
+            ],
             deal_reset=True,
             deal_append=[{"start": self.deal_start, "acks": self._acks_entry()}],
         )

@@ -479,6 +479,11 @@ EVENT_MODELS: tuple[type[Closed], ...] = (
     _event("settings", "The host changed the room's settings."),
     _event("start", "The match started.", matchId=(str, ...)),
     _event(
+        "seating",
+        "shuffleSeats: the seats were shuffled; `order[seat]` is that player's former seat.",
+        order=(list[Seat], ...),
+    ),
+    _event(
         "entropy",
         "A seat contributed to the seed of deal `deal` (docs/fairness.md).",
         seat=_seat,

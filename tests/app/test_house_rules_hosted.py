@@ -35,3 +35,23 @@ async def test_a_misplay_is_refused_and_its_penalty_card_is_a_change_of_its_own(
     assert misplays and misplays[-1]["seat"] == before["you"]
     for client in clients:
         await client.close()
+
+
+async def test_shuffle_seats_seats_the_players_anew_at_the_start_and_tokens_follow(
+    fast_server: Server,
+) -> None:
+    server = fast_server
+    room = await server.create(rules={"preset": "classic", "shuffleSeats": True}, seats=4)
+    seats = [await server.join(room["roomId"], f"p{i}") for i in range(4)]
+    assert [s["seat"] for s in seats] == [0, 1, 2, 3]
+    await server.start(room["roomId"], room["hostToken"])
+    clients = [await server.connect(room["roomId"], s["token"]) for s in seats]
+    for client in clients:
+        await client.wait_seq(clients[-1].seq)
+    names = [p["name"] for p in clients[0].view["players"]]
+    assert sorted(names) == ["p0", "p1", "p2", "p3"]
+    for index, client in enumerate(clients):
+        # Each token still proves its player's seat, wherever that player now sits.
+        assert names[client.view["you"]] == f"p{index}"
+    for client in clients:
+        await client.close()

@@ -25,6 +25,7 @@ HOUSE_DEFAULTS: dict[str, Any] = {
     "noWildFinish": False,
     "doubleScore": False,
     "handReveal": 0,
+    "shuffleSeats": False,
 }
 
 
@@ -115,3 +116,22 @@ def test_hand_reveal_shows_a_big_hand_to_everyone_and_no_other() -> None:
 def test_hand_reveal_off_views_carry_no_shown_hands() -> None:
     state = position(["R5", "G1 G2 G3 G4 G5 G6", "Y4"], "R7")
     assert view_for(state, 0)["shownHands"] is None
+
+
+# --- shuffleSeats ----------------------------------------------------------------------------
+
+
+def test_shuffle_seats_off_keeps_the_rooms_order() -> None:
+    from engine.seating import seat_order
+
+    assert seat_order(rules_from_json({}), 6, "seed") == [0, 1, 2, 3, 4, 5]
+
+
+def test_shuffle_seats_draws_a_permutation_from_the_seed_alone() -> None:
+    from engine.seating import seat_order
+
+    rules = rules_from_json({"shuffleSeats": True})
+    orders = {tuple(seat_order(rules, 6, f"seed{n}")) for n in range(20)}
+    assert all(sorted(order) == list(range(6)) for order in orders)
+    assert len(orders) > 1
+    assert seat_order(rules, 6, "seed3") == seat_order(rules, 6, "seed3")

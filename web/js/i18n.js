@@ -1016,6 +1016,10 @@ const OPTION_TEXT = {
     en: ["Double score", "Every deal counts twice towards the totals"],
     da: ["Dobbelte point", "Hvert spil tæller dobbelt i stillingen"],
   },
+  shuffleSeats: {
+    en: ["Shuffle seats", "The seats are shuffled at the start of a match"],
+    da: ["Bland pladserne", "Pladserne blandes når kampen starter"],
+  },
   matchMode: {
     en: ["Match", "Play to a target score, end after one deal, or knock out players over the target"],
     da: ["Kamp", "Spil til et pointmål, stop efter ét spil, eller slå spillere over målet ud"],
