@@ -22,12 +22,12 @@ async def test_a_misplay_is_refused_and_its_penalty_card_is_a_change_of_its_own(
     seq = waiting.seq
     card = before["hand"][0]
     ref = await waiting.act({"type": "play", "cards": [card], "color": "R"})
-    outcome = await waiting.outcome(ref)
+    outcome = await waiting.outcome(ref, timeout=20)
     assert outcome["type"] == "error"
     assert outcome["code"] in ("not_your_turn", "wrong_phase")
     if outcome["code"] == "wrong_phase":
         return  # the first card asked for a colour: no play phase to misplay in
-    await waiting.wait_seq(seq + 1)
+    await waiting.wait_seq(seq + 1, timeout=20)
     after = waiting.view
     assert len(after["hand"]) == len(before["hand"]) + 1
     assert after["turn"] == before["turn"] and after["top"] == before["top"]
