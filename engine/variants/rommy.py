@@ -548,6 +548,9 @@ def _end_deal(state: RommyState, out: int, events: list[Event]) -> Transition:
     leaders = [s for s in range(state.players) if totals[s] == best]
     over = reached and len(leaders) == 1
     winner = leaders[0] if over else out
+    if rules.match_mode == "oneAndDone":
+        # RULES.md section 3: the first player out wins the match, whatever the points.
+        over, winner = True, out
     new = replace(
         state,
         phase="matchOver" if over else "dealOver",

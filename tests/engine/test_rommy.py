@@ -367,6 +367,15 @@ def test_rommy_match_ends_when_a_total_reaches_the_target_and_the_highest_wins()
     assert refused(new, 0, "nextDeal") == "wrong_phase"
 
 
+def test_rommy_one_and_done_ends_the_match_with_the_first_player_out_as_winner() -> None:
+    melds = [{"cards": ["R0", "G0", "B0"], "seat": 1}]
+    state = position(["B5", "G1"], melds=melds, matchMode="oneAndDone")
+    new = act(state, 0, "discardCard", cards=["B5"])
+    assert new.phase == "matchOver" and new.match_over
+    assert new.winner == 0  # out first, though seat 1 has more points
+    assert legal_actions(new, 0) == []
+
+
 def test_rommy_next_deal_moves_the_dealer_left_and_deals_again() -> None:
     state, _ = new_match(rules_from_json({"preset": "rommy"}), 3, "x", 0)
     over = rommy.RommyState.from_json({**state.to_json(), "phase": "dealOver"})
