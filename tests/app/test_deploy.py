@@ -161,7 +161,7 @@ def test_a_redis_that_refuses_connections_stops_the_server_with_a_clear_error(
     assert f"cannot reach Redis at redis://:***@127.0.0.1:{port}/0" in done.stderr
     assert "secret" not in done.stderr
     assert "Traceback" not in done.stderr
-    assert time.monotonic() - started < 20
+    assert time.monotonic() - started < 60  # the start-up check gives up; it never hangs
 
 
 def test_a_redis_address_that_never_answers_stops_the_server_instead_of_hanging(
@@ -176,7 +176,7 @@ def test_a_redis_address_that_never_answers_stops_the_server_instead_of_hanging(
         done = _start(tmp_path, "--redis", f"redis://127.0.0.1:{port}/0")
     assert done.returncode != 0
     assert f"cannot reach Redis at redis://127.0.0.1:{port}/0" in done.stderr
-    assert time.monotonic() - started < 20
+    assert time.monotonic() - started < 60  # the start-up check gives up; it never hangs
 
 
 def _store_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -255,7 +255,7 @@ def _access_log_of(tmp_path: Path, forwarded_for: str, *args: str) -> str:
             stderr=subprocess.STDOUT,
         )
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 90
             while True:
                 try:
                     httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
@@ -327,7 +327,7 @@ async def test_rate_limits_count_the_forwarded_client_behind_the_trusted_proxy(
         "--proxy-headers",
         "--trusted-proxies",
         "127.0.0.1",
-        env={"UNO_ROOM_CREATE_RATE": "2/minute"},
+        env={"UNO_ROOM_CREATE_RATE": "2/hour"},  # a minute could turn between calls,
     )
     try:
         await node.healthy(timeout=60)

@@ -47,7 +47,8 @@ def _free_port() -> int:
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 30
+    # A loaded machine (the suite runs on several workers) can take long to start one.
+    deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"the server exited early:\n{log.read_text()[-3000:]}")
@@ -61,7 +62,18 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
     raise RuntimeError(f"the server did not become healthy:\n{log.read_text()[-3000:]}")
 
 
-@pytest.fixture(scope="session")
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep the browser tests together on one worker under pytest-xdist (``--dist
+    loadgroup``): Playwright's sync API runs an event loop of its own while the browser is
+    open, and an asyncio test on the same worker in that time could not start its loop."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
+# Package scope: the browser and its server close as soon as the worker leaves tests/web.
+@pytest.fixture(scope="package")
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Base URL of a real server (memory store, temporary SQLite database)."""
     tmp = tmp_path_factory.mktemp("web-server")
@@ -87,7 +99,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.wait()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
     """One headless Chromium for the whole session; each test opens its own contexts."""
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
