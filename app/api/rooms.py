@@ -376,6 +376,30 @@ async def event_history(
     return EventHistory(seq=record.seq, events=deal_events(record.deal, seat))
 
 
+class Mute(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(ge=0, le=MAX_SEATS)
+    muted: bool = True
+
+
+@router.post(
+    "/{room_id}/mute",
+    status_code=204,
+    responses=responses({**_HOST, 404: ("room_not_found", "seat_empty"), **_BUSY}),
+)
+async def mute_seat(
+    room_id: RoomId,
+    body: Mute,
+    rooms: Rooms,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Response:
+    """Mute (``muted: false``: unmute) a seat's chat and reactions (host only; any time).
+    The game is not touched; ``room.muted`` lists the muted seats."""
+    await _as_host(rooms, room_id, authorization)
+    await rooms.submit(room_id, {"k": "mute", "seat": body.seat, "muted": body.muted})
+    return Response(status_code=204)
+
+
 @router.post("/{room_id}/start", response_model=Started, responses=START_ERRORS)
 async def start_room(
     room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None

@@ -368,6 +368,18 @@ class RoomMachine:
         step.removed = [before]
         return step
 
+    def _on_mute(self, command: dict[str, Any], now_ms: int) -> Step:
+        """The host mutes (or unmutes) a seat's chat; the game is not touched."""
+        player = player_by_seat(self.doc, command["seat"])
+        if player is None:
+            raise RoomError(404, "seat_empty", f"nobody sits in seat {command['seat']!r}")
+        muted: list[str] = self.doc.setdefault("muted", [])
+        if command["muted"] and player["pid"] not in muted:
+            muted.append(player["pid"])
+        elif not command["muted"] and player["pid"] in muted:
+            muted.remove(player["pid"])
+        return Step({"ok": True}, changed=True, public_events=[{"type": "settings"}])
+
     def _on_unban(self, command: dict[str, Any], now_ms: int) -> Step:
         bans = self.doc.get("bans", [])
         name = next((b for b in bans if b.casefold() == command["name"].casefold()), None)

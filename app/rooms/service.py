@@ -447,9 +447,27 @@ class RoomService:
         if pending is not None and not pending.future.done():
             pending.future.set_exception(store_unavailable())
 
+    async def say(self, room_id: str, message: dict[str, Any], nodes: Iterable[str]) -> None:
+        """Relay a chat line or reaction (app.ws.chat) to the room's sockets on this node
+        and on ``nodes``: no command, no change, nothing kept."""
+        self._say_here(room_id, message)
+        payload = orjson.dumps({"say": room_id, "message": message})
+        for node in set(nodes) - {self.node}:
+            await self.store.deliver(node, payload)
+
+    def _say_here(self, room_id: str, message: dict[str, Any]) -> None:
+        for listener in list(self._listeners.get(room_id, ())):
+            hear = getattr(listener, "on_say", None)
+            if hear is not None:
+                hear(message)
+
     def _on_message(self, room_id: str | None, payload: bytes) -> None:
         if room_id is None:
-            self._resolve(orjson.loads(payload))
+            data = orjson.loads(payload)
+            if "say" in data:  # another node relays a chat line to this node's sockets
+                self._say_here(str(data["say"]), data["message"])
+                return
+            self._resolve(data)
         elif self._listeners.get(room_id):
             self._deliver(room_id, orjson.loads(payload))
 

@@ -35,6 +35,8 @@ def room_info(doc: dict[str, Any]) -> dict[str, Any]:
         # The match's finished deals (who went out, points, running totals): the
         # scoreboard of every deal, for anyone at any time.
         "deals": list(doc.get("deals", ())),
+        # Seats whose chat the host muted.
+        "muted": [p["seat"] for p in doc["players"] if p["pid"] in doc.get("muted", ())],
     }
 
 

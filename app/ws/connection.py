@@ -27,6 +27,7 @@ from app.rooms.races import credited_delay
 from app.rooms.service import CLOSE_UNAVAILABLE, RoomService
 from app.rooms.views import SPECTATOR, build_view
 from app.rooms.writer import now_ms
+from app.ws.chat import reaches
 from app.ws.protocol import VERSION, error
 
 log = logging.getLogger(__name__)
@@ -256,6 +257,12 @@ class Connection:
         if websocket.client_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await websocket.close(self._close_code)
+
+    # Chat (app.ws.chat): relayed as it comes, outside the changes' order
+
+    def on_say(self, message: dict[str, Any]) -> None:
+        if reaches(message, self.pid is None):
+            self.send(message)
 
     # Changes
 

@@ -24,19 +24,23 @@ from starlette.responses import JSONResponse
 import engine
 from app.rooms.doc import player_by_token
 from app.rooms.errors import RoomError
+from app.rooms.machine import connection_nodes
 from app.rooms.service import CLOSE_UNAVAILABLE, RoomService, answer
 from app.settings import Settings
 from app.store import OUTAGE
+from app.ws.chat import ChatLimiter, ChatRefused, chat_message, reaction_message, speaker
 from app.ws.connection import Connection
 from app.ws.limits import TokenBucket
 from app.ws.origins import allowed_origins, origin_allowed
 from app.ws.protocol import (
     SUBPROTOCOLS,
     ActionMessage,
+    ChatMessage,
     EntropyMessage,
     PingMessage,
     PongReply,
     ProtocolError,
+    ReactMessage,
     error,
     parse,
 )
@@ -241,6 +245,7 @@ async def _receive(
     conn: Connection,
 ) -> None:
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    talk = ChatLimiter()
     limit = settings.max_message_bytes
     while True:
         message = await websocket.receive()
@@ -274,8 +279,33 @@ async def _receive(
             await _entropy(service, conn, parsed)
         elif isinstance(parsed, ActionMessage):
             await _action(service, conn, parsed)
+        elif isinstance(parsed, (ChatMessage, ReactMessage)):
+            await _talk(service, conn, parsed, talk)
         else:
             await conn.resume(parsed.lastSeq)
+
+
+async def _talk(
+    service: RoomService,
+    conn: Connection,
+    message: ChatMessage | ReactMessage,
+    limiter: ChatLimiter,
+) -> None:
+    """A chat line or reaction: checked, then relayed to the room's sockets (app.ws.chat)."""
+    if not limiter.allow():
+        conn.send(error("chat_rate", f"at most {limiter.burst} messages per {limiter.window:g} s"))
+        return
+    record = await service.load(conn.room_id)
+    try:
+        who = speaker(record.doc, conn.pid)
+        if isinstance(message, ChatMessage):
+            said = chat_message(who, message.text, service.now_ms())
+        else:
+            said = reaction_message(who, message.emote, service.now_ms())
+    except ChatRefused as err:
+        conn.send(error(err.code, err.message))
+        return
+    await service.say(conn.room_id, said, connection_nodes(record.doc))
 
 
 async def _action(

@@ -83,7 +83,33 @@ class EntropyMessage(_ClientMessage):
     value: str = Field(min_length=1, max_length=64, pattern="^[0-9a-f]+$")
 
 
-AnyClientMessage = ActionMessage | ResumeMessage | PingMessage | PongReply | EntropyMessage
+class ChatMessage(_ClientMessage):
+    """Say something to the room (not a game change: no ``seq``). Relayed to everyone as
+    ``chat``; a spectator's only to spectators. At most 200 characters, 5 messages (chat
+    and reactions) per 10 s per socket; refused with ``chat_too_long``, ``chat_empty``,
+    ``chat_rate`` or ``muted``."""
+
+    type: Literal["chat"]
+    text: str = Field(max_length=1000)
+
+
+class ReactMessage(_ClientMessage):
+    """A quick emote to the room, relayed as ``reaction`` (the same rules as ``chat``;
+    ``bad_emote`` for one not in the list)."""
+
+    type: Literal["react"]
+    emote: str = Field(max_length=40)
+
+
+AnyClientMessage = (
+    ActionMessage
+    | ResumeMessage
+    | PingMessage
+    | PongReply
+    | EntropyMessage
+    | ChatMessage
+    | ReactMessage
+)
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _client_adapter: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -97,7 +123,7 @@ class ActionMessageSchema(ActionMessage):
     action: Action  # type: ignore[assignment,valid-type]
 
 
-CLIENT_TYPES = ("action", "resume", "ping", "pong", "entropy")
+CLIENT_TYPES = ("action", "resume", "ping", "pong", "entropy", "chat", "react")
 
 
 # Server -> client
@@ -169,6 +195,29 @@ class ServerPing(_Message):
     n: int
 
 
+class ChatSaid(_Message):
+    """Someone said ``text``: a seat (``seat``, ``name``) or, to spectators only, a
+    spectator (``spectator``: true, no seat). Not a game change: no ``seq``."""
+
+    type: Literal["chat"]
+    seat: int | None
+    name: str | None
+    spectator: bool
+    text: str
+    ts: int
+
+
+class ReactionSent(_Message):
+    """Someone sent a quick emote (as ``ChatSaid``, with ``emote`` instead of text)."""
+
+    type: Literal["reaction"]
+    seat: int | None
+    name: str | None
+    spectator: bool
+    emote: str
+    ts: int
+
+
 SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     SnapshotMessage,
     PatchMessage,
@@ -176,6 +225,8 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     ErrorMessage,
     PongMessage,
     ServerPing,
+    ChatSaid,
+    ReactionSent,
 )
 CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     ActionMessageSchema,
@@ -183,6 +234,8 @@ CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     PingMessage,
     PongReply,
     EntropyMessage,
+    ChatMessage,
+    ReactMessage,
 )
 
 

@@ -200,6 +200,7 @@ class RoomInfo(Closed):
     deals: list[DealResult] | None = Field(
         default=None, description="every finished deal of the match so far, oldest first"
     )
+    muted: list[Seat] | None = Field(default=None, description="seats whose chat the host muted")
 
 
 class DrinksTally(Closed):

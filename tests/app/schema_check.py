@@ -71,6 +71,8 @@ _MESSAGES = {
     "error": "ErrorMessage",
     "pong": "PongMessage",
     "ping": "ServerPing",
+    "chat": "ChatSaid",
+    "reaction": "ReactionSent",
 }
 
 

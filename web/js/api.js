@@ -72,6 +72,9 @@ export const api = {
   ruleOptions: () => request("GET", "/api/rules"),
   /** The beverage table of the drinking rules. */
   drinks: () => request("GET", "/api/drinks"),
+  /** Host only, any time: mute (or unmute) a seat's chat. */
+  mute: (roomId, seat, muted, hostToken) =>
+    request("POST", `/api/rooms/${encodeURIComponent(roomId)}/mute`, { body: { seat, muted }, token: hostToken }),
   /** The current deal's events (a seat's token names its own draws), for the log. */
   events: (roomId, token) => request("GET", `/api/rooms/${encodeURIComponent(roomId)}/events`, { token }),
   /** Join the room that has this code (private or public); answers with its roomId. */

@@ -323,7 +323,7 @@ export function renderBottle(view, ctx) {
       h("div", { class: "me" }, [
         sipsTally(view, ctx, { testid: "bottle-tally", pee: view.peeCards || [], caption: t("bottle.tally") }),
       ]),
-      h("div", { class: "side" }, [partyLog(ctx.log, ctx), drinksGuide()]),
+      h("div", { class: "side" }, [ctx.chat || null, partyLog(ctx.log, ctx), drinksGuide()]),
     ],
   );
 }

@@ -200,6 +200,11 @@ export class RoomConnection {
         // The server measures this connection's round trip: answer at once.
         this.send({ type: "pong", n: msg.n });
         break;
+      case "chat":
+      case "reaction":
+        // Talk, not a change of the room: no seq, shown as it comes.
+        this.handlers.onChat?.(msg);
+        break;
       default:
         break; // pong and anything newer
     }

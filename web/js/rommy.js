@@ -568,6 +568,7 @@ export function renderRommy(view, ctx) {
       h("div", { class: "rommy-board" }, [melds()]),
       seated ? handArea() : h("p", { class: "muted spectating", "data-testid": "spectating" }, [t("table.spectating")]),
       h("div", { class: "side" }, [
+        ctx.chat || null,
         Array.isArray(view.drinks)
           ? sipsTally(view, ctx, { testid: "rommy-drinks", caption: t("rommy.drinks") })
           : null,

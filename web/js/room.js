@@ -12,6 +12,7 @@ import { closePickers, pickColor, pickCompanions, pickTarget } from "./pickers.j
 import { loadCatalogue, rulesEditor, rulesSummary } from "./rules.js";
 import { describeEvent } from "./events.js";
 import { stampEvents } from "./stamp.js";
+import { chatPanel, keepLine } from "./chat.js";
 import { describePartyEvent } from "./bottle.js";
 import { GAME_PHASES, planPlay, renderTable, secondsLeft } from "./table.js";
 import { announce, toast } from "./toast.js";
@@ -44,6 +45,8 @@ export function showRoom(root, roomId, params = {}) {
     view: null,
     log: [],
     kept: null, // the view of a deal over whose scoreboard this player has not closed
+    chat: [], // chat lines and reactions relayed since this page opened
+    chatDraft: "",
     conn: { state: "connecting" },
     gone: false,
     seatName: storage.name(),
@@ -124,6 +127,10 @@ export function showRoom(root, roomId, params = {}) {
           .filter((e) => !["connect", "disconnect", "dealerDraw", "watch", "unwatch", "watchers", "entropy"].includes(e.type))
           .map((e) => (PARTY_GAMES.has(state.view?.game) ? describePartyEvent : describeEvent)(e, ctx));
       },
+      onChat(message) {
+        keepLine(state.chat, message);
+        render({ force: true });
+      },
       onError(err) {
         // Our shuffle contribution is sent in the background; one that arrives after the
         // deal was dealt (or twice, after a reconnect) is refused, which is no news to the player.
@@ -201,6 +208,29 @@ export function showRoom(root, roomId, params = {}) {
       location.hash = "#/";
     },
   };
+
+  function chat() {
+    const view = state.view;
+    const isHost = Boolean(hostBearer());
+    const players = view?.players?.length ? view.players : state.info?.players || [];
+    const muted = new Set(view?.room?.muted || []);
+    const you = view?.you ?? state.creds.seat;
+    return chatPanel({
+      lines: state.chat,
+      name,
+      spectator: !state.creds.token,
+      draft: state.chatDraft,
+      setDraft: (text) => {
+        state.chatDraft = text;
+      },
+      say: (text) => connection?.send({ type: "chat", text }),
+      react: (emote) => connection?.send({ type: "react", emote }),
+      mutes: isHost
+        ? players.filter((p) => p.seat !== you && !p.bot).map((p) => ({ seat: p.seat, name: p.name || `#${p.seat + 1}`, muted: muted.has(p.seat) }))
+        : [],
+      mute: (seat, on) => roomCall(() => api.mute(roomId, seat, on, hostBearer())),
+    });
+  }
 
   async function playAgain() {
     await roomCall(() => api.startRoom(roomId, hostBearer()));
@@ -523,6 +553,7 @@ export function showRoom(root, roomId, params = {}) {
           ])
         : null,
       !seated ? h("p", { class: "muted" }, [t("room.watching")]) : null,
+      chat(),
     ]);
   }
 
@@ -563,6 +594,7 @@ export function showRoom(root, roomId, params = {}) {
           isHost: dealsOn(),
           keptSummary: state.kept,
           catalogue,
+          chat: chat(),
           closeSummary: () => {
             state.kept = null;
             render({ force: true });

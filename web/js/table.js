@@ -504,6 +504,7 @@ export function renderTable(view, ctx) {
         ])
       : h("p", { class: "muted spectating", "data-testid": "spectating" }, [t("table.spectating")]),
     h("div", { class: "side" }, [
+      ctx.chat || null,
       eventLog(ctx.log, ctx),
       // Every seat (and spectator) may read the scores so far and the rules in force.
       (view.room?.deals || []).length
