@@ -164,6 +164,35 @@ def new_page(browser: object, server_url: str) -> Iterator[Callable[..., object]
     assert not real, "\n".join(real)
 
 
+AXE = ROOT / "tests" / "web" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture
+def axe() -> Callable[..., list[dict[str, object]]]:
+    """Run axe-core (npm ``axe-core``, installed by ``npm ci --prefix tests/web``) in a
+    page; returns the violations of impact serious or critical."""
+    if not AXE.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"axe-core is missing at {AXE}: npm ci --prefix tests/web")
+        pytest.skip(f"axe-core is missing at {AXE} (npm ci --prefix tests/web)")
+
+    def run(page: object, context: str = "body") -> list[dict[str, object]]:
+        page.add_script_tag(path=str(AXE))  # type: ignore[attr-defined]
+        found: list[dict[str, object]] = page.evaluate(  # type: ignore[attr-defined]
+            """async (context) => {
+              const result = await axe.run(context, { resultTypes: ['violations'] });
+              return result.violations
+                .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+                .map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+                               nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+            }""",
+            context,
+        )
+        return found
+
+    return run
+
+
 @pytest.fixture
 def shot() -> Callable[..., Path]:
     """Save a screenshot (the whole page by default) under test-artifacts/web/."""

@@ -245,3 +245,30 @@ def test_a_shared_link_shows_the_code_and_a_started_game_can_be_watched(new_page
     cara.get_by_test_id("join").click()
     expect(cara.get_by_test_id("spectating")).to_be_visible()
     expect(cara.locator("#topbar-room").get_by_test_id("room-code")).to_have_text(code)
+
+
+def test_every_text_the_client_names_exists_in_both_languages(page):
+    """Each literal key the modules pass to t() (chat, sound, sharing, scoreboard and
+    the rest) has an English and a Danish text, and no two option labels read alike."""
+    import re
+    from pathlib import Path
+
+    web = Path(__file__).resolve().parents[2] / "web" / "js"
+    keys = set()
+    for source in web.glob("*.js"):
+        keys.update(re.findall(r"""\bt\(\s*["']([a-zA-Z][\w.]*)["']""", source.read_text()))
+    assert {"chat.send", "attention.soundOn", "share.copy", "summary.allDeals"} <= keys
+    missing = page.evaluate(
+        """async (keys) => {
+            const { STRINGS, OPTION_TEXT } = (await import('/js/i18n.js')).CATALOGUES;
+            const out = keys.filter((k) => !(k in STRINGS.en) || !(k in STRINGS.da));
+            for (const lang of ['en', 'da']) {
+              const labels = Object.values(OPTION_TEXT).map((t) => t[lang]?.[0]);
+              const twice = labels.filter((l, i) => labels.indexOf(l) !== i);
+              if (twice.length) out.push(`${lang} labels twice: ${twice}`);
+            }
+            return out;
+        }""",
+        sorted(keys),
+    )
+    assert missing == []

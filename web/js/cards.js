@@ -118,7 +118,7 @@ export function cardFace(code, { size = "" } = {}) {
     const c = document.createElement("span");
     c.className = label === "6" || label === "9" ? "corner underline" : "corner";
     c.setAttribute("aria-hidden", "true");
-    c.textContent = card.rank === "S" ? "⊘" : card.rank === "R" ? "⇄" : label || "W";
+    c.dataset.glyph = card.rank === "S" ? "⊘" : card.rank === "R" ? "⇄" : label || "W";
     return c;
   };
   const oval = document.createElement("span");
@@ -132,7 +132,7 @@ export function cardFace(code, { size = "" } = {}) {
     // 6 and 9 are underlined, as on printed cards, so they read the same upside down.
     const underline = label === "6" || label === "9" ? " underline" : "";
     text.className = `rank${label.length > 1 ? " long" : ""}${underline}`;
-    text.textContent = label;
+    text.dataset.glyph = label;
     oval.append(text);
   }
   el.append(corner(), oval, corner());
@@ -146,7 +146,7 @@ export function cardBack({ size = "" } = {}) {
   el.setAttribute("aria-hidden", "true");
   const oval = document.createElement("span");
   oval.className = "oval";
-  oval.textContent = "UNO";
+  oval.dataset.glyph = "UNO";
   el.append(oval);
   return el;
 }

@@ -474,6 +474,12 @@ const STRINGS = {
     "error.chat_empty": "Write something first.",
     "error.muted": "The host has muted your chat.",
     "error.bad_emote": "That reaction does not exist.",
+    "attention.soundOn": "Sound: on",
+    "attention.soundOff": "Sound: off",
+    "attention.notify": "Notify me on my turn",
+    "share.copy": "Copy link",
+    "share.copied": "Link copied",
+    "share.qr": "QR code of the join link",
   },
   da: {
     "app.title": "UNO",
@@ -944,6 +950,12 @@ const STRINGS = {
     "error.chat_empty": "Skriv noget først.",
     "error.muted": "Værten har gjort dig tavs i chatten.",
     "error.bad_emote": "Den reaktion findes ikke.",
+    "attention.soundOn": "Lyd: til",
+    "attention.soundOff": "Lyd: fra",
+    "attention.notify": "Giv besked når det er min tur",
+    "share.copy": "Kopiér link",
+    "share.copied": "Linket er kopieret",
+    "share.qr": "QR-kode til linket",
   },
 };
 
@@ -1100,7 +1112,7 @@ const OPTION_TEXT = {
   },
   stackWildDrawFour: {
     en: ["Stack Wild Draw Fours", "With stacking, Wild Draw Fours stack too (not only Draw Twos)"],
-    da: ["Stabl Træk fire", "Med stabling kan Træk fire også stables (ikke kun Træk to)"],
+    da: ["Stabl også Træk fire", "Med stabling kan Træk fire også stables (ikke kun Træk to)"],
   },
   drawFourFollowColor: {
     en: ["Follow the Wild Draw Four", "After taking a Wild Draw Four you must play its colour, or draw up to 3 and pass"],

@@ -13,6 +13,8 @@ import { loadCatalogue, rulesEditor, rulesSummary } from "./rules.js";
 import { describeEvent } from "./events.js";
 import { stampEvents } from "./stamp.js";
 import { chatPanel, keepLine } from "./chat.js";
+import { attentionTools, notifyTurn, play, signalTurn, soundsFor } from "./attention.js";
+import { shareTools } from "./share.js";
 import { describePartyEvent } from "./bottle.js";
 import { GAME_PHASES, planPlay, renderTable, secondsLeft } from "./table.js";
 import { announce, toast } from "./toast.js";
@@ -115,11 +117,17 @@ export function showRoom(root, roomId, params = {}) {
         followShuffle(view, (msg) => connection?.send(msg));
         render();
         const said = state.pendingAnnouncement || [];
-        if (!wasMine && isMyTurn(view)) said.push(t("table.yourTurn"));
+        if (!wasMine && isMyTurn(view)) {
+          said.push(t("table.yourTurn"));
+          play("turn");
+          notifyTurn();
+        }
+        signalTurn(isMyTurn(view));
         if (said.length) announce(said.join(". "));
         state.pendingAnnouncement = [];
       },
       onEvents(events) {
+        for (const sound of soundsFor(events, state.view?.you)) play(sound);
         state.log.push(...events);
         if (state.log.length > LOG_LIMIT) state.log.splice(0, state.log.length - LOG_LIMIT);
         const ctx = { name, you: state.view?.you };
@@ -332,6 +340,7 @@ export function showRoom(root, roomId, params = {}) {
             h("code", { "data-testid": "room-code", title: t("room.code") }, [roomCode()]),
           ])
         : null,
+      ...attentionTools(renderTopbar),
     ]);
   }
 
@@ -505,6 +514,7 @@ export function showRoom(root, roomId, params = {}) {
         roomCode() ? [t("room.share"), " ", h("code", { class: "big-code", "data-testid": "share-code" }, [roomCode()]), h("br")] : null,
         h("a", { href: link, class: "share-link", "data-testid": "share-link" }, [link]),
       ]),
+      shareTools(link),
       rules?.preset ? h("p", { class: "muted" }, [t("room.rules", { preset: presetLabel(rules.preset) })]) : null,
       // Every seat reads the options in force, not only the host in the editor.
       rules && catalogue ? rulesSummary(catalogue, rules, { open: !isHost }) : null,
@@ -660,6 +670,7 @@ export function showRoom(root, roomId, params = {}) {
   return {
     dispose() {
       disposed = true;
+      signalTurn(false);
       clearInterval(infoTimer);
       clearInterval(countdown);
       document.removeEventListener("keydown", onKey);

@@ -249,19 +249,19 @@ function center(view, ctx, info) {
         "data-testid": "draw",
         "data-focus-key": "draw",
         "data-enabled": String(info.has("draw")),
-        "aria-label": `${drawLabel}. ${t("table.drawPile", { n: view.drawPile ?? 0 })}`,
+        "aria-label": `${drawLabel}: ${t("table.drawPile", { n: view.drawPile ?? 0 })}`,
         onClick: () => ctx.send({ type: "draw" }),
       },
       [
         cardBack(),
         h("span", { class: "pile-label" }, [drawLabel]),
-        h("span", { class: "pile-count", "data-testid": "draw-count" }, [String(view.drawPile ?? 0)]),
+        h("span", { class: "pile-count", "data-testid": "draw-count", "data-count": view.drawPile ?? 0, "data-glyph": String(view.drawPile ?? 0) }),
       ],
     ),
     h(
       "div",
       {
-        class: `discard ring-${color || "none"}`,
+        class: `discard ring-${color || "none"}${info.moved?.landed ? " landed" : ""}${info.moved?.recolored ? " recolored" : ""}`,
         "data-testid": "top-card",
         "data-card": top || "",
         "data-color": color || "",
@@ -454,7 +454,7 @@ function hand(view, ctx, info) {
               "button",
               {
                 type: "button",
-                class: `card-button${ok ? " playable" : ""}${view.drawn === code ? " drawn" : ""}`,
+                class: `card-button${ok ? " playable" : ""}${view.drawn === code ? " drawn" : ""}${info.moved?.arrived.has(i) ? " arrived" : ""}`,
                 "data-testid": "card",
                 "data-card": code,
                 "data-playable": String(ok),
@@ -471,6 +471,29 @@ function hand(view, ctx, info) {
   );
 }
 
+// What the last drawn table showed, so that what changed can move: a new top card lands
+// on the pile, new cards arrive in the hand, a new colour in force pulses (CSS; off under
+// prefers-reduced-motion).
+let shown = null;
+
+function motion(view) {
+  const before = shown;
+  shown = { top: view.top, color: view.color, hand: [...(view.hand || [])], deal: view.deal };
+  if (!before || before.deal !== view.deal) return { landed: false, recolored: false, arrived: new Set() };
+  const left = [...before.hand];
+  const arrived = new Set();
+  (view.hand || []).forEach((code, i) => {
+    const at = left.indexOf(code);
+    if (at >= 0) left.splice(at, 1);
+    else arrived.add(i);
+  });
+  return {
+    landed: Boolean(view.top) && view.top !== before.top,
+    recolored: Boolean(view.color) && view.color !== before.color,
+    arrived,
+  };
+}
+
 /** The whole table for `view`; `ctx` = {name(seat), send(action), playCard(code), log, you}. */
 export function renderTable(view, ctx) {
   setSide(view.side);
@@ -478,6 +501,7 @@ export function renderTable(view, ctx) {
   if (view.game === "rommy") return renderRommy(view, ctx);
   if (view.game === "bottle") return renderBottle(view, ctx);
   const info = legalInfo(view);
+  info.moved = motion(view);
   const seated = view.you !== null && view.you !== undefined;
   const done = view.phase === "dealOver" || view.phase === "matchOver";
   return h("div", { class: `table phase-${view.phase}`, "data-seq": view.seq ?? "", "data-you": view.you ?? "" }, [

@@ -1,0 +1,65 @@
+"""axe-core (the npm package, loaded into the page) on the lobby, the table and the
+scoreboard, in English and Danish, desktop and phone: no serious or critical violations."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+from web_helpers import create_room, join_from_list
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+SUMMARY = """
+async () => {
+  const table = await import('/js/table.js');
+  const players = [
+    { seat: 0, name: 'Anna', cards: 0, score: 57, connected: true },
+    { seat: 1, name: 'Ben', cards: 3, score: 0, connected: true },
+  ];
+  const view = {
+    you: 0, hand: [], players, top: 'R3', color: 'R', turn: 0, direction: 1, drawPile: 40,
+    pendingDraw: 0, phase: 'dealOver', rules: { preset: 'classic' }, legal: [{ type: 'nextDeal' }],
+    deal: 2, winner: 0, dealScores: [57, 0], totals: [87, 0], reveal: [[], ['G7', 'B+2', 'W']],
+    room: { hostSeat: 0, ready: [], deals: [
+      { deal: 1, winner: 0, scores: [30, 0], totals: [30, 0] },
+      { deal: 2, winner: 0, scores: [57, 0], totals: [87, 0] } ] },
+    moves: 40, seq: 80,
+  };
+  const ctx = { name: (s) => players[s].name, send: () => {}, playCard: () => {},
+                log: [], you: 0, isHost: true };
+  document.getElementById('main').replaceChildren(table.renderTable(view, ctx));
+}
+"""
+
+
+def _clean(violations):
+    return "\n".join(f"{v['impact']} {v['id']}: {v['help']} {v['nodes']}" for v in violations)
+
+
+@pytest.mark.parametrize(("lang", "device"), [("en", {}), ("da", PHONE)])
+def test_lobby_table_and_scoreboard_have_no_serious_violations(
+    new_page, server_url, axe, lang, device
+):
+    anna, ben = new_page(lang=lang, **device), new_page(lang=lang)
+    anna.goto(f"{server_url}/#/")
+    expect(anna.get_by_test_id("preset")).to_be_visible()
+    found = axe(anna)
+    assert not found, "lobby:\n" + _clean(found)
+
+    room_id, _ = create_room(anna, server_url, "Anna", seats=2)
+    join_from_list(ben, server_url, "Ben", room_id)
+    expect(anna.locator(".seat:not(.empty)")).to_have_count(2)
+    found = axe(anna)
+    assert not found, "waiting room:\n" + _clean(found)
+
+    anna.get_by_test_id("start").click()
+    expect(anna.get_by_test_id("turn-indicator")).to_be_visible()
+    found = axe(anna)
+    assert not found, "table:\n" + _clean(found)
+
+    anna.evaluate(SUMMARY)
+    expect(anna.get_by_test_id("summary").get_by_test_id("match-scoreboard")).to_be_visible()
+    found = axe(anna)
+    assert not found, "scoreboard:\n" + _clean(found)
