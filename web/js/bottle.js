@@ -264,11 +264,12 @@ function roundOver(view, ctx) {
           {
             type: "button",
             class: "primary big",
-            "data-testid": "next-deal",
+            // A guest's press says "ready"; the host's deals on (docs/protocol.md).
+            "data-testid": ctx.isHost === false ? "ready" : "next-deal",
             "data-focus-key": "next-deal",
             onClick: () => ctx.send({ type: "nextDeal" }),
           },
-          [t("bottle.nextRound")],
+          [ctx.isHost === false ? t("summary.ready") : t("bottle.nextRound")],
         )
       : null,
     over ? h("a", { class: "button", href: "#/" }, [t("summary.backToLobby")]) : null,

@@ -549,8 +549,9 @@ export function renderRommy(view, ctx) {
       canGoOn
         ? h(
             "button",
-            { type: "button", class: "primary big", "data-testid": "next-deal", "data-focus-key": "next-deal", onClick: () => send({ type: "nextDeal" }) },
-            [t("summary.nextDeal")],
+            // A guest's press says "ready"; the host's deals on (docs/protocol.md).
+            { type: "button", class: "primary big", "data-testid": ctx.isHost === false ? "ready" : "next-deal", "data-focus-key": "next-deal", onClick: () => send({ type: "nextDeal" }) },
+            [ctx.isHost === false ? t("summary.ready") : t("summary.nextDeal")],
           )
         : null,
       over ? h("a", { class: "button", href: "#/" }, [t("summary.backToLobby")]) : null,
