@@ -5,8 +5,13 @@ mute holds."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
+import httpx
+import pytest
 from live import Server
+from own_redis import own_redis
+from processes import AppProcess, connect, table
 
 
 async def test_chat_reaches_the_room_without_a_change_and_spectators_talk_apart(
@@ -62,3 +67,44 @@ async def test_chat_is_limited_in_length_and_rate_and_the_host_mutes(server: Ser
     await asyncio.sleep(0)
     await anna.close()
     await ben.close()
+
+
+@pytest.mark.redis
+async def test_chat_reaches_sockets_on_another_node(tmp_path: Path) -> None:
+    """Two server processes on one Redis: a line said on one node reaches the seat whose
+    socket is on the other (relayed to the nodes the room's document names). About 20 s
+    on a loaded machine, nearly all of it the two processes starting: the one check that
+    talk crosses nodes, which no in-process server can show."""
+    with own_redis(tmp_path / "redis") as url:
+        nodes = [
+            AppProcess(
+                tmp_path / name,
+                "--redis",
+                url,
+                "--database",
+                f"sqlite+aiosqlite:///{tmp_path / name}.db",
+            )
+            for name in ("a", "b")
+        ]
+        a, b = nodes
+        try:
+            await asyncio.gather(a.healthy(timeout=60), b.healthy(timeout=60))
+            async with asyncio.timeout(60):
+                async with httpx.AsyncClient(base_url=a.base, timeout=10) as http:
+                    room_id, tokens = await table(http)
+                on_a = await connect(a.base.replace("http", "ws"), room_id, tokens[0])
+                on_b = await connect(b.base.replace("http", "ws"), room_id, tokens[1])
+                await on_b.wait_seq(on_a.seq, timeout=10)
+                await on_a.wait_seq(on_b.seq, timeout=10)
+                await on_a.send({"type": "chat", "text": "across the nodes"})
+                heard = await on_b.expect("chat", timeout=10)
+                assert heard["text"] == "across the nodes" and heard["seat"] == 0
+                await on_b.send({"type": "react", "emote": "gg"})
+                assert (await on_a.expect("reaction", timeout=10))["emote"] == "gg"
+                await on_a.close()
+                await on_b.close()
+        finally:
+            for node in nodes:
+                node.terminate()
+            for node in nodes:
+                await node.exited()
