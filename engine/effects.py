@@ -14,6 +14,7 @@ from engine.bomb import explode, is_bomb
 from engine.cards import FACES, NUMBERS
 from engine.drinks import sip
 from engine.events import Event
+from engine.hand_limit import room_for
 from engine.match import end_deal
 from engine.shuffle import shuffle
 from engine.stacking import DEFLECTORS, PENALTY, STACK_FAMILY, deflect, penalty_waits
@@ -344,14 +345,15 @@ def draw_until_color(new: State, seat: int, events: list[Event], extra: int = 0)
     piles run dry), then ``extra`` more."""
     faces = FACES[new.side]
     cards: list[str] = []
-    while True:
+    room = room_for(new, seat, 10**9) if new.rules.hand_limit else 10**9
+    while len(cards) < room:
         got = take_cards(new, 1, events)
         if not got:
             break
         cards += got
         if faces[got[0]].color == new.color:
             break
-    cards += take_cards(new, extra, events)
+    cards += take_cards(new, min(extra, room - len(cards)), events)
     give_cards(new, seat, cards)
     record_draw(new, seat, cards, "WDC", events)
 

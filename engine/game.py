@@ -28,6 +28,7 @@ from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.forced_play import MUST_PLAY, MUST_PLAY_DRAWN, draw_forbidden, keeping_forbidden
 from engine.games import other_game
+from engine.hand_limit import room_for, settle
 from engine.misplay import MISPLAYS, PENALTY_CARDS
 from engine.stacking import DEFLECTORS, answers_pending
 from engine.state import State
@@ -53,6 +54,8 @@ def apply(state: Any, seat: int, action: Mapping[str, Any] | Action) -> tuple[An
             # legal_actions listed this action for this seat in this very state: the seat,
             # the phase and the action have passed every check.
             kind = action.type
+            if state.rules.hand_limit:
+                return _settled(_RESOLVERS[kind](state, seat, action))
             if kind == "play" and seat == state.turn and len(action.cards) == 1:
                 return _play_one_card(state, seat, action)  # the commonest, without a hop
             return _RESOLVERS[kind](state, seat, action)
@@ -66,7 +69,16 @@ def apply(state: Any, seat: int, action: Mapping[str, Any] | Action) -> tuple[An
     handler = _HANDLERS.get(act.type)
     if handler is None:
         raise IllegalAction("wrong_game", f"{act.type!r} is not an action of this game")
+    if state.rules.hand_limit:
+        return _settled(handler(state, seat, act))
     return handler(state, seat, act)
+
+
+def _settled(transition: Transition) -> Transition:
+    """handLimit: seats whose hands reached the limit leave the deal (engine.hand_limit)."""
+    new, events = transition
+    settle(new, events)
+    return new, events
 
 
 def raise_too_late(moves: int, at: int) -> NoReturn:
@@ -365,7 +377,12 @@ def _play_one_card(state: State, seat: int, act: Action) -> Transition:
     # A Skip or Reverse on a pending penalty deflects it (finish_play).
     deflecting = state.pending and rank in DEFLECTORS
     effect = ONE_CARD_EFFECTS.get(rank) if hand and not deflecting else None
-    if effect is not None and state.drinks is None and True not in state.out:
+    if (
+        effect is not None
+        and state.drinks is None
+        and True not in state.out
+        and not state.rules.hand_limit
+    ):
         effect(new, seat, bluff, events)
     else:
         finish_play(new, seat, act.cards, act.target, bluff, events)
@@ -407,6 +424,7 @@ def _resolve_draw(state: State, seat: int, act: Action) -> Transition:
         and not rules.draw_to_match
         and state.drinks is None
         and not rules.blind_draw
+        and not rules.hand_limit
     ):
         return _draw_one(state, seat)
     new = _begin_move(state)
@@ -521,9 +539,10 @@ def _draw_to_follow(state: State, seat: int) -> Transition:
 def _draw_for_turn(new: State, events: list[Event], force: bool = False) -> list[str]:
     """One card, or under drawToMatch cards until one is playable (up to the cap)."""
     rules = new.rules
+    room = room_for(new, new.turn, 10**9) if rules.hand_limit else 10**9
     if not (rules.draw_to_match or force):
-        return take_cards(new, 1, events)
-    cap = rules.draw_to_match_cap or 10**9
+        return take_cards(new, min(1, room), events)
+    cap = min(rules.draw_to_match_cap or 10**9, room)
     cards: list[str] = []
     held = new.hands[new.turn]
     while len(cards) < cap:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.double_score import counted
 from engine.drinks import end_of_deal_sips
 from engine.events import Event
+from engine.hand_limit import back_in, knocked_out
 from engine.scoring import best_seats, deal_scores
 from engine.state import State
 
@@ -23,7 +24,9 @@ def end_deal(state: State, winner: int, events: list[Event]) -> None:
     end_of_deal_sips(state, winner, events)
     if True in state.out:
         for seat in range(state.players):
-            if state.out[seat]:
+            # Seats knocked out of the match score nothing; a seat only out of this deal
+            # (handLimit) has its hand scored as it stands.
+            if state.out[seat] and (not rules.hand_limit or knocked_out(state, seat)):
                 scores[seat] = 0
     totals = tuple([t + s for t, s in zip(state.totals, scores, strict=True)])
     state.deal_scores = tuple(scores)
@@ -44,6 +47,7 @@ def end_deal(state: State, winner: int, events: list[Event]) -> None:
         }
     )
     match_winner = _match_winner(state, winner, events)
+    back_in(state)  # handLimit: seats out of this deal only are back for the next
     if match_winner is _GOES_ON:
         state.phase = "dealOver"
         return
@@ -63,7 +67,7 @@ def _match_winner(state: State, deal_winner: int, events: list[Event]) -> object
         return deal_winner
     if rules.match_mode == "knockout":
         return _knockout(state, events)
-    target_hit = any(totals[s] >= rules.target_score for s in state.active_seats())
+    target_hit = any(t >= rules.target_score for t in totals)
     limit_hit = rules.round_limit > 0 and state.deal >= rules.round_limit
     if not (target_hit or limit_hit):
         return _GOES_ON
@@ -71,10 +75,19 @@ def _match_winner(state: State, deal_winner: int, events: list[Event]) -> object
     return best[0] if len(best) == 1 else None
 
 
+def _deal_only(state: State, seat: int) -> bool:
+    """Out of this deal only (handLimit), not knocked out: still in the match."""
+    if not state.rules.hand_limit:
+        return False
+    return state.totals[seat] - (state.deal_scores or (0,) * state.players)[seat] < (
+        state.rules.target_score
+    )
+
+
 def _knockout(state: State, events: list[Event]) -> object:
     """Seats whose total reaches the target leave; the last one left wins."""
     rules = state.rules
-    still_in = state.active_seats()
+    still_in = [s for s in range(state.players) if not state.out[s] or _deal_only(state, s)]
     leaving = [s for s in still_in if state.totals[s] >= rules.target_score]
     if leaving:
         state.out = tuple(o or s in leaving for s, o in enumerate(state.out))

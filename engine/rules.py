@@ -203,6 +203,20 @@ OPTIONS: tuple[Option, ...] = (
         help="Three or more cards of one number played together make everyone else draw one",
     ),
     Option(
+        "handLimit",
+        0,
+        low=8,
+        high=30,
+        zero_off=True,
+        help="A hand of this many cards is out of the deal, or draws no more (0: off, else 8-30)",
+    ),
+    Option(
+        "handLimitRule",
+        "out",
+        choices=("out", "stopDrawing"),
+        help="A hand at the limit is out of the deal, or stops drawing",
+    ),
+    Option(
         "handReveal",
         0,
         low=5,
@@ -416,6 +430,8 @@ class Rules:
     no_wild_finish: bool = False
     bomb: bool = False
     hand_reveal: int = 0
+    hand_limit: int = 0
+    hand_limit_rule: str = "out"
     double_score: bool = False
     shuffle_seats: bool = False
     match_mode: str = "points"

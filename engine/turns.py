@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.drinks import sip
 from engine.events import Event
+from engine.hand_limit import room_for
 from engine.shuffle import shuffle
 from engine.state import State
 
@@ -76,6 +77,8 @@ def draw_cards(
 ) -> list[str]:
     """``seat`` draws ``count`` cards (fewer if the piles run dry) and an event says so:
     everyone sees how many and why (``reason``), only ``seat`` sees which."""
+    if state.rules.hand_limit:
+        count = room_for(state, seat, count)
     cards = take_cards(state, count, events)
     if cards:
         give_cards(state, seat, cards)

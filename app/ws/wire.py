@@ -534,6 +534,11 @@ EVENT_MODELS: tuple[type[Closed], ...] = (
         code=(str, ...),
     ),
     _event(
+        "handLimit",
+        "handLimit (rule out): these seats' hands reached the limit; they sit the deal out.",
+        seats=(list[Seat], ...),
+    ),
+    _event(
         "bomb",
         "bomb: `count` cards of one number played together; every other seat draws one.",
         seat=_seat,

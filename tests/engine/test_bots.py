@@ -279,3 +279,70 @@ def test_bots_decide_the_same_whatever_the_cards_they_cannot_see(level: str) -> 
         second = choose(view_for(two, 0), level, random.Random(seed))
         assert first == second
         apply(one, 0, first)
+
+
+# Every house-rule option (docs/rules.md "House rules") with the values a table may pick.
+house_options = st.fixed_dictionaries(
+    {},
+    optional={
+        "stacking": st.booleans(),
+        "stackDrawFour": st.booleans(),
+        "crossStack": st.sampled_from(["none", "drawTwoOnDrawFour", "drawFourOnDrawTwo", "both"]),
+        "reverseDeflect": st.booleans(),
+        "skipDeflect": st.booleans(),
+        "forcedPlay": st.booleans(),
+        "forcedPlayDrawn": st.booleans(),
+        "blindDraw": st.booleans(),
+        "strictUno": st.booleans(),
+        "misplayPenalty": st.booleans(),
+        "noWildFinish": st.booleans(),
+        "multiPlay": st.booleans(),
+        "bomb": st.booleans(),
+        "handReveal": st.sampled_from([0, 5, 10]),
+        "handLimit": st.sampled_from([0, 8, 10]),
+        "handLimitRule": st.sampled_from(["out", "stopDrawing"]),
+        "doubleScore": st.booleans(),
+        "sevenZero": st.booleans(),
+        "jumpIn": st.booleans(),
+    },
+)
+
+
+def _consistent(options: dict[str, Any]) -> dict[str, Any]:
+    """The options less those a clash names (contradictory settings are refused)."""
+    import re
+
+    from engine import InvalidRules
+
+    options = dict(options)
+    while True:
+        try:
+            rules_from_json(options)
+            return options
+        except InvalidRules as err:
+            named = [n for n in sorted(options) if re.search(rf"\b{n}\b", err.message)]
+            del options[named[0]]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    house_options,
+    st.lists(st.sampled_from(["easy", "normal"]), min_size=2, max_size=5),
+    st.text(min_size=1, max_size=6),
+)
+def test_bots_play_a_deal_to_its_end_under_random_house_rules(
+    options: dict[str, Any], levels: list[str], seed: str
+) -> None:
+    """Whatever house rules a table picks, every bot sends only actions the engine accepts
+    and the deal ends (play_match fails on a refused action or a table nobody moves)."""
+    state, _ = play_match("classic", levels, seed, options=_consistent(options), one_deal=True)
+    assert state.phase in ("dealOver", "matchOver")
+
+
+@pytest.mark.parametrize("preset", ["party", "crazy"])
+def test_hard_and_autopilot_bots_play_the_house_rule_presets(preset: str, monkeypatch: Any) -> None:
+    monkeypatch.setattr(hard, "BUDGET", 600)
+    state, _ = play_match(preset, ["hard", "normal", "normal", "easy"], preset, one_deal=True)
+    assert state.phase in ("dealOver", "matchOver")
+    state, _ = play_match(preset, ["normal"] * 3, preset, in_turn_only=True, one_deal=True)
+    assert state.phase in ("dealOver", "matchOver")

@@ -1062,6 +1062,14 @@ const OPTION_TEXT = {
     en: ["Bomb", "Three or more cards of one number played together make everyone else draw one"],
     da: ["Bombe", "Tre eller flere kort med samme tal lagt sammen får alle andre til at trække ét"],
   },
+  handLimit: {
+    en: ["Hand limit", "A hand of this many cards is out of the deal, or draws no more (0: off, else 8-30)"],
+    da: ["Grænse for hånden", "En hånd med så mange kort er ude af spillet, eller trækker ikke flere (0: fra, ellers 8-30)"],
+  },
+  handLimitRule: {
+    en: ["At the hand limit", "A hand at the limit is out of the deal, or stops drawing"],
+    da: ["Ved grænsen", "En hånd ved grænsen er ude af spillet, eller holder op med at trække"],
+  },
   handReveal: {
     en: ["Hand reveal", "A hand of this many cards or more is shown to everyone (0: off, else 5-30)"],
     da: ["Vis store hænder", "En hånd med så mange kort eller flere vises for alle (0: fra, ellers 5-30)"],
@@ -1208,6 +1216,8 @@ const CHOICE_TEXT = {
     drawTwoOnDrawFour: "Draw Two on Wild Draw Four",
     drawFourOnDrawTwo: "Wild Draw Four on Draw Two",
     both: "both ways",
+    out: "out of the deal",
+    stopDrawing: "stops drawing",
   },
   da: {
     jumper: "fra den der hoppede ind",
@@ -1236,6 +1246,8 @@ const CHOICE_TEXT = {
     drawTwoOnDrawFour: "Træk to på Træk fire",
     drawFourOnDrawTwo: "Træk fire på Træk to",
     both: "begge veje",
+    out: "ude af spillet",
+    stopDrawing: "holder op med at trække",
   },
 };
 
