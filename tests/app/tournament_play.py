@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+import websockets
 from live import Client, Server
 from test_full_game import bot_action
 
@@ -69,7 +70,7 @@ async def wait_for(server: Server, tid: str, done: Any, timeout: float = 60.0) -
             doc = await shown(server, tid)
             if done(doc):
                 return doc
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.1)
 
 
 def round_over(number: int) -> Any:
@@ -94,12 +95,22 @@ class Player:
         seat = await self._seat(number)
         if seat is None:
             return
-        client = await self.server.connect(seat["roomId"], seat["token"])
-        try:
-            await self._play(client)
-        finally:
-            await client.close()
+        while not await self._play_at(seat):
+            pass  # the server closed the socket (a restart, a stalled loop): come back
         self.played.append(seat["tableId"])
+
+    async def _play_at(self, seat: dict[str, Any]) -> bool:
+        """Whether the table's match ended (False: the socket closed first)."""
+        url = f"{self.server.ws_base}/ws/rooms/{seat['roomId']}?token={seat['token']}"
+        ws = await websockets.connect(url, compression=None)
+        # Frames are not checked against the schemas here (other tests do): 32 clients
+        # share the server's event loop.
+        client = Client(ws, check=False)
+        try:
+            return await self._play(client)
+        finally:
+            with contextlib.suppress(Exception):
+                await client.close()
 
     async def _seat(self, number: int) -> dict[str, Any] | None:
         url = f"/api/tournaments/{self.tid}/seat"
@@ -112,25 +123,34 @@ class Player:
                     doc = await shown(self.server, self.tid)
                     if doc["round"] >= number:
                         return None  # not seated this round (withdrawn, disqualified)
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(0.2)
 
-    async def _play(self, client: Client) -> None:
+    async def _play(self, client: Client) -> bool:
+        """Play until the table's match ends, woken by each message (no busy polling: the
+        server runs in this event loop)."""
         rng = random.Random(self.seed)
         acted = -1
-        async with asyncio.timeout(60):
+        async with asyncio.timeout(120):
+            await client.expect("snapshot", timeout=60)
             while True:
                 view = client.view
                 assert view is not None
                 if view.get("phase") == "matchOver" or view["room"]["status"] in ("over", "ended"):
-                    return
+                    return True
                 mine = view.get("turn") == view.get("you") and view.get("legal")
                 if mine and client.seq != acted:
                     acted = client.seq
                     action = bot_action(view, rng)
                     if action is not None:
-                        with contextlib.suppress(TimeoutError):
-                            await client.outcome(await client.act(action), timeout=5)
-                await asyncio.sleep(0.005)
+                        await client.act(action)
+                try:
+                    message = await asyncio.wait_for(client.inbox.get(), 2)
+                except TimeoutError:
+                    if client.ws.state is not websockets.protocol.State.OPEN:
+                        return False
+                    continue
+                if message["type"] == "error":
+                    acted = -1  # refused: choose again
 
 
 async def play_round(players: list[Player], number: int) -> None:
