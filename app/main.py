@@ -25,6 +25,7 @@ from app.api import (
     reference,
     rooms,
     scoresheets,
+    tournament_archive,
     tournament_host,
     tournaments,
 )
@@ -253,6 +254,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(scoresheets.router)
     app.include_router(tournaments.router)
     app.include_router(tournament_host.router)
+    app.include_router(tournament_archive.router)
     app.include_router(endpoint.router)
     app.include_router(lobby.router)
     app.include_router(tournament_feed.router)

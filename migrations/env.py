@@ -17,6 +17,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import app.db.models  # noqa: F401  (registers every table on Base.metadata)
+import app.db.tournament_models  # noqa: F401
 from app.db.base import Base
 from app.db.migrate import DEFAULT_DATABASE_URL, MIGRATION_LOCK_ID
 

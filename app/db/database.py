@@ -1,7 +1,8 @@
 """The app's handle on its SQL database: one async engine, migrated on connect.
 
 :class:`Database` is what the rest of the app uses; each method runs in its own
-transaction. The SQL lives in :mod:`app.db.games` and :mod:`app.db.scoresheets`.
+transaction. The SQL lives in :mod:`app.db.games`, :mod:`app.db.scoresheets` and
+:mod:`app.db.tournaments`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from app.db import games, migrate, scoresheets
+from app.db import games, migrate, scoresheets, tournaments
 from app.db.base import utcnow
 from app.db.records import DealReplay, MatchRecord, PlayerMatch, ScoresheetRecord
 from app.db.scoresheets import DealCheck, RulesChange
@@ -169,6 +170,30 @@ class Database:
             return await games.deal_replay(session, match_id, deal_number)
 
     # Scoresheets --------------------------------------------------------------------
+
+    async def archive_tournament(
+        self,
+        tournament_id: str,
+        shown: dict[str, Any],
+        standings: list[dict[str, Any]],
+        points: dict[tuple[str, str], float],
+    ) -> None:
+        """Keep a finished tournament (a second call for it writes nothing)."""
+        async with self.transaction() as session:
+            await tournaments.archive(session, tournament_id, shown, standings, points)
+
+    async def archived_tournament(self, tournament_id: str) -> dict[str, Any] | None:
+        """``{tournament, standings, results, audit}`` of an archived tournament, or None."""
+        async with self.sessions() as session:
+            shown = await tournaments.summary(session, tournament_id)
+            if shown is None:
+                return None
+            return {
+                "tournament": shown,
+                "standings": await tournaments.standings(session, tournament_id),
+                "results": await tournaments.results(session, tournament_id),
+                "audit": await tournaments.audit(session, tournament_id),
+            }
 
     async def create_scoresheet(
         self, *, name: str, players: list[str], rules: dict[str, Any]

@@ -16,7 +16,15 @@ from typing import Any
 from app.rooms.service import RoomService
 from app.store import OUTAGE
 from app.tournaments import rounds, tables
-from app.tournaments.service import RUNNING, TournamentService, now_ms
+from app.tournaments.service import (
+    OVER,
+    RUNNING,
+    TournamentService,
+    now_ms,
+    public,
+    seat_points,
+    standings,
+)
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +66,11 @@ class TournamentRunner:
         doc = await self.service.load(tid)
         round_ = rounds.current(doc)
         if doc["status"] != RUNNING or round_ is None:
+            if doc["status"] == OVER:
+                # Kept in SQL before the store forgets it may need looking after.
+                await self.db.archive_tournament(
+                    tid, public(tid, doc), standings(doc), seat_points(doc)
+                )
             await self.service.store.set_running(tid, False)
             return
         now = now_ms()

@@ -152,6 +152,18 @@ def results(doc: dict[str, Any]) -> list[swiss.TableResult]:
     return found
 
 
+def seat_points(doc: dict[str, Any]) -> dict[tuple[str, str], float]:
+    """(table id, player id) -> the points the player's place at that table earned."""
+    found: dict[tuple[str, str], float] = {}
+    for round_ in doc.get("roundLog", []):
+        for table in round_["tables"]:
+            if table.get("result"):
+                seats = {s["pid"]: s["place"] for s in table["result"]}
+                for pid, points in swiss.placement_points(seats).items():
+                    found[(table["id"], pid)] = _number(points)
+    return found
+
+
 def standings(doc: dict[str, Any]) -> list[dict[str, Any]]:
     names = {p["pid"]: p["name"] for p in doc["players"]}
     return [

@@ -38,6 +38,12 @@ TABLES = {
     "scoresheet_players",
     "scoresheet_deals",
     "scoresheet_entries",
+    "tournaments",
+    "tournament_participants",
+    "tournament_rounds",
+    "tournament_tables",
+    "tournament_table_results",
+    "tournament_audit",
 }
 
 
