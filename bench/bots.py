@@ -41,16 +41,18 @@ from typing import Any
 # This file may be run as a script: keep its own folder off the import path.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
 
-from engine import apply, new_match, rules_from_json, view_for  # noqa: E402
-from engine.bots import choose  # noqa: E402
+from engine import apply, event_for, new_match, rules_from_json, view_for  # noqa: E402
+from engine.bots import Memory, choose  # noqa: E402
 from engine.cards import CARD_INFO, COLORS  # noqa: E402
 
-Policy = Callable[[dict[str, Any], random.Random], dict[str, Any] | None]
+Policy = Callable[[dict[str, Any], random.Random, Memory | None], dict[str, Any] | None]
 RULES = rules_from_json({"preset": "classic", "matchMode": "oneAndDone"})
 SEATS = 4
 
 
-def rule_agent_v1(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+def rule_agent_v1(
+    view: dict[str, Any], rng: random.Random, memory: Memory | None = None
+) -> dict[str, Any] | None:
     """RLCard's UNORuleAgentV1 on our view (see the module docstring)."""
     me = view["you"]
     if view["turn"] != me:
@@ -98,28 +100,41 @@ def _play(view: dict[str, Any], cards: list[str], color: str | None) -> dict[str
 
 
 def bot(level: str, clock: list[float] | None = None) -> Policy:
-    def policy(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    def policy(
+        view: dict[str, Any], rng: random.Random, memory: Memory | None
+    ) -> dict[str, Any] | None:
         if clock is None or view["turn"] != view["you"]:
-            return choose(view, level, rng)
+            return choose(view, level, rng, memory=memory)
         start = time.process_time()
-        action = choose(view, level, rng)
+        action = choose(view, level, rng, memory=memory)
         clock.append(time.process_time() - start)
         return action
 
     return policy
 
 
-def play_game(policies: list[Policy], seed: str, rng: random.Random) -> int:
+def play_game(
+    policies: list[Policy], seed: str, rng: random.Random, remember: frozenset[int] = frozenset()
+) -> int:
     """One deal; the winner's seat. Seats are asked in a random order each step and the
-    first action offered is applied, as in a room where out-of-turn moves race."""
-    state, _ = new_match(RULES, SEATS, seed)
+    first action offered is applied, as in a room where out-of-turn moves race. The seats
+    in ``remember`` keep a memory of the deal from the events each change sends them."""
+    state, events = new_match(RULES, SEATS, seed)
+    memories: dict[int, Memory] = {seat: Memory() for seat in remember}
+
+    def sent(events: list[dict[str, Any]]) -> None:
+        for seat, memory in memories.items():
+            memory.update([event_for(e, seat) for e in events], view_for(state, seat))
+
+    sent(events)
     while state.phase not in ("dealOver", "matchOver"):
         order = list(range(SEATS))
         rng.shuffle(order)
         for seat in order:
-            action = policies[seat](view_for(state, seat), rng)
+            action = policies[seat](view_for(state, seat), rng, memories.get(seat))
             if action is not None:
-                state, _ = apply(state, seat, action)
+                state, events = apply(state, seat, action)
+                sent(events)
                 break
         else:
             raise RuntimeError(f"nobody moves at {state!r}")
@@ -127,15 +142,19 @@ def play_game(policies: list[Policy], seed: str, rng: random.Random) -> int:
     return winner
 
 
-def win_share(tested: Policy, opponent: Policy, games: int, seed: str) -> tuple[int, int]:
-    """Games won by ``tested`` against three ``opponent`` seats, out of ``games``."""
+def win_share(
+    tested: Policy, opponent: Policy, games: int, seed: str, remember: bool = False
+) -> tuple[int, int]:
+    """Games won by ``tested`` against three ``opponent`` seats, out of ``games``
+    (``remember``: the tested seat keeps a memory of the deal)."""
     rng = random.Random(seed)
     wins = 0
     for game in range(games):
         seat = game % SEATS
         policies = [opponent] * SEATS
         policies[seat] = tested
-        if play_game(policies, f"{seed}-{game}", rng) == seat:
+        keep = frozenset({seat}) if remember else frozenset()
+        if play_game(policies, f"{seed}-{game}", rng, keep) == seat:
             wins += 1
     return wins, games
 
@@ -162,6 +181,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--levels", default="easy,normal,hard")
     parser.add_argument("--opponents", default="rlcard,easy")
     parser.add_argument("--seed", default="bots")
+    parser.add_argument(
+        "--forget",
+        action="store_true",
+        help="the tested bots keep no memory of the deal (only what each view shows)",
+    )
     args = parser.parse_args(argv)
     hard_games = args.hard_games
     opponents: dict[str, Policy] = {"rlcard": rule_agent_v1, "easy": bot("easy")}
@@ -176,8 +200,9 @@ def main(argv: list[str] | None = None) -> None:
                 continue  # the reference line is this very table
             games = hard_games if level == "hard" else args.games
             tested = bot(level, clock if level == "hard" else None)
-            result = win_share(tested, opponent, games, f"{args.seed}-{name}")
-            print(line(level, name, *result), flush=True)
+            remember = level != "easy" and not args.forget
+            result = win_share(tested, opponent, games, f"{args.seed}-{name}", remember)
+            print(line(level + ("" if remember else " (no memory)"), name, *result), flush=True)
     if clock:
         mean = sum(clock) / len(clock)
         ms = {q: 1000 * percentile(clock, q) for q in (0.5, 0.95, 0.99)}

@@ -10,6 +10,9 @@ keeps no random state of its own. Levels:
   (:mod:`engine.bots.normal`);
 - ``hard``: decides by simulation over the cards it cannot see (:mod:`engine.bots.hard`).
 
+``memory`` is the seat's :class:`~engine.bots.memory.Memory` of the deal (the public
+history it was sent: the cards laid, who drew on which colour), kept by the caller from
+change to change; without one a bot knows only what the view shows.
 ``in_turn_only`` keeps a bot to its own decisions: no jump-ins, catches or challenges
 (what the autopilot does for an absent player). Between deals (``dealOver``) every level
 returns None: the room starts the next deal. docs/engine-api.md describes the policies.
@@ -23,6 +26,7 @@ from typing import Any
 
 from engine.bots.easy import choose_easy
 from engine.bots.hard import choose_hard
+from engine.bots.memory import Memory, replay
 from engine.bots.normal import choose_normal
 from engine.bots.party import choose_bottle, choose_rommy
 from engine.bots.reading import send
@@ -30,11 +34,16 @@ from engine.errors import InvalidAction
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 
-__all__ = ["LEVELS", "choose"]
+__all__ = ["LEVELS", "Memory", "choose", "replay"]
 
 
 def choose(
-    view: Mapping[str, Any], level: str, rng: random.Random, *, in_turn_only: bool = False
+    view: Mapping[str, Any],
+    level: str,
+    rng: random.Random,
+    *,
+    in_turn_only: bool = False,
+    memory: Memory | None = None,
 ) -> dict[str, Any] | None:
     """The action this seat's bot sends now (wire form, with ``at``), or None.
 
@@ -50,7 +59,7 @@ def choose(
     elif game == "rommy":
         action = choose_rommy(view)
     elif level == "hard":
-        action = choose_hard(view, rng, in_turn_only)
+        action = choose_hard(view, rng, in_turn_only, memory)
     else:
-        action = choose_normal(view, rng, in_turn_only)
+        action = choose_normal(view, rng, in_turn_only, memory)
     return None if action is None else send(view, action)

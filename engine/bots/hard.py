@@ -28,6 +28,7 @@ from collections import Counter
 
 from engine.actions import Action
 from engine.api import apply, legal_actions
+from engine.bots.memory import Memory
 from engine.bots.normal import choose_normal, finish, is_bluff
 from engine.bots.reading import View, color_counts, complete_play, legal, on_turn, remaining
 from engine.bots.sample import Unseen, sample_state, unseen_of
@@ -44,22 +45,26 @@ MARGIN = 0.02
 SIGNIFICANCE = 1.5
 
 
-def choose_hard(view: View, rng: random.Random, in_turn_only: bool) -> Action | None:
-    default = choose_normal(view, rng, in_turn_only)
+def choose_hard(
+    view: View, rng: random.Random, in_turn_only: bool, memory: Memory | None = None
+) -> Action | None:
+    default = choose_normal(view, rng, in_turn_only, memory)
     if default is None or default.type in ("callUno", "catchUno"):
         return default
     if not on_turn(view) or view.get("phase") != "playing":
         return default
-    candidates = candidate_moves(view, default, rng)
+    candidates = candidate_moves(view, default, rng, memory)
     if len(candidates) < 2:
         return default
-    unseen = unseen_of(view)
+    unseen = unseen_of(view, memory)
     if unseen is None:
         return default
     return simulate(view, unseen, candidates, rng)
 
 
-def candidate_moves(view: View, default: Action, rng: random.Random) -> list[Action]:
+def candidate_moves(
+    view: View, default: Action, rng: random.Random, memory: Memory | None = None
+) -> list[Action]:
     """The moves worth comparing, the normal policy's first."""
     hand = list(view.get("hand") or ())
     face = FACES[view.get("side") or "light"]
@@ -73,9 +78,9 @@ def candidate_moves(view: View, default: Action, rng: random.Random) -> list[Act
             if face[action.cards[-1]].is_wild:
                 held = [c for c, n in color_counts(view, rest).most_common() if n]
                 choices = [complete_play(view, action.cards, c, None) for c in held[:2]]
-                choices = choices or [finish(view, action.cards, rng)]
+                choices = choices or [finish(view, action.cards, rng, memory)]
             else:
-                choices = [finish(view, action.cards, rng)]
+                choices = [finish(view, action.cards, rng, memory)]
         elif action.type in ("draw", "pass"):
             choices = [action]
         else:

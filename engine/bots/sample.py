@@ -4,7 +4,11 @@ A view shows the seat its own hand, the top discard and how many cards every oth
 holds (each opponent's hand, the draw pile). Every other card of the deck is unseen: a
 sample deals the unseen cards at random into those places (the rest under the top
 discard) and builds an engine :class:`~engine.state.State` from it, so that the engine
-itself can play candidate moves out. Nothing but the view is read.
+itself can play candidate moves out. Nothing but the view is read, and the seat's own
+:class:`~engine.bots.memory.Memory` when it kept one: then the cards laid this deal are
+not unseen (they are under the top discard), and an opponent known to lack a kind of
+card (a colour, any wild, a rank) is dealt its known cards from the others first, as far
+as the unseen cards allow.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
+from engine.bots.memory import WILD, Memory
 from engine.bots.reading import View
 from engine.cards import FACES
 from engine.deal import deck_for, new_state
@@ -32,11 +37,16 @@ class Unseen:
     cards: tuple[str, ...]
     hand_sizes: tuple[int, ...]  # per seat (0 for the viewer)
     draw_pile: int
+    under: tuple[str, ...] = ()  # the known cards under the top discard (from a memory)
+    # Per opponent, (kinds it is known to lack, how many of its cards) most cards first.
+    known: tuple[tuple[int, tuple[tuple[frozenset[str], int], ...]], ...] = ()
+    kinds: dict[str, frozenset[str]] | None = None  # card -> its kinds (memory.WILD, ...)
 
 
-def unseen_of(view: View) -> Unseen | None:
+def unseen_of(view: View, memory: Memory | None = None) -> Unseen | None:
     """The unseen cards of a shedding-game view during play, or None when the view does not
-    add up (then no sample can be built)."""
+    add up (then no sample can be built). With ``memory`` of this deal, the cards it saw
+    laid are left out and its inferences kept."""
     if view.get("game") not in (None, "shedding") or view.get("phase") != "playing":
         return None
     rules = rules_from_json(view["rules"])
@@ -49,11 +59,71 @@ def unseen_of(view: View) -> Unseen | None:
     hidden[top] -= 1
     if any(count < 0 for count in hidden.values()):
         return None
-    cards = tuple(sorted(hidden.elements()))
     sizes = tuple(0 if p["seat"] == me else p["cards"] for p in view["players"])
+    if memory is not None and memory.complete and memory.deal == view.get("deal"):
+        under = Counter(memory.discard[:-1])
+        left = hidden - under
+        if (
+            memory.discard[-1:] == [top]
+            and all(hidden[card] >= n for card, n in under.items())
+            and sum(sizes) + view["drawPile"] == left.total()
+        ):
+            return _remembered(view, rules, left, sizes, memory)
+    cards = tuple(sorted(hidden.elements()))
     if sum(sizes) + view["drawPile"] > len(cards):
         return None
     return Unseen(rules, cards, sizes, view["drawPile"])
+
+
+def _remembered(
+    view: View, rules: Rules, left: Counter[str], sizes: tuple[int, ...], memory: Memory
+) -> Unseen:
+    face = FACES[view.get("side") or "light"]
+    kinds = {
+        card: frozenset(
+            {WILD if face[card].is_wild else face[card].color or "", "#" + face[card].rank}
+        )
+        for card in left
+    }
+    known = []
+    for seat, void in sorted(memory.void.items()):
+        size = sizes[seat] if seat < len(sizes) else 0
+        counts = sorted({min(n, size) for n in void.values() if n > 0}, reverse=True)
+        if not counts or seat == view["you"]:
+            continue
+        # The cards known to lack most kinds first: count c lacks every kind known of c+.
+        slots = tuple(
+            (frozenset(k for k, n in void.items() if min(n, size) >= c), c) for c in counts
+        )
+        known.append((seat, slots))
+    under = tuple(memory.discard[:-1])
+    return Unseen(
+        rules, tuple(sorted(left.elements())), sizes, view["drawPile"], under, tuple(known), kinds
+    )
+
+
+def _deal_known(unseen: Unseen, cards: list[str]) -> dict[int, list[str]]:
+    """Each opponent's known cards, taken from the shuffled ``cards`` (first fit): a card of
+    none of the kinds it lacks, or any card when none is left."""
+    dealt: dict[int, list[str]] = {}
+    kinds = unseen.kinds or {}
+    for seat, slots in unseen.known:
+        hand: list[str] = []
+        # slots: (kinds, count) with counts falling and kinds growing towards the first.
+        for index in range(slots[0][1]):
+            lacking: frozenset[str] = frozenset()
+            for group, count in slots:
+                if index < count:
+                    lacking = group
+            for at, card in enumerate(cards):
+                if not kinds[card] & lacking:
+                    hand.append(cards.pop(at))
+                    break
+            else:
+                if cards:
+                    hand.append(cards.pop())
+        dealt[seat] = hand
+    return dealt
 
 
 def sample_state(view: View, unseen: Unseen, rng: random.Random) -> State | None:
@@ -62,16 +132,19 @@ def sample_state(view: View, unseen: Unseen, rng: random.Random) -> State | None
     cards = list(unseen.cards)
     rng.shuffle(cards)
     me = view["you"]
+    known = _deal_known(unseen, cards) if unseen.known else {}
     hands: list[tuple[str, ...]] = []
     at = 0
     for seat, size in enumerate(unseen.hand_sizes):
         if seat == me:
             hands.append(tuple(view["hand"]))
         else:
-            hands.append(tuple(cards[at : at + size]))
-            at += size
+            first = known.get(seat, [])
+            more = size - len(first)
+            hands.append((*first, *cards[at : at + more]))
+            at += more
     pile = tuple(cards[at : at + unseen.draw_pile])
-    under = tuple(cards[at + unseen.draw_pile :])
+    under = unseen.under + tuple(cards[at + unseen.draw_pile :])
     players = len(unseen.hand_sizes)
     state = new_state(unseen.rules, players, f"sample:{rng.getrandbits(64)}", view["dealer"])
     side = view.get("side") or "light"

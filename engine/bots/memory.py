@@ -1,0 +1,158 @@
+"""What a seat has seen this deal: the public history a card-counting player keeps.
+
+A view shows only the top discard. A player at a real table also remembers every card
+laid this deal (so those are not in anyone's hand) and who drew instead of playing on
+which colour (so that player held nothing of it then). :class:`Memory` keeps exactly that
+from what its seat was sent, one change at a time: the events of each change as
+:func:`engine.event_for` gives them to the seat (never another seat's private part) and
+the seat's view after it. Nothing else is read.
+
+- ``discard``: the cards in the discard pile, bottom first (a reshuffle leaves the top);
+  known only for a deal the memory saw from its start (``complete``).
+- ``void``: per seat and kind (a colour, ``"W"`` for any wild, ``"#"`` + a rank), how many
+  of the cards the seat holds now are known not to be of that kind. A seat that draws
+  instead of playing held no card of the colour in force, of the top card's rank and no
+  wild (a sensible player plays when it can); one that then passes kept a drawn card of
+  neither the colour nor a wild. The cards it gets afterwards are unknown, and a card it
+  lays may be one of the known ones: a kind's count then falls by one (unless the card
+  laid is of that kind, which no known card is). These are inferences about people, not
+  facts: :mod:`engine.bots.sample` uses them only as long as they can be met.
+
+:func:`replay` builds the memory of a seat from a deal's start and its actions, for a
+room that did not keep one (a writer that took the room over).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from engine.api import apply, view_for
+from engine.cards import FACES
+from engine.events import event_for
+from engine.state import State
+
+View = Mapping[str, Any]
+WILD = "W"
+# Events after which no seat's hand is what it was: every inference is dropped.
+HAND_MOVES = frozenset({"swapHands", "shuffleHands", "passHands", "flip", "takePile"})
+
+
+class Memory:
+    """One seat's public history of the current deal (see the module docstring)."""
+
+    __slots__ = ("color", "complete", "deal", "discard", "sizes", "top", "void")
+
+    def __init__(self) -> None:
+        self.deal: int | None = None
+        self.complete = False
+        self.discard: list[str] = []
+        self.void: dict[int, dict[str, int]] = {}
+        self.color: str | None = None
+        self.top: str | None = None
+        self.sizes: list[int] = []
+
+    def update(self, events: Iterable[Mapping[str, Any]], view: View) -> None:
+        """Take one change: its ``events`` as this seat was sent them, then ``view`` (the
+        seat's view after the change)."""
+        for event in events:
+            self._event(event, view)
+        if view.get("deal") != self.deal:
+            # A deal this memory did not see begin: only what the view shows is known.
+            self._reset(view.get("deal"), complete=False)
+        self.color = view.get("color")
+        self.top = view.get("top")
+        self.sizes = [p["cards"] for p in view.get("players") or ()]
+        for seat, kinds in self.void.items():
+            size = self.sizes[seat] if seat < len(self.sizes) else 0
+            for kind in kinds:
+                kinds[kind] = min(kinds[kind], size)
+
+    def lacks(self, seat: int, kind: str) -> float:
+        """The share of ``seat``'s hand known not to hold ``kind`` (0 to 1)."""
+        size = self.sizes[seat] if seat < len(self.sizes) else 0
+        if size <= 0:
+            return 0.0
+        return self.void.get(seat, {}).get(kind, 0) / size
+
+    def _reset(self, deal: int | None, complete: bool) -> None:
+        self.deal = deal
+        self.complete = complete
+        self.discard = []
+        self.void = {}
+
+    def _event(self, event: Mapping[str, Any], view: View) -> None:
+        kind = event.get("type")
+        if kind == "deal":
+            self._reset(event.get("deal"), complete=True)
+        elif kind == "firstCard":
+            self.discard = [event["card"]]
+        elif kind == "reshuffle":
+            self.discard = self.discard[-1:]
+        elif kind == "play":
+            self._played(int(event["seat"]), list(event["cards"]), view)
+            self.color = event.get("color")
+            self.top = event["cards"][-1]
+        elif kind == "chooseColor":
+            self.color = event.get("color")
+        elif kind == "draw" and event.get("reason") == "draw":
+            self._drew(int(event["seat"]), view)
+        elif kind == "pass":
+            self._passed(int(event["seat"]), view)
+        elif kind in HAND_MOVES:
+            self.void = {}
+
+    def _played(self, seat: int, cards: list[str], view: View) -> None:
+        self.discard.extend(cards)
+        kinds = self.void.get(seat)
+        if not kinds:
+            return
+        face = FACES[view.get("side") or "light"]
+        for card in cards:
+            info = face[card]
+            own = {WILD if info.is_wild else info.color or "", "#" + info.rank}
+            for k in kinds:
+                if k not in own:
+                    kinds[k] = max(0, kinds[k] - 1)
+
+    def _known(self, seat: int, size: int, kinds: Iterable[str], view: View) -> None:
+        if size <= 0 or seat == view.get("you"):
+            return
+        own = self.void.setdefault(seat, {})
+        for k in kinds:
+            own[k] = max(own.get(k, 0), size)
+
+    def _drew(self, seat: int, view: View) -> None:
+        if (view.get("pendingDraw") or 0) or seat >= len(self.sizes):
+            return
+        held = self.sizes[seat]  # before the draw: what it could not play from
+        kinds = [WILD]
+        if self.color:
+            kinds.append(self.color)
+        if self.top is not None:
+            kinds.append("#" + FACES[view.get("side") or "light"][self.top].rank)
+        self._known(seat, held, kinds, view)
+        self.sizes[seat] = held + 1  # the drawn card (a pass then counts it too)
+
+    def _passed(self, seat: int, view: View) -> None:
+        # The drawn card was kept: neither of the colour in force nor a wild (a sensible
+        # player lays a card that plays, and the view's count shows the card stayed).
+        if seat >= len(self.sizes):
+            return
+        kinds = [WILD] + ([self.color] if self.color else [])
+        self._known(seat, self.sizes[seat], kinds, view)
+
+
+def replay(start: State, actions: Iterable[Mapping[str, Any]], seat: int) -> Memory:
+    """The memory ``seat`` would have kept from ``start`` (a deal just dealt) through
+    ``actions`` (each ``{"seat", "action"}`` as a room logs it)."""
+    memory = Memory()
+    view = view_for(start, seat)
+    memory.update([{"type": "deal", "deal": start.deal}], view)
+    if view.get("top") is not None:
+        memory.discard = [view["top"]]  # a deal starts with its first card alone
+    state = start
+    for entry in actions:
+        state, events = apply(state, int(entry["seat"]), dict(entry["action"]))
+        memory.update([event_for(e, seat) for e in events], view_for(state, seat))
+    return memory
