@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine.bots import choose
+from engine.bots import Memory, at_start, choose
 
 _OVER = ("dealOver", "matchOver")
 # A timed-out seat's turn is played out by the room; bounded, in case a variant's turn has
@@ -74,15 +74,58 @@ def _legal_json(state: Any, seat: int) -> list[dict[str, Any]]:
     return [a.to_json() for a in engine.legal_actions(state, seat)]
 
 
+class Recall:
+    """The bot seats' memories of the current deal (engine.bots.memory), kept from the
+    room's deal log: each action the log holds is replayed from the deal's start once,
+    and every bot seat's memory takes the events and the view that seat was sent. A
+    writer that takes a room over builds them again from the log it loads."""
+
+    def __init__(self) -> None:
+        self._start: dict[str, Any] | None = None
+        self._state: Any = None
+        self._fed = 0
+        self._seats: dict[int, Memory] = {}
+
+    def memory(
+        self, seat: int, start: dict[str, Any] | None, actions: list[dict[str, Any]]
+    ) -> Memory | None:
+        """``seat``'s memory of the deal that began at ``start`` and went on by
+        ``actions``, or None when the room keeps no deal log."""
+        if start is None:
+            return None
+        if start is not self._start or self._fed > len(actions) or seat not in self._seats:
+            seats = set(self._seats) if start is self._start else set()
+            self._start, self._state, self._fed = start, engine.state_from_json(start), 0
+            self._seats = {s: at_start(engine.view_for(self._state, s)) for s in seats | {seat}}
+        try:
+            for entry in actions[self._fed :]:
+                self._state, events = engine.apply(self._state, entry["seat"], entry["action"])
+                for held, memory in self._seats.items():
+                    sent = [engine.event_for(e, held) for e in events]
+                    memory.update(sent, engine.view_for(self._state, held))
+                self._fed += 1
+        except engine.EngineError:  # a log that does not replay: forget, play from views
+            self._start, self._seats = None, {}
+            return None
+        return self._seats[seat]
+
+
 def bot_move(
-    state: Any, seat: int, pilot: Pilot, rng: random.Random, *, deal_on: bool
+    state: Any,
+    seat: int,
+    pilot: Pilot,
+    rng: random.Random,
+    *,
+    deal_on: bool,
+    memory: Memory | None = None,
 ) -> dict[str, Any] | None:
     """The action the room sends for ``seat`` now, or None. ``deal_on``: whether the room's
-    seats may start the next deal (only when no person at the table could)."""
+    seats may start the next deal (only when no person at the table could); ``memory``:
+    the seat's memory of the deal, if the room keeps one for it."""
     if not engine.legal_actions(state, seat):
         return None
     view = engine.view_for(state, seat)
-    action = choose(view, pilot.level, rng, in_turn_only=pilot.in_turn_only)
+    action = choose(view, pilot.level, rng, in_turn_only=pilot.in_turn_only, memory=memory)
     if action is None and seat == decider(state):
         action = _fallback(state, seat)
     if action is None:

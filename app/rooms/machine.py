@@ -185,6 +185,7 @@ class RoomMachine:
         self.acks: OrderedDict[str, int] = OrderedDict()
         self.deal_start: dict[str, Any] | None = None
         self.deal_actions: list[dict[str, Any]] = []
+        self.recall = autoplay.Recall()  # the bot seats' memories of the deal
         # The change that left each position of the deal (by its ``moves``), or the first
         # one made on it: what a race's loser is told it lost to.
         self.positions: dict[int, dict[str, Any]] = {}
@@ -747,7 +748,12 @@ class RoomMachine:
         order = sorted(pilots, key=lambda s: (s != first, s))
         for seat in order:
             pilot = pilots[seat]
-            action = autoplay.bot_move(state, seat, pilot, self.rng, deal_on=deal_on)
+            memory = None
+            if pilot.by == "bot" and engine.legal_actions(state, seat):
+                # A bot remembers the deal as a player would; the autopilot of an away seat
+                # plays from the seat's view alone.
+                memory = self.recall.memory(seat, self.deal_start, self.deal_actions)
+            action = autoplay.bot_move(state, seat, pilot, self.rng, deal_on=deal_on, memory=memory)
             if action is None:
                 continue
             try:

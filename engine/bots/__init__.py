@@ -26,7 +26,7 @@ from typing import Any
 
 from engine.bots.easy import choose_easy
 from engine.bots.hard import choose_hard
-from engine.bots.memory import Memory, replay
+from engine.bots.memory import Memory, at_start, replay
 from engine.bots.normal import choose_normal
 from engine.bots.party import choose_bottle, choose_rommy
 from engine.bots.reading import send
@@ -34,7 +34,7 @@ from engine.errors import InvalidAction
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 
-__all__ = ["LEVELS", "Memory", "choose", "replay"]
+__all__ = ["LEVELS", "Memory", "at_start", "choose", "replay"]
 
 
 def choose(

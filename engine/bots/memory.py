@@ -143,14 +143,20 @@ class Memory:
         self._known(seat, self.sizes[seat], kinds, view)
 
 
+def at_start(view: View) -> Memory:
+    """The memory of a seat whose ``view`` is of a deal just dealt (its first card alone
+    on the discard pile)."""
+    memory = Memory()
+    memory.update([{"type": "deal", "deal": view.get("deal")}], view)
+    if view.get("top") is not None:
+        memory.discard = [view["top"]]
+    return memory
+
+
 def replay(start: State, actions: Iterable[Mapping[str, Any]], seat: int) -> Memory:
     """The memory ``seat`` would have kept from ``start`` (a deal just dealt) through
     ``actions`` (each ``{"seat", "action"}`` as a room logs it)."""
-    memory = Memory()
-    view = view_for(start, seat)
-    memory.update([{"type": "deal", "deal": start.deal}], view)
-    if view.get("top") is not None:
-        memory.discard = [view["top"]]  # a deal starts with its first card alone
+    memory = at_start(view_for(start, seat))
     state = start
     for entry in actions:
         state, events = apply(state, int(entry["seat"]), dict(entry["action"]))
