@@ -85,6 +85,9 @@ class Step:
     quiet: bool = False
     actor: int | None = None  # the seat whose own action this was (its clock stops)
     end_room: bool = False  # the room is over for good: remove it from the live store
+    # Claims the room makes for the seats it plays (a bot's jump-in, UNO call or catch,
+    # challenge): the writer takes them like a person's, through the claim window.
+    claims: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _may_go_away(player: dict[str, Any]) -> bool:
@@ -186,6 +189,7 @@ class RoomMachine:
         self.deal_start: dict[str, Any] | None = None
         self.deal_actions: list[dict[str, Any]] = []
         self.recall = autoplay.Recall()  # the bot seats' memories of the deal
+        self._position_ms: int | None = None  # when the position the bots see was made
         # The change that left each position of the deal (by its ``moves``), or the first
         # one made on it: what a race's loser is told it lost to.
         self.positions: dict[int, dict[str, Any]] = {}
@@ -756,6 +760,12 @@ class RoomMachine:
             action = autoplay.bot_move(state, seat, pilot, self.rng, deal_on=deal_on, memory=memory)
             if action is None:
                 continue
+            if self.fair() and is_race_claim(state, seat, action):
+                # A race (out of turn, or a UNO call): claimed as a person claims, held in
+                # the claim window with the others and ranked by its reaction time.
+                step = Step({"ok": True, "stale": True})
+                step.claims.append(self._room_claim(seat, pilot, action, now_ms))
+                return step
             try:
                 step = self._apply(seat, action, None, now_ms, by=pilot.by)
             except RoomError:
@@ -767,6 +777,24 @@ class RoomMachine:
             step.public_events.append({"type": "auto", "seat": seat, "by": pilot.by})
             return step
         return None
+
+    def _room_claim(
+        self, seat: int, pilot: autoplay.Pilot, action: dict[str, Any], now_ms: int
+    ) -> dict[str, Any]:
+        """The command of a claim the room makes for ``seat``. Its reaction is the time
+        since the position it claims on was made (the bot's human-like pause), with no
+        network delay to credit: it is judged against the people's estimates as they are."""
+        player = player_by_seat(self.doc, seat)
+        assert player is not None
+        since = self._position_ms if self._position_ms is not None else now_ms
+        return {
+            "k": "action",
+            "pid": player["pid"],
+            "ref": f"room-{self.state.deal}-{self.state.moves}-{seat}-{action.get('type')}",
+            "action": action,
+            "timing": {"raw": max(0, now_ms - since), "delay": 0},
+            "by": pilot.by,
+        }
 
     def _settle(self, step: Step, now_ms: int) -> None:
         """After every change: the decider's clock, the bots' next move, and whether the
@@ -809,6 +837,7 @@ class RoomMachine:
             if self._bots_may_act():
                 delay = self.times.bot_delay_ms * (0.6 + 0.8 * self.rng.random())
                 doc["botAt"] = now_ms + int(delay)
+                self._position_ms = now_ms  # a bot's claim's reaction counts from here
         # Nobody there.
         if not self._is_empty():
             doc["emptySince"] = None
@@ -956,16 +985,21 @@ class RoomMachine:
             raise RoomError(409, "not_playing", "no match is in progress in this room")
         if self.doc.get("pausedAt"):
             raise RoomError(409, "paused", "the table is paused; play goes on when it resumes")
-        if player.get("bot"):
+        # A claim the room made for a seat it plays (see _room_claim); no client command
+        # carries ``by``.
+        by = command.get("by")
+        if by is not None and autoplay.pilots(self.doc).get(player["seat"]) is None:
+            raise RoomError(409, "too_late", "the room no longer plays this seat")
+        if player.get("bot") and by is None:
             raise RoomError(409, "bot_seat", "a bot plays this seat")
         try:
             self._check_claimant(player, command["action"], now_ms)
-            vote = self._ready_vote(player, command["action"], key, ref)
+            vote = None if by is not None else self._ready_vote(player, command["action"], key, ref)
             if vote is not None:
                 return vote
-            step = self._apply(player["seat"], command["action"], key, now_ms)
+            step = self._apply(player["seat"], command["action"], key, now_ms, by=by)
         except RoomError as err:
-            if command.get("lost") is None:
+            if command.get("lost") is None and by is None:
                 penalty = self._misplay(player["seat"], command["action"], err, now_ms)
                 if penalty is not None:
                     return penalty
@@ -980,8 +1014,11 @@ class RoomMachine:
             step.public_events.append(race["event"])
             self._count_race(race)
         step.actor = player["seat"]
-        # A player who acts is at the table: not away, no timeouts in a row.
-        self._back_from_away(player, step)
+        if by is not None:
+            step.public_events.append({"type": "auto", "seat": player["seat"], "by": by})
+        else:
+            # A player who acts is at the table: not away, no timeouts in a row.
+            self._back_from_away(player, step)
         step.result = {"ok": True, "ref": ref, "seq": self.seq + 1}
         return step
 

@@ -378,6 +378,8 @@ class RoomWriter:
         views, shared = self._views, self._shared
         try:
             step = machine.handle(command, ts)
+            # The room's claims for the seats it plays go the way of every claim (_take).
+            self._direct.extend(step.claims)
             if step.changed:
                 change = self._change(machine, step, seq, ts)
         except Exception:

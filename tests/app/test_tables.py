@@ -42,10 +42,12 @@ async def seat_room(
     rules: dict[str, Any] | None = None,
     players: int = 3,
     seat_extra: dict[str, Any] | None = None,
+    bots: dict[int, str] | None = None,
     **room: Any,
 ) -> tuple[str, list[str], str]:
     """A room already at the position ``setup``, as a room after a restart; returns the
-    room id, one token per seat, and the host token (the host's seat is seat 0)."""
+    room id, one token per seat, and the host token (the host's seat is seat 0).
+    ``bots``: seats played by a bot of that level."""
     state = initial_state({"rules": rules or {}, "players": players, "setup": setup})
     room_id, host = tokens.new_room_id(), tokens.new_token()
     doc = new_doc(
@@ -73,6 +75,8 @@ async def seat_room(
         }
         for s, t in enumerate(seat_tokens)
     ]
+    for seat, level in (bots or {}).items():
+        doc["players"][seat].update(pid=f"bot-{seat}", bot=level, token=None)
     doc.update(status=PLAYING, matchId=tokens.new_id(), listed=False, hostPid="pid0")
     doc["emptySince"] = None
     doc.update(room)
@@ -389,3 +393,75 @@ async def test_a_room_nobody_is_connected_to_ends_and_leaves_the_live_store(
             while (r := await server.http.get(f"/api/matches/{match_id}")).status_code != 200:
                 await asyncio.sleep(0.1)
         assert len(r.json()["deals"]) == 1
+
+
+# Bots' claims go through the claim windows (fairRaces) as people's do
+
+
+UNO_DUE = {**SETUP, "hands": [["R1", "R2"], ["G2", "B4", "Y5"], ["B3", "Y7", "G9"]]}
+
+
+async def test_a_bots_catch_is_held_in_a_claim_window_and_carries_the_race_event(
+    quick: Server,
+) -> None:
+    room_id, seat_tokens, _ = await seat_room(quick, UNO_DUE, bots={1: "normal"})
+    c0 = await quick.connect(room_id, seat_tokens[0])
+    ref = await c0.act({"type": "play", "cards": ["R1"]})  # one card left, no UNO call
+    assert (await c0.outcome(ref))["type"] == "ack"
+    await until(lambda: events(c0, "race"))
+    (race,) = events(c0, "race")
+    assert race["winner"] == 1 and race["window"] >= 0
+    (claim,) = race["claims"]
+    assert claim["seat"] == 1 and claim["type"] == "catchUno" and claim["rank"] == 1
+    assert claim["reaction"] is not None and claim["reaction"] >= 0
+    assert {"type": "auto", "seat": 1, "by": "bot"} in c0.events
+    await until(lambda: len(c0.view["hand"]) == 3)  # caught: two penalty cards
+    record = await quick.app.state.store.load(room_id)
+    made = [(e["seat"], e["action"]["type"], e.get("by")) for e in record.deal if "seat" in e]
+    assert (1, "catchUno", "bot") in made
+    await c0.close()
+
+
+@pytest.fixture
+async def bot_race(store_kind: str, tmp_path: Any) -> AsyncIterator[Server]:
+    """Bots that claim well within a claim window (48-112 ms after a position), and a
+    measured ping."""
+    async with running_server(
+        store_kind,
+        tmp_path,
+        bot_delay_ms=80,
+        timer_poll_seconds=0.1,
+        rate_per_second=1000.0,
+        ping_seconds=0.2,
+    ) as live:
+        yield live
+
+
+async def test_a_person_and_a_bot_claiming_one_position_are_ranked_in_one_window(
+    bot_race: Server,
+) -> None:
+    room_id, seat_tokens, _ = await seat_room(bot_race, UNO_DUE, bots={1: "normal"})
+    c0 = await bot_race.connect(room_id, seat_tokens[0])
+    await asyncio.sleep(0.5)  # the server measures the connection
+    ref = await c0.act({"type": "play", "cards": ["R1"]})  # one card left, no UNO call
+    played = await c0.outcome(ref)
+    assert played["type"] == "ack"
+    call = await c0.act({"type": "callUno"})
+    answer = await c0.outcome(call)
+    await until(lambda: events(c0, "race"))
+    (race,) = events(c0, "race")
+    claims = {c["seat"]: c for c in race["claims"]}
+    # Both claims on the position were held together and ranked by reaction time.
+    assert set(claims) == {0, 1} and claims[1]["type"] == "catchUno"
+    assert claims[0]["type"] == "callUno"
+    first = min(claims.values(), key=lambda c: c["rank"])
+    assert race["winner"] == first["seat"]
+    assert first["reaction"] <= max(c["reaction"] for c in claims.values())
+    if race["winner"] == 0:
+        assert answer["type"] == "ack"
+        await until(lambda: c0.view["moves"] >= played["seq"])
+        assert len(c0.view["hand"]) == 1
+    else:
+        assert answer["code"] == "too_late" and answer["won"]["seat"] == 1
+        await until(lambda: len(c0.view["hand"]) == 3)
+    await c0.close()
