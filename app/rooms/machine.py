@@ -189,7 +189,7 @@ class RoomMachine:
         self.deal_start: dict[str, Any] | None = None
         self.deal_actions: list[dict[str, Any]] = []
         self.recall = autoplay.Recall()  # the bot seats' memories of the deal
-        self._position_ms: int | None = None  # when the position the bots see was made
+        self._position_ms: int | None = None  # when the table's position was made
         # The change that left each position of the deal (by its ``moves``), or the first
         # one made on it: what a race's loser is told it lost to.
         self.positions: dict[int, dict[str, Any]] = {}
@@ -837,7 +837,6 @@ class RoomMachine:
             if self._bots_may_act():
                 delay = self.times.bot_delay_ms * (0.6 + 0.8 * self.rng.random())
                 doc["botAt"] = now_ms + int(delay)
-                self._position_ms = now_ms  # a bot's claim's reaction counts from here
         # Nobody there.
         if not self._is_empty():
             doc["emptySince"] = None
@@ -1277,6 +1276,7 @@ class RoomMachine:
         if proof is not None and after.deal != before.deal:
             self._dealt(proof)
         self.state = after
+        self._position_ms = now_ms  # a bot's claim on this position counts from here
         if key is not None:
             self._remember(key, self.seq + 1)
         step = Step({"ok": True, "seq": self.seq + 1}, changed=True)

@@ -35,7 +35,7 @@ from engine.bots.sample import Unseen, sample_state, unseen_of
 from engine.cards import FACES
 from engine.state import State
 
-BUDGET = 7000  # playout work per decision (steps, weighted by hand size), for all moves
+BUDGET = 5000  # playout work per decision (steps, weighted by hand size), for all moves
 HAND_COST = 6  # a step costs one more unit per this many cards in the mover's hand
 MAX_SAMPLES = 64
 HORIZON = 24  # playout steps (six rounds at four seats) before it is scored by card counts
