@@ -394,7 +394,7 @@ async def start_node(
     process = subprocess.Popen(cmd, cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
     async with httpx.AsyncClient() as http:
-        for _ in range(200):
+        for _ in range(1200):  # a minute at most: a loaded machine starts slowly
             with contextlib.suppress(httpx.HTTPError):
                 path = "/healthz" if name != "reference" else "/openapi.json"
                 if (await http.get(base + path)).status_code == 200:

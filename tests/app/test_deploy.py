@@ -102,6 +102,25 @@ def test_compose_replicas_trust_forwarded_headers_from_the_proxy_only(
         assert "http://localhost:8000" in origins  # the proxy's address, as browsers see it
 
 
+def test_compose_cluster_profile_makes_a_six_node_cluster_the_replicas_can_use(
+    compose: dict[str, Any],
+) -> None:
+    services = compose["services"]
+    nodes = [name for name, s in services.items() if s.get("profiles") == ["cluster"]]
+    redis_nodes = [name for name in nodes if re.fullmatch(r"redis-c\d", name)]
+    assert len(redis_nodes) == 6
+    for name in redis_nodes:
+        options = _options(services[name]["command"])
+        assert options["cluster-enabled"] == "yes" and options["appendonly"] == "yes"
+        assert options["maxmemory-policy"] == "noeviction"
+        assert services[name]["volumes"][0].split(":")[0] in compose["volumes"]
+    init = services["redis-cluster-init"]
+    assert "--cluster-replicas 1" in init["entrypoint"][-1]
+    for service in _apps(compose).values():
+        assert "UNO_REDIS_CLUSTER" in service["environment"]
+        assert service["depends_on"]["redis-cluster-init"]["required"] is False
+
+
 def test_caddyfile_balances_every_replica_with_health_checks_and_no_stickiness(
     compose: dict[str, Any],
 ) -> None:
