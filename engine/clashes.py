@@ -56,7 +56,14 @@ def _bomb(rules: Rules) -> str | None:
     return None
 
 
+def _teams(rules: Rules) -> str | None:
+    if rules.teams and rules.match_mode == "knockout":
+        return "teams add partners' scores, which matchMode knockout (each player alone) forbids"
+    return None
+
+
 CLASHES: list[Callable[[Rules], str | None]] = [
+    _teams,
     _stack_draw_four,
     _forced_play_drawn,
     _blind_draw,

@@ -12,6 +12,7 @@ from engine.events import Event
 from engine.hand_limit import back_in, knocked_out
 from engine.scoring import best_seats, deal_scores
 from engine.state import State
+from engine.teams import team_totals
 
 
 def end_deal(state: State, winner: int, events: list[Event]) -> None:
@@ -67,11 +68,14 @@ def _match_winner(state: State, deal_winner: int, events: list[Event]) -> object
         return deal_winner
     if rules.match_mode == "knockout":
         return _knockout(state, events)
+    if rules.teams:
+        totals = tuple(team_totals(rules, totals))  # a team's players score together
     target_hit = any(t >= rules.target_score for t in totals)
     limit_hit = rules.round_limit > 0 and state.deal >= rules.round_limit
     if not (target_hit or limit_hit):
         return _GOES_ON
     best = best_seats(totals, rules.lowest_wins)
+    # With teams the best team's first seat (team t's seats are t, t + teams, ...).
     return best[0] if len(best) == 1 else None
 
 

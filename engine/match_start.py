@@ -7,6 +7,7 @@ from engine.errors import InvalidAction
 from engine.events import Event
 from engine.rules import Rules
 from engine.state import State
+from engine.teams import check_players
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
@@ -43,6 +44,7 @@ def new_match(
     :raises InvalidAction: a player count outside 2-10 or a dealer seat off the table.
     """
     players, dealer, events = seat_the_table("UNO", players, seed, dealer)
+    check_players(rules, players)
     state = new_state(rules, players, seed, dealer)
     events += start_deal(state)
     return state, events

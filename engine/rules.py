@@ -276,6 +276,15 @@ OPTIONS: tuple[Option, ...] = (
         "doubleScore", False, group="scoring", help="Every deal counts twice towards the totals"
     ),
     Option(
+        "teams",
+        0,
+        low=2,
+        high=3,
+        zero_off=True,
+        group="scoring",
+        help="Play in teams of 2 or 3, partners opposite, the team's scores added (0: off)",
+    ),
+    Option(
         "shuffleSeats",
         False,
         group="scoring",
@@ -434,6 +443,7 @@ class Rules:
     hand_limit_rule: str = "out"
     double_score: bool = False
     shuffle_seats: bool = False
+    teams: int = 0
     match_mode: str = "points"
     target_score: int = 500
     round_limit: int = 0

@@ -22,6 +22,7 @@ from engine.misplay import penalty_for
 from engine.rules import rules_from_json
 from engine.stacking import STACK_FAMILY
 from engine.state import State
+from engine.teams import check_players
 from engine.variants import bottle, rommy
 
 DEFAULT_SEED = "scenario"
@@ -76,6 +77,10 @@ def initial_state(scenario: dict[str, Any]) -> Any:
             f"'players' must be {rules.min_players} to {rules.max_players}"
             f" for {rules.preset}, got {players}"
         )
+    try:
+        check_players(rules, players)
+    except EngineError as err:
+        raise MalformedScenario(f"{err.code}: {err.message}") from err
     seed = str(scenario.get("seed", DEFAULT_SEED))
     dealer = scenario.get("dealer")
     if dealer is not None and (

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from engine.cards import FACES, NUMBERS
 from engine.rules import Rules
+from engine.teams import team_scores
 
 # One classic108 deck is worth 1240 at default values; an entry above this is impossible.
 DECK_POINTS_CAP = 1240
@@ -84,6 +85,8 @@ def deal_scores(
     """
     value = card_values(rules, side).__getitem__
     values = [sum(map(value, hand)) for hand in hands]
+    if rules.teams:
+        return team_scores(rules, values, winner)
     if rules.scoring_mode == "ownHandCounts":
         values[winner] = 0
         return values

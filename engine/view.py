@@ -12,6 +12,7 @@ from engine.games import other_game
 from engine.hand_reveal import shown_hands
 from engine.legal import legal_actions
 from engine.state import State
+from engine.teams import team_view
 
 
 def view_for(state: Any, seat: int | None) -> dict[str, Any]:
@@ -51,6 +52,7 @@ def view_for(state: Any, seat: int | None) -> dict[str, Any]:
         "matchOver": state.match_over,
         "reveal": [list(h) for h in state.hands] if over else None,
         "shownHands": shown_hands(state),
+        "teams": team_view(state.rules, state.players, state.totals),
         "moves": state.moves,
         "offer": offer(state) if is_seat and seat == state.turn else None,
         "draftPile": len(state.draft),

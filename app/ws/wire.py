@@ -307,6 +307,9 @@ class SheddingView(_GameView):
     shownHands: list[list[Card] | None] | None = Field(
         default=None, description="handReveal: per seat its cards if shown to all, else null"
     )
+    teams: dict[str, list[int]] | None = Field(
+        default=None, description="teams: `of` (each seat's team) and each team's `totals`"
+    )
     pendingKind: str | None = Field(
         default=None, description="the draw family pending (what stacks on it), or null"
     )

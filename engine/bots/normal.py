@@ -178,7 +178,7 @@ def play_score(view: View, cards: tuple[str, ...], memory: Memory | None = None)
     if memory is not None:
         keep += lack_weight(view) * lacked(view, last.color, memory)
     nxt = next_opponent(view)
-    threatened = nxt is not None and nxt["cards"] <= THREAT
+    threatened = nxt is not None and nxt["cards"] <= THREAT and not _partner(view, nxt["seat"])
     attack = threatened and last.rank in ATTACKS
     swap_gain = 0
     if last.rank == "7" and seven_swaps(view):
@@ -187,6 +187,15 @@ def play_score(view: View, cards: tuple[str, ...], memory: Memory | None = None)
             swap_gain = max(0, len(rest) - view["players"][target]["cards"])
     points = sum(_points(face[c].rank) for c in cards)
     return (swap_gain > 1, len(cards), attack, keep, swap_gain, points)
+
+
+def _partner(view: View, seat: int) -> bool:
+    """teams: is ``seat`` on this seat's own team (no one to attack)?"""
+    teams = view.get("teams")
+    if not teams:
+        return False
+    of = teams["of"]
+    return bool(of[seat] == of[view["you"]])
 
 
 def _points(rank: str) -> int:

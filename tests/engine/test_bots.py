@@ -346,3 +346,10 @@ def test_hard_and_autopilot_bots_play_the_house_rule_presets(preset: str, monkey
     assert state.phase in ("dealOver", "matchOver")
     state, _ = play_match(preset, ["normal"] * 3, preset, in_turn_only=True, one_deal=True)
     assert state.phase in ("dealOver", "matchOver")
+
+
+@pytest.mark.parametrize(("teams", "players"), [(2, 4), (3, 6), (2, 6)])
+def test_bots_play_a_team_match_to_its_end(teams: int, players: int) -> None:
+    levels = (["normal", "easy"] * players)[:players]
+    state, _ = play_match("classic", levels, f"teams{teams}", options={"teams": teams})
+    assert state.phase == "matchOver"

@@ -68,6 +68,7 @@ option_values = {
     "doubleScore": st.booleans(),
     "handLimit": st.sampled_from([0, 8, 10]),
     "handLimitRule": st.sampled_from(["out", "stopDrawing"]),
+    "teams": st.sampled_from([0, 2, 3]),
 }
 SHEDDING_PRESETS = [
     "classic",
@@ -98,7 +99,12 @@ def games(draw: st.DrawFn) -> tuple[State, random.Random]:
         options = {name: draw(option_values[name]) for name in names}
         options["decks"] = draw(st.integers(1, 2))
     seed = draw(st.text(min_size=1, max_size=8))
-    state, _ = new_match(without_clashes(preset, options), players, seed)
+    rules = without_clashes(preset, options)
+    if rules.teams and players % rules.teams:
+        players = 2 * rules.teams if preset != "duo" else players
+    if rules.teams and (players % rules.teams or players < 2 * rules.teams):
+        rules = without_clashes(preset, {k: v for k, v in options.items() if k != "teams"})
+    state, _ = new_match(rules, players, seed)
     return state, random.Random(draw(st.integers(0, 2**32)))
 
 
@@ -277,6 +283,10 @@ def test_deal_scores_equal_the_card_values_left_in_hands(game: tuple) -> None:
     scores = list(state.deal_scores or ())
     if rules.double_score:
         values = [2 * v for v in values]
+    if rules.teams:
+        # The winner's partners' hands count nothing (engine.teams).
+        count = state.players // rules.teams
+        values = [0 if s % count == winner % count else v for s, v in enumerate(values)]
     if rules.scoring_mode == "winnerCollects":
         assert scores[winner] == sum(values)
         assert all(v == 0 for s, v in enumerate(scores) if s != winner)

@@ -1078,6 +1078,10 @@ const OPTION_TEXT = {
     en: ["Double score", "Every deal counts twice towards the totals"],
     da: ["Dobbelte point", "Hvert spil tæller dobbelt i stillingen"],
   },
+  teams: {
+    en: ["Teams", "Play in teams of 2 or 3, partners opposite, the team's scores added (0: off)"],
+    da: ["Hold", "Spil i hold på 2 eller 3, makkerne over for hinanden, holdets point lagt sammen (0: fra)"],
+  },
   shuffleSeats: {
     en: ["Shuffle seats", "The seats are shuffled at the start of a match"],
     da: ["Bland pladserne", "Pladserne blandes når kampen starter"],
