@@ -10,6 +10,7 @@ second start) and a result counts once (``rounds.record`` ignores a second copy)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -42,18 +43,25 @@ class TournamentRunner:
         self.db = db
         self.poll = poll_seconds
         self._task: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="tournaments")
 
     async def close(self) -> None:
+        """Stop after the current look: a store command cancelled halfway could leave the
+        connection it shares with the rooms in an unknown state."""
+        self._stop.set()
         if self._task is not None:
+            await asyncio.wait([self._task], timeout=10)
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
 
     async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.poll)
+        while not self._stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), self.poll)
+                return
             try:
                 for tid in await self.service.store.running():
                     await self.look(tid)

@@ -14,6 +14,7 @@ from live import Server, running_server
 from tournament_play import (
     ROUND_SETTINGS,
     bearer,
+    connect_seat,
     host,
     new_tournament,
     register_all,
@@ -72,7 +73,7 @@ async def test_pause_stops_the_table_clock_and_resume_gives_the_time_back(quick:
     assert early.status_code == 409 and early.json()["code"] == "tournament/not_started"
     assert (await host(quick, made, "/start")).status_code == 200
     seats = [await seat(quick, tid, f["token"]) for f in field]
-    clients = [await quick.connect(s["roomId"], s["token"]) for s in seats]
+    clients = [await connect_seat(quick, s) for s in seats]
     async with asyncio.timeout(20):  # every player is there: the table deals at once
         while clients[0].view["phase"] in (None, "lobby") or clients[0].view["deadline"] is None:
             await asyncio.sleep(0.02)
@@ -133,7 +134,7 @@ async def test_reseat_swaps_two_players_before_their_tables_start(quick: Server)
     room = (await quick.http.get(f"/api/rooms/{second['roomId']}")).json()
     names = {p["playerId"]: p["name"] for p in doc["players"]}
     assert names[a] in [p["name"] for p in room["players"]]
-    client = await quick.connect(moved["roomId"], moved["token"])  # the new seat token works
+    client = await connect_seat(quick, moved)  # the new seat token works
     await client.close()
 
 

@@ -155,3 +155,12 @@ class Player:
 
 async def play_round(players: list[Player], number: int) -> None:
     await asyncio.gather(*(p.play_round(number) for p in players))
+
+
+async def connect_seat(server: Server, seat: dict[str, Any]) -> Client:
+    """A checked socket on the seat (its snapshot may take a while on a loaded machine:
+    the table's room is written by a writer this socket's connect starts)."""
+    url = f"{server.ws_base}/ws/rooms/{seat['roomId']}?token={seat['token']}"
+    client = Client(await websockets.connect(url, compression=None))
+    await client.expect("snapshot", timeout=30)
+    return client
