@@ -8,8 +8,27 @@ from typing import Any
 import pytest
 from live import Server, running_server
 from own_cluster import OwnCluster, own_cluster
+from schema_check import warm
 
 STORES = ["memory", pytest.param("redis", marks=pytest.mark.redis)]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadgroup``) the tests on the local Redis Cluster share
+    one worker, so that the suite starts that cluster of six processes once."""
+    for item in items:
+        params = getattr(item, "callspec", None)
+        on_cluster = params is not None and "cluster" in [
+            v for v in params.params.values() if isinstance(v, str)
+        ]
+        if on_cluster or "redis_cluster" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("redis_cluster"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _schema_validators() -> None:
+    """The clients' frame checks, ready before the first test's event loop starts."""
+    warm()
 
 
 @pytest.fixture(params=STORES)

@@ -89,3 +89,12 @@ def check_server_message(message: dict[str, Any]) -> None:
         for event in message["events"]:
             check_event(event)
     _check(_validator(name), message, f"{kind} message")
+
+
+def warm() -> None:
+    """Build every validator now: the first build makes the schemas of every model, which
+    takes seconds, and a test's client must not spend them inside its first socket read
+    (the in-process server shares that event loop)."""
+    for name in {*_MESSAGES.values(), *(m.__name__ for m in VIEW_MODELS)}:
+        _validator(name)
+    _event_validators()
