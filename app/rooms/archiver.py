@@ -24,6 +24,7 @@ import orjson
 
 from app.rooms.machine import DealEnd
 from app.store.base import RoomStore
+from app.store.outage import log_failure
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +151,7 @@ class Archiver:
                 if handed:
                     log.info("archiving %d deals left in outboxes", handed)
             except Exception:
-                log.exception("could not look for outbox entries left behind")
+                log_failure(log, "could not look for outbox entries left behind")
             await asyncio.sleep(self._drain_every)
 
     async def _run(self) -> None:
@@ -174,7 +175,7 @@ class Archiver:
                 await self._write(room_id, record)
                 break
             except Exception:
-                log.exception("room %s: could not archive deal %s; retrying", room_id, key)
+                log_failure(log, "room %s: could not archive deal %s; retrying", room_id, key)
             # The backoff ends early at close: the entry stays in the outbox.
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(delay):
@@ -187,7 +188,7 @@ class Archiver:
         except Exception:
             # Stored in SQL but still in the outbox: the next writer stores it again,
             # which changes nothing.
-            log.exception("room %s: could not clear outbox entry %s", room_id, key)
+            log_failure(log, "room %s: could not clear outbox entry %s", room_id, key)
 
     async def _write(self, room_id: str, record: bytes) -> None:
         if self._archive is None:

@@ -29,7 +29,7 @@ from app.rooms.autoplay import RoomTimes
 from app.rooms.errors import RoomError, not_found, store_full, store_unavailable
 from app.rooms.races import RaceSettings
 from app.rooms.writer import RoomWriter, now_ms
-from app.store import OUTAGE
+from app.store import OUTAGE, log_failure
 from app.store.base import RoomRecord, RoomStore, StoreFull
 
 log = logging.getLogger(__name__)
@@ -257,7 +257,7 @@ class RoomService:
                 try:
                     await self._ensure_writer(room_id)
                 except Exception:
-                    log.exception("room %s: could not start a writer", room_id)
+                    log_failure(log, "room %s: could not start a writer", room_id)
 
     async def _ensure_writer(self, room_id: str) -> None:
         writer = self._writers.get(room_id)
@@ -351,7 +351,7 @@ class RoomService:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("room %s: writer failed", room_id)
+            log_failure(log, "room %s: writer failed", room_id)
         finally:
             if self._writers.get(room_id) is writer:
                 del self._writers[room_id]
@@ -399,7 +399,7 @@ class RoomService:
             try:
                 await self._send_ticks(loop.time())
             except Exception:
-                log.exception("could not look for due room timers")
+                log_failure(log, "could not look for due room timers")
 
     async def _send_ticks(self, now: float) -> None:
         wall = now_ms()
@@ -423,7 +423,7 @@ class RoomService:
             try:
                 future = await self.enqueue(room_id, {"k": "tick"})
             except Exception:
-                log.exception("room %s: could not send its timer tick", room_id)
+                log_failure(log, "room %s: could not send its timer tick", room_id)
                 continue
             future.add_done_callback(_ignore)
         for room_id, sent in list(self._ticked.items()):

@@ -32,6 +32,7 @@ from app.rooms.machine import RoomMachine, Step, connection_nodes
 from app.rooms.races import Claim, RaceSettings
 from app.rooms.views import audiences, build_view, shared_parts
 from app.store.base import Commit, LeaseLost, LogAhead, RoomStore
+from app.store.outage import log_failure
 from app.ws.diff import diff
 
 log = logging.getLogger(__name__)
@@ -198,7 +199,7 @@ class RoomWriter:
                 try:
                     await self._on_stop(self.room_id, seq)
                 except Exception:
-                    log.exception("room %s: stopping the writer failed", self.room_id)
+                    log_failure(log, "room %s: stopping the writer failed", self.room_id)
             try:
                 await store.release(self.room_id, self._owner)
             except Exception as err:  # the lease runs out by itself

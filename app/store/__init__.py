@@ -9,26 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from redis.exceptions import ClusterError as _ClusterError
-from redis.exceptions import ConnectionError as _RedisConnectionError
-from redis.exceptions import RedisClusterException as _RedisClusterException
-from redis.exceptions import TimeoutError as _RedisTimeoutError
-from redis.exceptions import TryAgainError as _TryAgainError
-
 from app.store.base import Commit, Delivery, RoomRecord, RoomStore, StoreUnavailable
 from app.store.memory import MemoryStore
 
 # What a store raises while it cannot be reached (an outage): answered 503 ``unavailable``
-# by REST, closing 1013 on sockets. On a Redis Cluster: also a shard down or failing over
-# (CLUSTERDOWN, TRYAGAIN, a slot no master serves).
-OUTAGE: tuple[type[Exception], ...] = (
-    StoreUnavailable,
-    _RedisConnectionError,
-    _RedisTimeoutError,
-    _ClusterError,
-    _TryAgainError,
-    _RedisClusterException,
-)
+# by REST, closing 1013 on sockets (see app.store.outage).
+from app.store.outage import OUTAGE, log_failure
 
 
 async def open_store(
@@ -58,5 +44,6 @@ __all__ = [
     "RoomRecord",
     "RoomStore",
     "StoreUnavailable",
+    "log_failure",
     "open_store",
 ]

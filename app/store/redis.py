@@ -57,6 +57,7 @@ from app.store.base import (
     StoreUnavailable,
     StoreUnreachable,
 )
+from app.store.outage import log_failure
 
 log = logging.getLogger(__name__)
 
@@ -517,7 +518,7 @@ class RedisStore(RoomStore):
                     await marked
                 except Exception:
                     # The entry is still found by the room's next writer.
-                    log.exception("room %s: could not mark its outbox", room_id)
+                    log_failure(log, "room %s: could not mark its outbox", room_id)
         if ok == 1 and commit.listed is not None:
             # The lobby index lives outside the room's slot; it is only an index, so it is
             # updated after the commit rather than with it.
@@ -602,7 +603,7 @@ class RedisStore(RoomStore):
                 if await self._redis.set(self._global("sweep"), 1, nx=True, px=every_ms):
                     await self.sweep()
             except Exception:
-                log.exception("could not sweep the lobby and join codes")
+                log_failure(log, "could not sweep the lobby and join codes")
 
     # The archive outbox
 
