@@ -300,12 +300,34 @@ class Bot:
                 await self._wait_change(0.5)
                 behind = self.table.max_seq - self.seq
                 if behind > 0 and time.monotonic() - self.last_progress > 6:
-                    # The room moved on and this socket heard nothing: wedged.
-                    self.table.stats["wedged"] += 1
-                    await self.drop()
+                    await self._behind()
             except (OSError, RuntimeError, websockets.ConnectionClosed, httpx.HTTPError):
                 await self.drop()
                 await asyncio.sleep(0.2)
+
+    async def _behind(self) -> None:
+        """The room moved on and this socket heard nothing for 6 s: late (what it missed
+        comes within 10 s more: delivery delayed, e.g. by a loaded machine), closed by the
+        server meanwhile, or wedged (open, and nothing comes: it reconnects)."""
+        target, seq, since = self.table.max_seq, self.seq, self.last_progress
+        end = time.monotonic() + 10
+        while self.seq < target and not self.closed.is_set() and time.monotonic() < end:
+            await self._wait_change(0.5)
+        if self.seq >= target:
+            self.table.stats["late"] += 1
+            late = self.last_progress - since  # what it missed came this long after
+            self.table.stats["late_max_s"] = max(self.table.stats["late_max_s"], round(late))
+            return
+        if self.closed.is_set():
+            self.table.stats["behind_then_closed"] += 1
+            return
+        self.table.stats["wedged"] += 1
+        node = self.node.name if self.node is not None else "?"
+        self.table.wedges.append(
+            f"{'spectator' if self.spectator else self.pid} on {node}: at seq {seq}"
+            f" ({self.seq} after 10 s more), the room at {target}"
+        )
+        await self.drop()
 
 
 class Table:
@@ -322,6 +344,8 @@ class Table:
         self.stats: Counter[str] = Counter()
         self.refusals: Counter[str] = Counter()
         self.unsolicited: Counter[str] = Counter()
+        self.unequal: list[str] = []  # why each view unequal to a fresh snapshot was
+        self.wedges: list[str] = []  # each socket found wedged
         self.closes: Counter[int] = Counter()
         self.seen: dict[int, set[int]] = {}
         self.max_seq = 0
@@ -443,6 +467,7 @@ async def fresh_views_unequal(table: Table) -> int:
                 same = False
             if not same:
                 unequal += 1
+                table.unequal.append(_unequal_why(bot, probe, target))
         finally:
             await probe.drop()
             # Let the probe's disconnect reach the bot before the next comparison.
@@ -450,6 +475,15 @@ async def fresh_views_unequal(table: Table) -> int:
             while bot.seq < target + 1 and time.monotonic() < end:
                 await bot._wait_change(0.2)
     return unequal
+
+
+def _unequal_why(bot: Bot, probe: Bot, target: int) -> str:
+    """What differs between a socket's view and a fresh snapshot (for the report)."""
+    who = "spectator" if bot.spectator else f"seat {bot.pid}"
+    if bot.seq != target or probe.seq != target:
+        return f"{who}: socket at seq {bot.seq}, fresh snapshot at {target}, probe now {probe.seq}"
+    ops = jsonpatch.make_patch(bot.view, probe.view).patch
+    return f"{who} at seq {target}: {orjson.dumps(ops).decode()[:600]}"
 
 
 def forks(table: Table) -> int:

@@ -186,7 +186,8 @@ async def count(cluster: Cluster) -> Counter[str]:
         counts["applied_twice"] += doubled
         counts["forks"] += forks(table)
         counts["games_finished"] += table.finished
-        counts.update({f"stat_{k}": v for k, v in table.stats.items()})
+        counts.update({f"stat_{k}": v for k, v in table.stats.items() if k != "late_max_s"})
+        counts["stat_late_max_s"] = max(counts["stat_late_max_s"], table.stats["late_max_s"])
         counts.update({f"refused_{k}": v for k, v in table.refusals.items()})
         counts.update({f"close_{k}": v for k, v in table.closes.items()})
     counts["views_unequal"] += sum(
@@ -219,12 +220,16 @@ def chaos_report(title: str, outcome: Outcome, attacks: int, resumed_name: str) 
     )
     report.add("seq forks (two changes under one seq)", c["forks"], "0", c["forks"] == 0)
     report.add("sockets wedged (no patch while the room moved)", c["stat_wedged"])
+    report.add("sockets late (patches 6-16 s late)", c["stat_late"])
     report.add("retries refused instead of acked", c["stat_retries_refused"])
     report.add("reconnects", c["stat_connects"])
     report.add("tracebacks in server logs", c["log_traceback"])
     report.add("seconds", c["seconds"])
     if c["stat_probes_without_snapshot"]:
         report.notes.append(f"{c['stat_probes_without_snapshot']} fresh sockets got no snapshot")
+    for table in outcome.cluster.tables:
+        report.notes += [f"unequal view in room {table.room_id}: {why}" for why in table.unequal]
+        report.notes += [f"wedged in room {table.room_id}: {why}" for why in table.wedges]
     closes = ", ".join(f"{k[6:]}: {v}" for k, v in sorted(c.items()) if k.startswith("close_"))
     report.notes.append(f"socket closes by code: {closes}")
     report.notes += [f"log: {line}" for line in outcome.cluster.excerpts]

@@ -75,12 +75,18 @@ async def run(
         violations == 0,
     )
     report.add("sockets wedged", c["stat_wedged"], "0", c["stat_wedged"] == 0)
+    report.add("sockets late (patches 6-16 s late, then caught up)", c["stat_late"])
+    report.add("latest patch (s)", c["stat_late_max_s"])
     exceptions = c["log_traceback"] + c["log_asgi_exception"] + c["log_future_never_retrieved"]
     report.add("exceptions in server logs", exceptions, "0", exceptions == 0)
     report.add("RSS after warm-up (MB, both nodes)", round(warm / 1024, 1))
     report.add("RSS at the end (MB, both nodes)", round(end / 1024, 1))
     report.add("RSS growth after warm-up", f"{growth:.1f} %", "< 10 %", growth < 10)
     report.add("seconds", c["seconds"])
+    for table in outcome.cluster.tables:
+        report.notes += [f"wedged in room {table.room_id}: {why}" for why in table.wedges]
+        report.notes += [f"unequal view in room {table.room_id}: {why}" for why in table.unequal]
+    report.notes += [f"log: {line}" for line in outcome.cluster.excerpts]
     return report
 
 
