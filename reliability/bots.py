@@ -298,24 +298,25 @@ class Bot:
                         await asyncio.sleep(think * (0.5 + self.rng.random()))
                     continue
                 await self._wait_change(0.5)
-                behind = self.table.max_seq - self.seq
-                if behind > 0 and time.monotonic() - self.last_progress > 6:
-                    await self._behind()
+                since = self.table.moved_past(self.seq)
+                if since is not None and time.monotonic() - since > 6:
+                    await self._behind(since)
             except (OSError, RuntimeError, websockets.ConnectionClosed, httpx.HTTPError):
                 await self.drop()
                 await asyncio.sleep(0.2)
 
-    async def _behind(self) -> None:
-        """The room moved on and this socket heard nothing for 6 s: late (what it missed
-        comes within 10 s more: delivery delayed, e.g. by a loaded machine), closed by the
-        server meanwhile, or wedged (open, and nothing comes: it reconnects)."""
-        target, seq, since = self.table.max_seq, self.seq, self.last_progress
+    async def _behind(self, since: float) -> None:
+        """Another socket of the room got a change 6 s ago that this one has not: late
+        (what it missed comes within 10 s more: delivery delayed, e.g. by a loaded
+        machine), closed by the server meanwhile, or wedged (open, and nothing comes: it
+        reconnects)."""
+        target, seq = self.table.max_seq, self.seq
         end = time.monotonic() + 10
         while self.seq < target and not self.closed.is_set() and time.monotonic() < end:
             await self._wait_change(0.5)
         if self.seq >= target:
             self.table.stats["late"] += 1
-            late = self.last_progress - since  # what it missed came this long after
+            late = self.last_progress - since  # caught up this long after the first socket
             self.table.stats["late_max_s"] = max(self.table.stats["late_max_s"], round(late))
             return
         if self.closed.is_set():
@@ -349,6 +350,7 @@ class Table:
         self.closes: Counter[int] = Counter()
         self.seen: dict[int, set[int]] = {}
         self.max_seq = 0
+        self.first_seen: dict[int, float] = {}  # seq -> when a socket of the room first got it
         self.hands: dict[int, dict[str, tuple[str, ...]]] = {}  # seq -> pid -> sorted hand
         self.matches = 0
         self.finished = 0
@@ -425,8 +427,21 @@ class Table:
 
     def saw(self, seq: int, ts: int, bot: Bot) -> None:
         self.seen.setdefault(seq, set()).add(ts)
+        if seq not in self.first_seen:
+            self.first_seen[seq] = time.monotonic()
+            if len(self.first_seen) > 2000:
+                for old in sorted(self.first_seen)[:1000]:
+                    del self.first_seen[old]
         if seq > self.max_seq:
             self.max_seq = seq
+
+    def moved_past(self, seq: int) -> float | None:
+        """When some socket of the room first got a change after ``seq`` (None: none did)."""
+        for later in range(seq + 1, self.max_seq + 1):
+            at = self.first_seen.get(later)
+            if at is not None:
+                return at
+        return None
 
     @property
     def players(self) -> list[Bot]:
@@ -445,15 +460,21 @@ async def fresh_views_unequal(table: Table) -> int:
                 await bot.drop()
                 await bot.connect(deadline=10)
         probe = Bot(table, bot.token, bot.pid, random.Random(0))
+        before = Counter(table.closes)
         probe.spectator = bot.spectator
         target = bot.seq
         try:
             try:
                 await probe.connect(deadline=10)
-            except (OSError, RuntimeError, TimeoutError, websockets.WebSocketException):
+            except (OSError, RuntimeError, TimeoutError, websockets.WebSocketException) as err:
                 # No node gives this seat a snapshot: as unequal as a view can be.
                 table.stats["probes_without_snapshot"] += 1
                 unequal += 1
+                who = "spectator" if bot.spectator else f"seat {bot.pid}"
+                closes = ", ".join(f"{k}: {v}" for k, v in probe_closes(table, before).items())
+                table.unequal.append(
+                    f"{who}: a fresh socket got no snapshot ({err!r}; closes {closes})"
+                )
                 continue
             assert probe.view is not None
             target = probe.seq
@@ -475,6 +496,11 @@ async def fresh_views_unequal(table: Table) -> int:
             while bot.seq < target + 1 and time.monotonic() < end:
                 await bot._wait_change(0.2)
     return unequal
+
+
+def probe_closes(table: Table, before: Counter[int]) -> Counter[int]:
+    """The close codes of the sockets closed since ``before`` (a probe's refusals)."""
+    return table.closes - before
 
 
 def _unequal_why(bot: Bot, probe: Bot, target: int) -> str:

@@ -75,8 +75,8 @@ async def run(
         violations == 0,
     )
     report.add("sockets wedged", c["stat_wedged"], "0", c["stat_wedged"] == 0)
-    report.add("sockets late (patches 6-16 s late, then caught up)", c["stat_late"])
-    report.add("latest patch (s)", c["stat_late_max_s"])
+    report.add("sockets late (a change 6-16 s after another socket of the room)", c["stat_late"])
+    report.add("latest catch-up (s after the first socket)", c["stat_late_max_s"])
     exceptions = c["log_traceback"] + c["log_asgi_exception"] + c["log_future_never_retrieved"]
     report.add("exceptions in server logs", exceptions, "0", exceptions == 0)
     report.add("RSS after warm-up (MB, both nodes)", round(warm / 1024, 1))
