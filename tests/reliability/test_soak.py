@@ -10,3 +10,4 @@ async def test_a_short_soak_keeps_every_invariant_while_seats_drop() -> None:
     assert report.value("seat sockets dropped") > 0
     assert report.value("invariant violations (lost, doubled, unequal views, forks, gaps)") == 0
     assert report.value("exceptions in server logs") == 0
+    assert report.value("sockets wedged") == 0
