@@ -536,7 +536,8 @@ async def record_of(
     if redis_url:
         import redis.asyncio as aioredis
 
-        client = aioredis.Redis.from_url(redis_url)
+        # Generous timeouts: the count runs on a machine the attack just loaded.
+        client = aioredis.Redis.from_url(redis_url, socket_connect_timeout=30, socket_timeout=60)
         try:
             key = f"{prefix}:{{{table.room_id}}}"
             doc = orjson.loads((await client.hget(f"{key}:room", "doc")) or b"{}")

@@ -164,12 +164,21 @@ async def heal(cluster: Cluster) -> None:
 async def settled_record(cluster: Cluster, table: Table, end: float) -> dict[int, dict[str, Any]]:
     """The room's record once the archive has caught up (outbox drained) or at ``end``."""
     while True:
-        record = await record_of(table, cluster.database, cluster.redis.url)
-        client = aioredis.Redis.from_url(cluster.redis.url)
         try:
-            pending = await client.hlen(f"rel:{{{table.room_id}}}:outbox")
-        finally:
-            await client.aclose()
+            record = await record_of(table, cluster.database, cluster.redis.url)
+            client = aioredis.Redis.from_url(
+                cluster.redis.url, socket_connect_timeout=30, socket_timeout=60
+            )
+            try:
+                pending = await client.hlen(f"rel:{{{table.room_id}}}:outbox")
+            finally:
+                await client.aclose()
+        except (aioredis.RedisError, OSError):
+            # The script's Redis slow to answer on a loaded machine: read again.
+            if time.monotonic() > end + 120:
+                raise
+            await asyncio.sleep(1)
+            continue
         if not pending or time.monotonic() > end:
             return record
         await asyncio.sleep(0.5)
