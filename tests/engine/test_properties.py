@@ -247,8 +247,11 @@ def test_misplay_penalties_keep_every_invariant(game: tuple) -> None:
                 if penalty is not None:
                     after, _ = apply(state, seat, penalty)
                     assert_invariants(after)
-                    if after.out != state.out:
-                        state = after  # handLimit: the card took the seat out of the deal
+                    if after.out != state.out or after.phase != state.phase:
+                        # handLimit: the card took the seat out of the deal (and maybe
+                        # ended it, with one player left).
+                        assert state.rules.hand_limit_rule == "out" and state.rules.hand_limit
+                        state = after
                         continue
                     assert (after.turn, after.phase, after.moves) == (
                         state.turn,
