@@ -16,9 +16,8 @@ from app.rooms.errors import RoomError
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
-_ERRORS = responses(
-    {404: ("tournament/not_found",), 409: ("tournament/not_over",)}, validated=False
-)
+# Validated: the tournament id in the path (and the CSV's `what`) may answer 422.
+_ERRORS = responses({404: ("tournament/not_found",), 409: ("tournament/not_over",)})
 STANDINGS_COLUMNS = (
     "rank",
     "playerId",

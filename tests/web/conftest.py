@@ -63,13 +63,24 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Keep the browser tests together on one worker under pytest-xdist (``--dist
+    """Keep the browser tests together on workers of their own under pytest-xdist (``--dist
     loadgroup``): Playwright's sync API runs an event loop of its own while the browser is
     open, and an asyncio test on the same worker in that time could not start its loop."""
     here = Path(__file__).parent
     for item in items:
         if here in item.path.parents:
-            item.add_marker(pytest.mark.xdist_group("browser"))
+            # Two groups of about equal length, each on a worker of its own.
+            group = "browser-a" if item.path.name in _FIRST_GROUP else "browser-b"
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+_FIRST_GROUP = {
+    "test_play.py",
+    "test_party_games.py",
+    "test_accessibility.py",
+    "test_table_talk.py",
+    "test_resilience.py",
+}
 
 
 # Package scope: the browser and its server close as soon as the worker leaves tests/web.
