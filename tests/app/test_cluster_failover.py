@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
@@ -145,6 +146,7 @@ async def test_with_wait_replicas_no_action_is_acked_that_no_replica_has(tmp_pat
             master = next(n for n in cluster.nodes if n.port == table.shard(cluster))
             (replica,) = cluster.replicas_of(master)
             cluster.kill(replica)
+            await asyncio.to_thread(_replica_gone, master)
             outcome = await table.move(rng, timeout=15)
             assert outcome["type"] == "error", outcome
             assert outcome["code"] in ("unavailable", "timeout", "closed")
@@ -152,3 +154,10 @@ async def test_with_wait_replicas_no_action_is_acked_that_no_replica_has(tmp_pat
             await asyncio.to_thread(cluster.wait_replicated, master)
             await table.resume(rng)
             await table.close()
+
+
+def _replica_gone(master: Any, timeout: float = 15.0) -> None:
+    """Until the master itself counts no connected replica (a kill is seen a moment later)."""
+    deadline = time.monotonic() + timeout
+    while master.client().info("replication")["connected_slaves"] and time.monotonic() < deadline:
+        time.sleep(0.05)

@@ -112,6 +112,7 @@ def test_the_log_names_the_face_played_and_the_seat_as_it_was_then(page):
         },
     ]
     page.evaluate(FEED, [snapshot, patches, "en"])
+    page.wait_for_function("document.querySelectorAll('[data-testid=log] li').length >= 4")
     lines = log_lines(page)[::-1]  # oldest first
     assert lines[0] == "Ben played Blue 3"
     assert lines[1].startswith("Ben played Yellow Flip")
