@@ -13,6 +13,7 @@ import json
 
 import pytest
 from playwright.sync_api import expect
+from web_helpers import open_settled_lobby
 
 pytestmark = pytest.mark.browser
 
@@ -78,9 +79,7 @@ def base_view(**changes):
 @pytest.fixture
 def page(new_page, server_url):
     page = new_page()
-    page.goto(f"{server_url}/#/")
-    expect(page.get_by_test_id("create-room")).to_be_visible()
-    return page
+    return open_settled_lobby(page, server_url)
 
 
 def render(page, view, lang="en"):

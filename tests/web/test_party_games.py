@@ -10,7 +10,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-from web_helpers import ROOM_URL, hand, seq, start, wait_change
+from web_helpers import ROOM_URL, hand, open_settled_lobby, seq, start, wait_change
 
 pytestmark = pytest.mark.browser
 
@@ -315,9 +315,7 @@ async ([view, lang]) => {
 @pytest.fixture
 def page(new_page, server_url):
     page = new_page(**PHONE)
-    page.goto(f"{server_url}/#/")
-    expect(page.get_by_test_id("create-room")).to_be_visible()
-    return page
+    return open_settled_lobby(page, server_url)
 
 
 def render(page: Page, view: dict, lang: str = "en") -> None:

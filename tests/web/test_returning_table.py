@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
-from web_helpers import create_room, join_from_list, start
+from web_helpers import create_room, join_from_list, open_settled_lobby, start
 
 pytestmark = pytest.mark.browser
 
@@ -69,9 +69,7 @@ def flip_view(**changes):
 @pytest.fixture
 def page(new_page, server_url):
     page = new_page()
-    page.goto(f"{server_url}/#/")
-    expect(page.get_by_test_id("create-room")).to_be_visible()
-    return page
+    return open_settled_lobby(page, server_url)
 
 
 def log_lines(page: Page) -> list[str]:
@@ -223,9 +221,15 @@ def test_a_shared_link_shows_the_code_and_a_started_game_can_be_watched(new_page
     expect(ben.get_by_test_id("room-code")).to_have_text(code)
     expect(ben.get_by_test_id("share-link")).to_contain_text(f"?code={code}")
     expect(ben.get_by_test_id("connection")).to_have_attribute("data-state", "online")
-    box = ben.get_by_test_id("room-code").bounding_box()
-    badge = ben.get_by_test_id("connection").bounding_box()
-    assert box and badge
+    # Both boxes in one script: the top bar is re-rendered whenever the room's info
+    # refreshes, and a box read from an element replaced in between would be empty.
+    box, badge = ben.evaluate(
+        """() => ['room-code', 'connection'].map((id) => {
+          const r = document.querySelector(`[data-testid=${id}]`).getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height };
+        })"""
+    )
+    assert box["width"] and badge["width"], (box, badge)
     apart = (
         box["x"] + box["width"] <= badge["x"]
         or badge["x"] + badge["width"] <= box["x"]

@@ -187,3 +187,13 @@ def play_until_deal_over(pages: list[Page], max_moves: int = 600) -> int:
             if p is not mover:
                 wait_change(p, target - 1)
     raise AssertionError(f"the deal did not end within {max_moves} moves")
+
+
+def open_settled_lobby(page: Page, base: str) -> Page:
+    """Open the lobby and wait until it has rendered for the last time on its own: it
+    re-renders once the rules catalogue arrives, which would replace anything a test
+    rendered into the page before that."""
+    page.goto(f"{base}/#/")
+    expect(page.get_by_test_id("rules-editor")).to_be_attached()
+    expect(page.get_by_test_id("create-room")).to_be_visible()
+    return page
