@@ -101,7 +101,7 @@ def _name(color: str | None, rank: str) -> str:
 def _faces(codes: list[str], side: str) -> list[dict[str, Any]]:
     """The faces ``codes`` show on ``side``, each once with its count, in deck order."""
     table = FACES[side]
-    infos = {}
+    infos: dict[str, Any] = {}
     counts: Counter[str] = Counter()
     for code in codes:
         info = table[code]

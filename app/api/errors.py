@@ -7,6 +7,7 @@ that ``/openapi.json`` tells a client what to expect.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -58,7 +59,7 @@ _REASONS = {
 
 
 def responses(
-    errors: dict[int, tuple[str, ...]], validated: bool = True
+    errors: Mapping[int, tuple[str, ...]], validated: bool = True
 ) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses`` for a route: each status with the codes it answers.
 

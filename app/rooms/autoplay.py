@@ -149,8 +149,8 @@ def default_move(state: Any, seat: int, rng: random.Random) -> dict[str, Any] | 
             if action["type"] == kind:
                 return action
     view = engine.view_for(state, seat)
-    action = choose(view, "normal", rng, in_turn_only=True)
-    return action if action is not None else (legal[0] if legal else None)
+    chosen = choose(view, "normal", rng, in_turn_only=True)
+    return chosen if chosen is not None else (legal[0] if legal else None)
 
 
 def fallback(state: Any, seat: int) -> dict[str, Any] | None:

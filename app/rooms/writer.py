@@ -397,7 +397,7 @@ class RoomWriter:
             self._watchers_armed = False
         if step.quiet:
             await self._commit_quiet(machine, log_id, direct, node, local, result)
-            return
+            return False  # quiet: no change of the room's seq
         if not step.changed:
             if self._metrics is not None:
                 self._metrics.applied(command, False)

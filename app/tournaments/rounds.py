@@ -224,7 +224,8 @@ def _live_rooms(doc: dict[str, Any]) -> list[str]:
 def _player(doc: dict[str, Any], pid: str) -> dict[str, Any]:
     for player in doc["players"]:
         if player["pid"] == pid:
-            return player
+            found: dict[str, Any] = player
+            return found
     raise RoomError(404, "tournament/player_not_found", f"no player {pid!r}")
 
 

@@ -20,6 +20,7 @@ from app.tournaments import rounds, tables
 from app.tournaments.service import (
     OVER,
     RUNNING,
+    Step,
     TournamentService,
     now_ms,
     public,
@@ -93,13 +94,10 @@ class TournamentRunner:
             room = record.doc
             if not doc.get("paused") and tables.ready_to_start(room, table, now):
                 await tables.start_table(self.rooms, table["roomId"])
-                await self.service.change(tid, lambda d, t=table["id"]: rounds.mark_started(d, t))
+                await self.service.change(tid, _marking_started(table["id"]))
             elif tables.finished(room):
                 seats, absent = tables.result_of(room)
-                await self.service.change(
-                    tid,
-                    lambda d, t=table["id"], s=seats, a=absent: rounds.record(d, t, s, a, now_ms()),
-                )
+                await self.service.change(tid, _recording(table["id"], seats, absent))
 
     async def open_round(self, tid: str, doc: dict[str, Any], opened: list[dict[str, Any]]) -> None:
         """The rooms of a round just started (by this node), then every node looks after it."""
@@ -107,3 +105,12 @@ class TournamentRunner:
         for table in opened:
             await tables.open_table(self.rooms, self.db, tid, doc, table, now)
         await self.service.store.set_running(tid, True)
+
+
+def _marking_started(table_id: str) -> Step:
+    return lambda doc: rounds.mark_started(doc, table_id)
+
+
+def _recording(table_id: str, seats: list[dict[str, Any]], absent: list[str]) -> Step:
+    # The time is read when the step runs (a retried change reads it again).
+    return lambda doc: rounds.record(doc, table_id, seats, absent, now_ms())

@@ -70,7 +70,8 @@ def new_doc(
 def player_by_token(doc: dict[str, Any], token: str) -> dict[str, Any] | None:
     for player in doc["players"]:
         if tokens.same_hash(token, player["token"]):
-            return player
+            found: dict[str, Any] = player
+            return found
     return None
 
 

@@ -47,6 +47,8 @@ from app.ws.protocol import (
 
 log = logging.getLogger(__name__)
 router = APIRouter()
+# A command the room refused, or the store did not answer.
+REFUSED: tuple[type[Exception], ...] = (RoomError, *OUTAGE)
 
 UNAVAILABLE = "the room store cannot be reached; reconnect in a moment"
 CLOSE_NOT_FOUND = 4404
@@ -150,7 +152,7 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
         )
         try:
             await service.submit(room_id, opening)
-        except (RoomError, *OUTAGE) as err:
+        except REFUSED as err:
             if pid is not None and _uncertain(err):
                 # Unanswered, yet perhaps committed: counted off once the store is back
                 # (a no-op if it never landed), or the seat counts a socket nobody holds.
@@ -231,7 +233,7 @@ async def _disconnect(service: RoomService, room_id: str, command: dict[str, Any
     sent twice counts once; a spectator's is sent again only when refused (in no log)."""
     try:
         await service.submit(room_id, command)
-    except (RoomError, *OUTAGE) as err:
+    except REFUSED as err:
         if _uncertain(err) and (
             "sock" in command or not (isinstance(err, RoomError) and err.code == "timeout")
         ):

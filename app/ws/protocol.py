@@ -120,7 +120,7 @@ class ActionMessageSchema(ActionMessage):
     (``unknown_action``, ``bad_cards``, ...)."""
 
     model_config = ConfigDict(title="ActionMessage")
-    action: Action  # type: ignore[assignment,valid-type]
+    action: Action  # type: ignore[valid-type]
 
 
 CLIENT_TYPES = ("action", "resume", "ping", "pong", "entropy", "chat", "react")
@@ -136,7 +136,7 @@ class SnapshotMessage(_Message):
     protocol: Literal["uno.v1"] = Field(description="the protocol version of this socket")
     seq: int
     ts: int
-    view: View  # type: ignore[valid-type]
+    view: View
 
 
 class PatchMessage(_Message):
@@ -277,7 +277,11 @@ def parse(text: str | bytes) -> AnyClientMessage:
 
 
 # Fields whose bad values have a code of their own.
-_FIELD_CODES = {("react",): "bad_react", ("value",): "bad_entropy", ("deal",): "bad_entropy"}
+_FIELD_CODES: dict[tuple[int | str, ...], str] = {
+    ("react",): "bad_react",
+    ("value",): "bad_entropy",
+    ("deal",): "bad_entropy",
+}
 
 
 def error(code: str, message: str, ref: str | None = None) -> dict[str, Any]:
