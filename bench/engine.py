@@ -26,7 +26,7 @@ from typing import NamedTuple
 # This file is named like the package it measures: keep its own folder off the import path.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
 
-from engine import apply, legal_actions, new_match, rules_from_json  # noqa: E402
+from engine import apply, legal_actions, new_match, parse_action, rules_from_json  # noqa: E402
 
 
 class Run(NamedTuple):
@@ -36,10 +36,13 @@ class Run(NamedTuple):
     setup: float  # of which setting deals up (new match / new game)
 
 
+NEXT_DEAL = parse_action({"type": "nextDeal"})
+
+
 def run_ours(
     seconds: float, players: int, preset: str = "oneAndDone", any_action: bool = False
-) -> tuple[int, int, float]:
-    """Play whole deals for about ``seconds``.
+) -> Run:
+    """Play whole matches for about ``seconds`` (one deal each under ``oneAndDone``).
 
     The pick is RLCard's player (a random play when there is one, else draw or pass), or
     with ``any_action`` a uniform pick over the whole list. It is written out in the loop,
@@ -56,7 +59,13 @@ def run_ours(
         dealing = clock()
         state, _ = new_match(rules, players, f"bench-{games}", dealer=0)
         setup += clock() - dealing
-        while state.phase == "playing" or state.phase == "chooseColor":
+        while state.phase != "matchOver":
+            if state.phase == "dealOver":
+                # A match of several deals (classic: to 500) deals on; dealing is setup.
+                dealing = clock()
+                state, _ = apply(state, state.turn, NEXT_DEAL)
+                setup += clock() - dealing
+                continue
             seat = state.turn
             actions = legal_actions(state, seat)
             if not any_action:
@@ -67,7 +76,7 @@ def run_ours(
     return Run(games, decisions, clock() - start, setup)
 
 
-def run_rlcard(seconds: float, players: int) -> tuple[int, int, float] | None:
+def run_rlcard(seconds: float, players: int) -> Run | None:
     """The same loop on RLCard's UnoGame (configured directly: rlcard.make ignores the
     player count)."""
     try:
@@ -131,22 +140,25 @@ def main(argv: list[str] | None = None) -> None:
         "ours (any legal action)": lambda: run_ours(args.seconds, args.players, any_action=True),
     }
     # Rounds alternate the engines so that a change in machine load hits both alike; the
-    # ratio is taken per round and its median reported.
-    results: dict[str, list[Run]] = {name: [] for name in runs}
+    # ratio is taken per round and its median reported. Each round keeps its own results
+    # together, so a ratio only ever compares two runs of the same round.
+    rounds: list[dict[str, Run]] = []
     for _ in range(args.rounds):
+        round_results: dict[str, Run] = {}
         for name, run in runs.items():
             result = run()
             if result is not None:
-                results[name].append(result)
-    for name, result in results.items():
-        if result:
-            report(name, result)
+                round_results[name] = result
+        rounds.append(round_results)
     for name in runs:
-        if not results[name]:
+        results = [r[name] for r in rounds if name in r]
+        if results:
+            report(name, results)
+        else:
             print(f"{name:<28} not installed (pip install -e .[bench])")
-    ours, theirs = results["ours (one deal, classic)"], results["rlcard UnoGame"]
-    if theirs:
-        pairs = list(zip(ours, theirs, strict=True))
+    ours, theirs = "ours (one deal, classic)", "rlcard UnoGame"
+    pairs = [(r[ours], r[theirs]) for r in rounds if ours in r and theirs in r]
+    if pairs:
         whole = [(a.decisions / a.cpu) / (b.decisions / b.cpu) for a, b in pairs]
         loops = [
             (a.decisions / (a.cpu - a.setup)) / (b.decisions / (b.cpu - b.setup)) for a, b in pairs

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 # of range, or not allowed), on every route.
 VALIDATION_CODE = "invalid_request"
 
-RULE_CODES = ("rules/unknown_option", "rules/bad_value", "rules/unknown_preset")
+RULE_CODES = ("rules/unknown_option", "rules/bad_value", "rules/unknown_preset", "rules/clash")
 
 
 class ErrorOut(BaseModel):

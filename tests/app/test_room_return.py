@@ -46,6 +46,26 @@ async def test_a_preset_that_cannot_seat_the_room_is_refused_at_create_and_patch
     assert "stacking" not in facts["rommy"]["options"]
 
 
+async def test_teams_that_cannot_divide_the_seats_are_refused_at_create_and_patch(
+    server: Server,
+) -> None:
+    rules = {"preset": "classic", "teams": 2}
+    r = await server.http.post("/api/rooms", json={"name": "t", "seats": 5, "rules": rules})
+    assert r.status_code == 422 and r.json()["code"] == "rules/clash", r.text
+    assert "teams 2" in r.json()["message"] and "5 seats" in r.json()["message"]
+    room = await server.create(seats=3)
+    url = f"/api/rooms/{room['roomId']}"
+    r = await server.http.patch(url, json={"rules": rules}, headers=_host(room))
+    assert r.status_code == 422 and r.json()["code"] == "rules/clash", r.text
+    assert not (await server.http.get(url)).json()["rules"].get("teams")  # unchanged
+    r = await server.http.patch(url, json={"rules": rules, "seats": 4}, headers=_host(room))
+    assert r.status_code == 200 and r.json()["seats"] == 4, r.text
+    r = await server.http.patch(url, json={"seats": 5}, headers=_host(room))
+    assert r.status_code == 422 and r.json()["code"] == "rules/clash"
+    r = await server.http.patch(url, json={"rules": {**rules, "teams": 3}}, headers=_host(room))
+    assert r.status_code == 422 and "teams 3" in r.json()["message"]
+
+
 async def test_the_join_answer_names_the_code_and_a_started_rooms_code_says_which_room(
     server: Server,
 ) -> None:
