@@ -80,6 +80,7 @@ _FIRST_GROUP = {
     "test_accessibility.py",
     "test_table_talk.py",
     "test_resilience.py",
+    "test_tournament_pages.py",
 }
 
 

@@ -79,6 +79,28 @@ export const api = {
   events: (roomId, token) => request("GET", `/api/rooms/${encodeURIComponent(roomId)}/events`, { token }),
   /** Join the room that has this code (private or public); answers with its roomId. */
   joinByCode: (body) => request("POST", "/api/rooms/join", { body }),
+
+  // Tournaments (docs/tournaments.md): players act with their tournament token, the host
+  // with the tournament's host token.
+  listTournaments: () => request("GET", "/api/tournaments"),
+  createTournament: (body) => request("POST", "/api/tournaments", { body }),
+  getTournament: (id) => request("GET", `/api/tournaments/${encodeURIComponent(id)}`),
+  standings: (id) => request("GET", `/api/tournaments/${encodeURIComponent(id)}/standings`),
+  registerTournament: (id, name) =>
+    request("POST", `/api/tournaments/${encodeURIComponent(id)}/players`, { body: { name } }),
+  checkIn: (id, token) => request("POST", `/api/tournaments/${encodeURIComponent(id)}/check-in`, { token }),
+  withdrawTournament: (id, token) =>
+    request("POST", `/api/tournaments/${encodeURIComponent(id)}/withdraw`, { token }),
+  /** This round's table and seat token of the player with `token`. */
+  mySeat: (id, token) => request("GET", `/api/tournaments/${encodeURIComponent(id)}/seat`, { token }),
+  /** A host action: `path` is "start", "pause", "rounds", "check-in/open", ... */
+  hostTournament: (id, path, hostToken, body) =>
+    request("POST", `/api/tournaments/${encodeURIComponent(id)}/${path}`, { body, token: hostToken }),
+  correctResult: (id, tableId, body, hostToken) =>
+    request("PUT", `/api/tournaments/${encodeURIComponent(id)}/tables/${encodeURIComponent(tableId)}/result`, {
+      body,
+      token: hostToken,
+    }),
 };
 
 /** The room list, whatever envelope the server wraps it in. */

@@ -1,10 +1,13 @@
-// Entry point: a hash router between the lobby (#/) and a room (#/room/<id>), the
-// language switch, and the connection badge. Hash routes keep the app a set of static
+// Entry point: a hash router between the lobby (#/), a room (#/room/<id>), the
+// tournament lobby (#/tournaments), a tournament (#/tournament/<id>) and its host console
+// (#/tournament/<id>/host), the language switch, and the connection badge. Hash routes keep the app a set of static
 // files: any path the server serves at / works without server-side routing.
 
 import { language, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showRoom } from "./room.js";
+import { showTournament } from "./tournament.js";
+import { showTournaments } from "./tournaments.js";
 
 const main = document.getElementById("main");
 let current = null; // the shown screen: {dispose(), rerender()}
@@ -15,6 +18,10 @@ function parseRoute() {
   const parts = path.split("/").filter(Boolean);
   const params = Object.fromEntries(new URLSearchParams(query));
   if (parts[0] === "room" && parts[1]) return { name: "room", roomId: decodeURIComponent(parts[1]), params };
+  if (parts[0] === "tournaments") return { name: "tournaments", params };
+  if (parts[0] === "tournament" && parts[1]) {
+    return { name: "tournament", tournamentId: decodeURIComponent(parts[1]), host: parts[2] === "host", params };
+  }
   return { name: "lobby", params };
 }
 
@@ -23,13 +30,18 @@ function route() {
   document.getElementById("topbar-room").replaceChildren();
   document.getElementById("conn").textContent = "";
   const r = parseRoute();
-  current = r.name === "room" ? showRoom(main, r.roomId, r.params) : showLobby(main, r.params);
+  document.getElementById("nav-tournaments").toggleAttribute("aria-current", r.name.startsWith("tournament"));
+  if (r.name === "room") current = showRoom(main, r.roomId, r.params);
+  else if (r.name === "tournaments") current = showTournaments(main);
+  else if (r.name === "tournament") current = showTournament(main, r.tournamentId, { host: r.host });
+  else current = showLobby(main, r.params);
 }
 
 function translateChrome() {
   document.documentElement.lang = language();
   document.getElementById("skip-link").textContent = t("app.skip");
   document.getElementById("lang-label").textContent = t("lang.label");
+  document.getElementById("nav-tournaments").textContent = t("nav.tournaments");
   document.getElementById("brand").setAttribute("aria-label", `${t("app.title")} – ${t("nav.lobby")}`);
   document.getElementById("lang").value = language();
 }

@@ -333,6 +333,12 @@ export function showRoom(root, roomId, params = {}) {
   function renderTopbar() {
     const info = state.info;
     mount(document.getElementById("topbar-room"), [
+      // A tournament's table links back to its tournament (the watch links say which).
+      params.tournament
+        ? h("a", { class: "tool", href: `#/tournament/${encodeURIComponent(params.tournament)}`, "data-testid": "back-to-tournament" }, [
+            t("tour.back"),
+          ])
+        : null,
       h("span", { class: "room-name" }, [info?.name || ""]),
       roomCode()
         ? h("span", { class: "room-code-box" }, [

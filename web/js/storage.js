@@ -1,5 +1,6 @@
-// What survives a reload: the player's name, and per room the seat token (the only proof
-// of a seat) and the host token. Kept in localStorage so a reload or a new tab of the same
+// What survives a reload: the player's name, per room the seat token (the only proof
+// of a seat) and the host token, and per tournament the player's and the host's tokens.
+// Kept in localStorage so a reload or a new tab of the same
 // browser resumes the same seat.
 
 const PREFIX = "uno.";
@@ -37,6 +38,10 @@ export const storage = {
   seat: (roomId) => read(`room.${roomId}`, null),
   setSeat: (roomId, info) => write(`room.${roomId}`, { ...(read(`room.${roomId}`, {}) || {}), ...info }),
   forget: (roomId) => write(`room.${roomId}`, null),
+  /** {playerId, token, name, hostToken} for a tournament, or null. */
+  tournament: (id) => read(`tournament.${id}`, null),
+  setTournament: (id, info) =>
+    write(`tournament.${id}`, { ...(read(`tournament.${id}`, {}) || {}), ...info }),
 };
 
 function guestWord() {

@@ -1,0 +1,284 @@
+// The host console of a tournament (#/tournament/<id>/host): open check-in, start, pause
+// and resume, the next round, re-seat two players, disqualify, correct a table's result
+// with a reason, end early. Each button is one REST call with the host token kept in
+// storage when the tournament was created; the answer (the tournament) is shown at once,
+// and the refusal's code is said in words.
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { showError } from "./lobby.js";
+import { storage } from "./storage.js";
+import { toast } from "./toast.js";
+
+/**
+ * @param {string} tournamentId
+ * @param {object} page  tournament() (the shown tournament), names() (player id -> name),
+ *   taken(doc) (show a host action's answer), rerender()
+ */
+export function hostConsole(tournamentId, page) {
+  const form = {
+    reseatA: "",
+    reseatB: "",
+    dqPlayer: "",
+    dqReason: "",
+    fixTable: "",
+    fixReason: "",
+    fix: {}, // pid -> {place, leftInHand, dealsWon} being edited
+    confirmEnd: false,
+  };
+  const token = () => storage.tournament(tournamentId)?.hostToken || null;
+
+  async function act(path, body, done) {
+    try {
+      page.taken(await api.hostTournament(tournamentId, path, token(), body));
+      if (done) toast(done, { code: path });
+    } catch (err) {
+      showError(err);
+    }
+  }
+
+  function currentTables() {
+    const log = page.tournament()?.roundLog || [];
+    return log.length ? log[log.length - 1].tables : [];
+  }
+
+  function allTables() {
+    return (page.tournament()?.roundLog || []).flatMap((r) => r.tables.map((table) => ({ ...table, round: r.number })));
+  }
+
+  function activePlayers() {
+    return (page.tournament()?.players || []).filter((p) => p.status === "active");
+  }
+
+  function select(id, key, options, label, onChange) {
+    return h("div", { class: "field" }, [
+      h("label", { for: id }, [label]),
+      h(
+        "select",
+        {
+          id,
+          "data-testid": id,
+          "data-focus-key": id,
+          onChange: (e) => {
+            form[key] = e.target.value;
+            onChange?.();
+          },
+        },
+        [
+          h("option", { value: "", selected: !form[key] }, ["–"]),
+          ...options.map(([value, text]) => h("option", { value, selected: value === form[key] }, [text])),
+        ],
+      ),
+    ]);
+  }
+
+  function text(id, key, label, max = 200) {
+    return h("div", { class: "field" }, [
+      h("label", { for: id }, [label]),
+      h("input", {
+        id,
+        "data-testid": id,
+        "data-focus-key": id,
+        maxlength: max,
+        value: form[key],
+        onInput: (e) => {
+          form[key] = e.target.value;
+        },
+      }),
+    ]);
+  }
+
+  function button(testid, label, onClick, { primary = false, danger = false, disabled = false } = {}) {
+    const kind = danger ? "danger" : primary ? "primary" : null;
+    return h("button", { type: "button", class: kind, "data-testid": testid, disabled, onClick }, [label]);
+  }
+
+  function flow() {
+    const tour = page.tournament();
+    const running = tour.status === "running";
+    const round = tour.roundLog?.[tour.roundLog.length - 1];
+    const roundDone = !round || round.done;
+    const buttons = [];
+    if (tour.status === "registration") {
+      if (!tour.checkIn) {
+        buttons.push(button("host-open-check-in", t("host.openCheckIn"), () => act("check-in/open", undefined, t("host.done.checkIn"))));
+      }
+      buttons.push(button("host-start", t("host.start"), () => act("start", undefined, t("host.done.start")), { primary: true }));
+    }
+    if (running && !tour.paused) buttons.push(button("host-pause", t("host.pause"), () => act("pause", undefined, t("host.done.pause"))));
+    if (running && tour.paused) {
+      buttons.push(button("host-resume", t("host.resume"), () => act("resume", undefined, t("host.done.resume")), { primary: true }));
+    }
+    if (running && tour.round < tour.rounds) {
+      buttons.push(
+        button(
+          "host-next-round",
+          t("host.nextRound", { n: tour.round + 1 }),
+          () => act("rounds", { round: tour.round + 1 }, t("host.done.nextRound")),
+          { primary: roundDone && !tour.paused, disabled: !roundDone || tour.paused },
+        ),
+      );
+    }
+    if (tour.status !== "over") {
+      buttons.push(
+        form.confirmEnd
+          ? h("span", { class: "confirm" }, [
+              h("span", {}, [t("host.endSure")]),
+              button("host-end-confirm", t("host.endYes"), () => {
+                form.confirmEnd = false;
+                act("end", undefined, t("host.done.end"));
+              }, { danger: true }),
+              button("host-end-cancel", t("table.cancel"), () => {
+                form.confirmEnd = false;
+                page.rerender();
+              }),
+            ])
+          : button("host-end", t("host.end"), () => {
+              form.confirmEnd = true;
+              page.rerender();
+            }),
+      );
+    }
+    const hint =
+      running && !roundDone ? t("host.roundRunning") : running && tour.round < tour.rounds ? t("host.roundReady") : null;
+    return [h("div", { class: "actions" }, buttons), hint ? h("p", { class: "hint" }, [hint]) : null];
+  }
+
+  function reseatForm() {
+    const names = page.names();
+    const waiting = currentTables().filter((table) => !table.started && !table.result);
+    const seated = waiting.flatMap((table) =>
+      table.players.map((pid) => [pid, t("host.atTable", { name: names.get(pid) || pid, n: table.number })]),
+    );
+    if (page.tournament().status !== "running" || !seated.length) return null;
+    return h("fieldset", { class: "host-box" }, [
+      h("legend", {}, [t("host.reseat")]),
+      select("reseat-a", "reseatA", seated, t("host.reseatA")),
+      select("reseat-b", "reseatB", seated, t("host.reseatB")),
+      button("host-reseat", t("host.reseatButton"), () =>
+        act("reseat", { playerId: form.reseatA, withPlayerId: form.reseatB }, t("host.done.reseat")),
+      ),
+      h("p", { class: "hint" }, [t("host.reseatHelp")]),
+    ]);
+  }
+
+  function disqualifyForm() {
+    if (page.tournament().status === "over") return null;
+    const options = activePlayers().map((p) => [p.playerId, p.name]);
+    return h("fieldset", { class: "host-box" }, [
+      h("legend", {}, [t("host.disqualify")]),
+      select("dq-player", "dqPlayer", options, t("host.player")),
+      text("dq-reason", "dqReason", t("host.reason")),
+      button(
+        "host-disqualify",
+        t("host.disqualifyButton"),
+        () => {
+          if (!form.dqPlayer || !form.dqReason.trim()) {
+            toast(t("host.needPlayerReason"), { kind: "error", code: "need_reason" });
+            return;
+          }
+          act(`players/${encodeURIComponent(form.dqPlayer)}/disqualify`, { reason: form.dqReason.trim() }, t("host.done.disqualify"));
+          form.dqPlayer = "";
+          form.dqReason = "";
+        },
+        { danger: true },
+      ),
+    ]);
+  }
+
+  function fixRows(table) {
+    const names = page.names();
+    const known = new Map((table.result || []).map((s) => [s.pid, s]));
+    return table.players.map((pid, index) => {
+      const row = (form.fix[pid] ??= {
+        place: known.get(pid)?.place ?? index + 1,
+        leftInHand: known.get(pid)?.leftInHand ?? 0,
+        dealsWon: known.get(pid)?.dealsWon ?? 0,
+      });
+      const cell = (key, label, max) =>
+        h("label", { class: "fix-cell" }, [
+          h("span", { class: "hint" }, [label]),
+          h("input", {
+            type: "number",
+            min: key === "place" ? 1 : 0,
+            max,
+            inputmode: "numeric",
+            value: row[key],
+            "data-testid": `fix-${key}-${pid}`,
+            "data-focus-key": `fix-${key}-${pid}`,
+            "aria-label": `${label}: ${names.get(pid) || pid}`,
+            onInput: (e) => {
+              row[key] = Number(e.target.value);
+            },
+          }),
+        ]);
+      return h("div", { class: "fix-row", "data-player-id": pid }, [
+        h("strong", {}, [names.get(pid) || pid]),
+        cell("place", t("host.place"), table.players.length),
+        cell("leftInHand", t("tour.tb.leftInHand"), 10000),
+        cell("dealsWon", t("tour.tb.dealsWon"), 100),
+      ]);
+    });
+  }
+
+  function correctForm() {
+    const tables = allTables().filter((table) => !table.abandoned);
+    if (!tables.length) return null;
+    const chosen = tables.find((table) => table.tableId === form.fixTable);
+    return h("fieldset", { class: "host-box" }, [
+      h("legend", {}, [t("host.correct")]),
+      select(
+        "fix-table",
+        "fixTable",
+        tables.map((table) => [table.tableId, t("host.tableOfRound", { n: table.number, round: table.round })]),
+        t("host.table"),
+        () => {
+          form.fix = {};
+          page.rerender();
+        },
+      ),
+      chosen ? fixRows(chosen) : null,
+      chosen ? text("fix-reason", "fixReason", t("host.reason")) : null,
+      chosen
+        ? button("host-fix", t("host.correctButton"), () => {
+            if (!form.fixReason.trim()) {
+              toast(t("host.needReason"), { kind: "error", code: "need_reason" });
+              return;
+            }
+            correct(chosen);
+          })
+        : null,
+    ]);
+  }
+
+  async function correct(table) {
+    const result = table.players.map((pid) => ({ playerId: pid, ...form.fix[pid] }));
+    try {
+      page.taken(await api.correctResult(tournamentId, table.tableId, { result, reason: form.fixReason.trim() }, token()));
+      toast(t("host.done.correct"), { code: "corrected" });
+      form.fixReason = "";
+      form.fix = {};
+    } catch (err) {
+      showError(err);
+    }
+  }
+
+  function panel() {
+    if (!token()) {
+      return h("section", { class: "panel", "aria-labelledby": "host-h" }, [
+        h("h2", { id: "host-h" }, [t("host.title")]),
+        h("p", { role: "alert" }, [t("host.noToken")]),
+      ]);
+    }
+    return h("section", { class: "panel host-console", "aria-labelledby": "host-h", "data-testid": "host-console" }, [
+      h("h2", { id: "host-h" }, [t("host.title")]),
+      ...flow(),
+      reseatForm(),
+      disqualifyForm(),
+      correctForm(),
+    ]);
+  }
+
+  return { panel };
+}
