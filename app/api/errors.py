@@ -1,16 +1,26 @@
 """The one error model of every REST route: ``{"code", "message"}``, and for a request
 that does not validate ``422 {"code": "invalid_request", "message", "errors"}``.
 
+Every refusal raises the one error class, :class:`app.rooms.errors.RoomError` (status,
+code, message); the app's handlers (:mod:`app.main`) answer it, and :class:`ErrorRoute`
+answers it the same way for a router mounted on an app without them.
+
 :func:`responses` documents, per route, the statuses and codes it can really answer, so
 that ``/openapi.json`` tells a client what to expect.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, Literal
 
+from fastapi import Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
+
+from app.rooms.errors import RoomError
 
 # The code of every request that does not validate (a field missing, of the wrong type, out
 # of range, or not allowed), on every route.
@@ -82,3 +92,21 @@ def responses(
             entry["model"] = ErrorOut
         out[status] = entry
     return out
+
+
+class ErrorRoute(APIRoute):
+    """A route that answers :class:`RoomError` and bad requests as ``{"code", "message"}``
+    itself, whatever exception handlers the app installs."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def route_handler(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except RoomError as error:
+                return JSONResponse(error.to_json(), status_code=error.status)
+            except RequestValidationError as error:
+                return JSONResponse(validation_body(error.errors()), status_code=422)
+
+        return route_handler

@@ -1,56 +1,22 @@
 """REST for the history of played games: a player's matches, a match, a deal's replay.
 
 Everything here reads finished deals from SQL (:mod:`app.db`); live rooms are elsewhere.
-Errors are ``4xx {"code", "message"}`` like every route of the API; :class:`ApiErrorRoute`
-makes that hold for this router's own errors and for request validation, whatever
-exception handlers the app installs.
+Errors are ``4xx {"code", "message"}`` like every route of the API (:mod:`app.api.errors`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Response
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
+from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel
 
-from app.api.errors import responses, validation_body
+from app.api.deps import Db
+from app.api.errors import ErrorRoute, responses
 from app.api.text import DB_INT_MAX, ID_MAX, ID_PATTERN
-from app.db import Database, DealReplay, get_database
+from app.db import DealReplay
+from app.rooms.errors import RoomError
 from engine import EngineError, apply, state_from_json
-
-
-class ApiError(Exception):
-    """An error answer: HTTP status, stable machine-readable code, English message."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-
-    def response(self) -> JSONResponse:
-        return JSONResponse({"code": self.code, "message": self.message}, status_code=self.status)
-
-
-class ApiErrorRoute(APIRoute):
-    """A route that answers :class:`ApiError` and bad requests as ``{"code", "message"}``."""
-
-    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
-
-        async def route_handler(request: Request) -> Response:
-            try:
-                return await handler(request)
-            except ApiError as error:
-                return error.response()
-            except RequestValidationError as error:
-                return JSONResponse(validation_body(error.errors()), status_code=422)
-
-        return route_handler
 
 
 # Response shapes, for /openapi.json: what app.db.records' to_json() produce.
@@ -140,8 +106,7 @@ class ReplayOut(BaseModel):
     replay: ReplayCheck
 
 
-router = APIRouter(prefix="/api", tags=["history"], route_class=ApiErrorRoute)
-DatabaseDep = Annotated[Database, Depends(get_database)]
+router = APIRouter(prefix="/api", tags=["history"], route_class=ErrorRoute)
 PlayerId = Annotated[str, Path(alias="playerId", max_length=ID_MAX, pattern=ID_PATTERN)]
 MatchId = Annotated[str, Path(alias="matchId", max_length=ID_MAX, pattern=ID_PATTERN)]
 
@@ -152,7 +117,7 @@ MatchId = Annotated[str, Path(alias="matchId", max_length=ID_MAX, pattern=ID_PAT
     responses=responses({404: ("player_not_found",)}),
 )
 async def player_matches(
-    db: DatabaseDep,
+    db: Db,
     player_id: PlayerId,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0, le=DB_INT_MAX)] = 0,
@@ -160,7 +125,7 @@ async def player_matches(
     """The player's finished matches, most recently finished first (paged)."""
     matches = await db.player_matches(player_id, limit=limit, offset=offset)
     if not matches and not await db.player_exists(player_id):
-        raise ApiError(404, "player_not_found", f"no player {player_id!r}")
+        raise RoomError(404, "player_not_found", f"no player {player_id!r}")
     return {
         "playerId": player_id,
         "limit": limit,
@@ -172,11 +137,11 @@ async def player_matches(
 @router.get(
     "/matches/{matchId}", response_model=MatchOut, responses=responses({404: ("match_not_found",)})
 )
-async def match(db: DatabaseDep, match_id: MatchId) -> dict[str, Any]:
+async def match(db: Db, match_id: MatchId) -> dict[str, Any]:
     """A match (finished or still being played) with its players and every recorded deal."""
     found = await db.match(match_id)
     if found is None:
-        raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+        raise RoomError(404, "match_not_found", f"no match {match_id!r}")
     return found.to_json()
 
 
@@ -186,7 +151,7 @@ async def match(db: DatabaseDep, match_id: MatchId) -> dict[str, Any]:
     responses=responses({404: ("match_not_found", "deal_not_found"), 409: ("match_in_progress",)}),
 )
 async def deal_replay(
-    db: DatabaseDep,
+    db: Db,
     match_id: MatchId,
     deal_number: Annotated[int, Path(alias="dealNumber", ge=1, le=DB_INT_MAX)],
 ) -> dict[str, Any]:
@@ -201,16 +166,16 @@ async def deal_replay(
     """
     found = await db.match(match_id)
     if found is None:
-        raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+        raise RoomError(404, "match_not_found", f"no match {match_id!r}")
     if found.finished is None:
-        raise ApiError(
+        raise RoomError(
             409,
             "match_in_progress",
             f"match {match_id!r} is still being played; its replays are served once it is over",
         )
     replay = await db.deal_replay(match_id, deal_number)
     if replay is None:
-        raise ApiError(404, "deal_not_found", f"match {match_id!r} has no deal {deal_number}")
+        raise RoomError(404, "deal_not_found", f"match {match_id!r} has no deal {deal_number}")
     return {**replay.to_json(), **_replay(replay)}
 
 

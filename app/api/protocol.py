@@ -6,12 +6,12 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path
 from pydantic import BaseModel, Field
 
+from app.api.deps import AppSettings
 from app.api.errors import responses
 from app.rooms.errors import RoomError
-from app.settings import Settings
 from app.ws import schemas as wire_schemas
 from app.ws.protocol import SUBPROTOCOLS, VERSION
 from app.ws.transport import CLOSE_HEARTBEAT
@@ -44,9 +44,8 @@ class ProtocolInfo(BaseModel):
 
 
 @router.get("/protocol", response_model=ProtocolInfo)
-async def protocol(request: Request) -> ProtocolInfo:
+async def protocol(settings: AppSettings) -> ProtocolInfo:
     """The protocol version this server speaks, the socket's limits and heartbeat."""
-    settings: Settings = request.app.state.settings
     return ProtocolInfo(
         version=VERSION,
         subprotocols=list(SUBPROTOCOLS),

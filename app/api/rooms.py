@@ -7,19 +7,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Path, Request, Response
+from fastapi import APIRouter, Path, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 import engine
+from app.api.deps import AppSettings, Authorization, Db, RoomHost, Rooms, RoomSeat, bearer
 from app.api.errors import RULE_CODES, responses
 from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN
 from app.rooms import tokens
-from app.rooms.doc import new_doc, player_by_pid, player_by_token, summary
+from app.rooms.doc import new_doc, player_by_token, summary
 from app.rooms.errors import RoomError
 from app.rooms.eventlog import deal_events
 from app.rooms.seating import check_seats
-from app.rooms.service import RoomService
-from app.store.base import RoomRecord
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -216,47 +215,6 @@ SETTINGS_ERRORS = responses(
 RACES_ERRORS = responses(_HOST)
 
 
-def get_rooms(request: Request) -> RoomService:
-    service: RoomService = request.app.state.rooms
-    return service
-
-
-Rooms = Annotated[RoomService, Depends(get_rooms)]
-
-
-def _bearer(authorization: str | None) -> str:
-    if not authorization or not authorization.lower().startswith("bearer "):
-        raise RoomError(401, "missing_token", "send Authorization: Bearer <token>")
-    return authorization[7:].strip()
-
-
-async def _as_host(rooms: RoomService, room_id: str, authorization: str | None) -> RoomRecord:
-    """The room, if the bearer hosts it: the host token, or once the host role has passed
-    on (the host's seat left or went away), the seat token of the seat it passed to."""
-    token = _bearer(authorization)
-    record = await rooms.load(room_id)
-    doc = record.doc
-    if doc["host"]:
-        if tokens.same_hash(token, doc["host"]):
-            return record
-        raise RoomError(403, "not_host", "this token does not host the room")
-    # The role passed on from the creator: the heir's seat token hosts.
-    seat = None if doc.get("hostPid") is None else player_by_pid(doc, doc["hostPid"])
-    if seat is not None and seat["token"] and tokens.same_hash(token, seat["token"]):
-        return record
-    raise RoomError(403, "not_host", "this token does not host the room")
-
-
-async def _as_seat(rooms: RoomService, room_id: str, authorization: str | None) -> str:
-    """The player id of the bearer's seat."""
-    token = _bearer(authorization)
-    record = await rooms.load(room_id)
-    player = player_by_token(record.doc, token)
-    if player is None:
-        raise RoomError(403, "not_seated", "this token holds no seat in the room")
-    return str(player["pid"])
-
-
 def _rules(data: dict[str, Any]) -> dict[str, Any]:
     try:
         rules: dict[str, Any] = engine.rules_from_json(data).to_json()
@@ -266,7 +224,7 @@ def _rules(data: dict[str, Any]) -> dict[str, Any]:
 
 
 @router.post("", status_code=201, response_model=RoomCreated, responses=CREATE_ERRORS)
-async def create_room(body: CreateRoom, request: Request, rooms: Rooms) -> RoomCreated:
+async def create_room(body: CreateRoom, db: Db, rooms: Rooms) -> RoomCreated:
     """Open a room; its creator hosts it (and joins it like anyone else)."""
     rules = _rules(body.rules)
     check_seats(rules, body.seats)
@@ -287,17 +245,16 @@ async def create_room(body: CreateRoom, request: Request, rooms: Rooms) -> RoomC
         absent_after=30 if body.absentAfter is None else body.absentAfter,
     )
     doc["fairRaces"] = body.fairRaces
-    await request.app.state.db.record_room(room_id, body.name, rules, body.seats, body.private)
+    await db.record_room(room_id, body.name, rules, body.seats, body.private)
     await rooms.store.create(room_id, doc, code, doc["listed"])
     await rooms.created(room_id, doc)
     return RoomCreated(roomId=room_id, code=code, hostToken=host_token)
 
 
 @router.get("", response_model=list[RoomSummary])
-async def list_rooms(request: Request, rooms: Rooms) -> list[dict[str, Any]]:
+async def list_rooms(rooms: Rooms, settings: AppSettings) -> list[dict[str, Any]]:
     """The lobby: public rooms that have not started and have a free seat."""
-    limit = request.app.state.settings.lobby_limit
-    return [summary(doc) for doc in await rooms.store.listed(limit)]
+    return [summary(doc) for doc in await rooms.store.listed(settings.lobby_limit)]
 
 
 @router.get("/{room_id}", response_model=RoomSummary, responses=GET_ERRORS)
@@ -307,10 +264,10 @@ async def get_room(room_id: RoomId, rooms: Rooms) -> dict[str, Any]:
 
 
 async def _join(
-    request: Request, rooms: Rooms, room_id: str, name: str, code: str, age: bool = False
+    db: Db, rooms: Rooms, room_id: str, name: str, code: str, age: bool = False
 ) -> Joined:
     token, pid = tokens.new_token(), tokens.new_id()
-    await request.app.state.db.record_player(pid, name)
+    await db.record_player(pid, name)
     command = {
         "k": "join",
         "pid": pid,
@@ -323,14 +280,14 @@ async def _join(
 
 
 @router.post("/join", status_code=201, response_model=Joined, responses=JOIN_CODE_ERRORS)
-async def join_by_code(body: JoinByCode, request: Request, rooms: Rooms) -> Joined:
+async def join_by_code(body: JoinByCode, db: Db, rooms: Rooms) -> Joined:
     """Take a seat in the room with this join code (private or not)."""
     code = body.code.strip().upper()
     room_id = await rooms.store.room_for_code(code)
     if room_id is None:
         raise RoomError(404, "bad_code", "no room has this code")
     try:
-        return await _join(request, rooms, room_id, body.name, code, body.ageConfirmed)
+        return await _join(db, rooms, room_id, body.name, code, body.ageConfirmed)
     except RoomError as err:
         if err.code == "match_in_progress":
             # The code was right: say which room, so that the player may watch it.
@@ -339,13 +296,13 @@ async def join_by_code(body: JoinByCode, request: Request, rooms: Rooms) -> Join
 
 
 @router.post("/{room_id}/join", status_code=201, response_model=Joined, responses=JOIN_ERRORS)
-async def join_room(room_id: RoomId, body: JoinRoom, request: Request, rooms: Rooms) -> Joined:
+async def join_room(room_id: RoomId, body: JoinRoom, db: Db, rooms: Rooms) -> Joined:
     """Take the lowest free seat. A private room wants its ``code``."""
     record = await rooms.load(room_id)
     if record.doc["private"]:
         if body.code is None or body.code.strip().upper() != record.doc["code"]:
             raise RoomError(403, "bad_code", "this room is private; its code is needed")
-    return await _join(request, rooms, room_id, body.name, record.doc["code"], body.ageConfirmed)
+    return await _join(db, rooms, room_id, body.name, record.doc["code"], body.ageConfirmed)
 
 
 class EventHistory(BaseModel):
@@ -362,14 +319,14 @@ class EventHistory(BaseModel):
     responses=responses({403: ("no_spectators",), 404: ("room_not_found",)}),
 )
 async def event_history(
-    room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
+    room_id: RoomId, rooms: Rooms, authorization: Authorization = None
 ) -> EventHistory:
     """The current deal's events, for a client's log after a reload. With a seat's token as
     bearer the seat's own draws name their cards; without one, as a spectator sees them."""
     record = await rooms.load(room_id)
     seat = None
     if authorization:
-        player = player_by_token(record.doc, _bearer(authorization))
+        player = player_by_token(record.doc, bearer(authorization))
         seat = None if player is None else int(player["seat"])
     if seat is None and not record.doc["spectators"]:
         raise RoomError(403, "no_spectators", "this room has no spectators")
@@ -391,55 +348,47 @@ async def mute_seat(
     room_id: RoomId,
     body: Mute,
     rooms: Rooms,
-    authorization: Annotated[str | None, Header()] = None,
+    host: RoomHost,
 ) -> Response:
     """Mute (``muted: false``: unmute) a seat's chat and reactions (host only; any time).
     The game is not touched; ``room.muted`` lists the muted seats."""
-    await _as_host(rooms, room_id, authorization)
+    await host(room_id)
     await rooms.submit(room_id, {"k": "mute", "seat": body.seat, "muted": body.muted})
     return Response(status_code=204)
 
 
 @router.post("/{room_id}/start", response_model=Started, responses=START_ERRORS)
-async def start_room(
-    room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
-) -> Started:
+async def start_room(room_id: RoomId, rooms: Rooms, host: RoomHost) -> Started:
     """Deal the first hand (host only; at least two seated players)."""
-    await _as_host(rooms, room_id, authorization)
+    await host(room_id)
     result = await rooms.submit(room_id, {"k": "start"})
     return Started(seq=result["seq"])
 
 
 @router.post("/{room_id}/leave", status_code=204, responses=LEAVE_ERRORS)
-async def leave_room(
-    room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
-) -> Response:
+async def leave_room(room_id: RoomId, rooms: Rooms, seat: RoomSeat) -> Response:
     """Give a seat up (bearer: the seat's token). During a match a bot plays the seat to
     the end (its score kept, marked ``left``); before or after one the seat is freed. The
     token dies either way."""
-    pid = await _as_seat(rooms, room_id, authorization)
+    pid = await seat(room_id)
     await rooms.submit(room_id, {"k": "leave", "pid": pid})
     return Response(status_code=204)
 
 
 @router.post("/{room_id}/back", status_code=204, responses=BACK_ERRORS)
-async def back_to_seat(
-    room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
-) -> Response:
+async def back_to_seat(room_id: RoomId, rooms: Rooms, seat: RoomSeat) -> Response:
     """ "I'm back" (bearer: the seat's token): the autopilot gives an ``away`` seat back.
     (Opening a socket with the seat's token does the same.)"""
-    pid = await _as_seat(rooms, room_id, authorization)
+    pid = await seat(room_id)
     await rooms.submit(room_id, {"k": "back", "pid": pid})
     return Response(status_code=204)
 
 
 @router.post("/{room_id}/claim", status_code=204, responses=CLAIM_ERRORS)
-async def claim_win(
-    room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
-) -> Response:
+async def claim_win(room_id: RoomId, rooms: Rooms, seat: RoomSeat) -> Response:
     """Two seats, the opponent away (or left): the present player ends the match as its
     winner (bearer: the seat's token)."""
-    pid = await _as_seat(rooms, room_id, authorization)
+    pid = await seat(room_id)
     await rooms.submit(room_id, {"k": "claim", "pid": pid})
     return Response(status_code=204)
 
@@ -462,10 +411,10 @@ async def add_bot(
     room_id: RoomId,
     body: AddBot,
     rooms: Rooms,
-    authorization: Annotated[str | None, Header()] = None,
+    host: RoomHost,
 ) -> BotSeated:
     """Seat a bot in the lowest free seat (host only; not during a match)."""
-    await _as_host(rooms, room_id, authorization)
+    await host(room_id)
     result = await rooms.submit(room_id, {"k": "bot", "level": body.level})
     return BotSeated(seat=result["seat"])
 
@@ -480,10 +429,10 @@ async def unban(
     room_id: RoomId,
     body: Unban,
     rooms: Rooms,
-    authorization: Annotated[str | None, Header()] = None,
+    host: RoomHost,
 ) -> Response:
     """Lift a kick's ban: the name may take a seat again (host only)."""
-    await _as_host(rooms, room_id, authorization)
+    await host(room_id)
     await rooms.submit(room_id, {"k": "unban", "name": body.name})
     return Response(status_code=204)
 
@@ -493,11 +442,11 @@ async def kick_player(
     room_id: RoomId,
     body: Kick,
     rooms: Rooms,
-    authorization: Annotated[str | None, Header()] = None,
+    host: RoomHost,
 ) -> Response:
     """Remove the player in ``seat`` (host only). Their token dies and their name is banned
     from the room until the host lifts it; during a match a bot plays the seat on."""
-    await _as_host(rooms, room_id, authorization)
+    await host(room_id)
     await rooms.submit(room_id, {"k": "kick", "seat": body.seat})
     return Response(status_code=204)
 
@@ -519,12 +468,10 @@ class RoomRaces(BaseModel):
 
 
 @router.get("/{room_id}/races", response_model=RoomRaces, responses=RACES_ERRORS)
-async def race_stats(
-    room_id: RoomId, rooms: Rooms, authorization: Annotated[str | None, Header()] = None
-) -> dict[str, Any]:
+async def race_stats(room_id: RoomId, host: RoomHost) -> dict[str, Any]:
     """Each seat's claim windows in this room (host only): claims, wins, claims faster than
     a person can react, and claims of nothing. See docs/fairness.md."""
-    record = await _as_host(rooms, room_id, authorization)
+    record = await host(room_id)
     empty = {"claims": 0, "wins": 0, "superhuman": 0, "invalid": 0}
     seats = [
         {"seat": p["seat"], "name": p["name"], **empty, **p.get("races", {})}
@@ -537,13 +484,13 @@ async def race_stats(
 async def change_settings(
     room_id: RoomId,
     body: Settings,
-    request: Request,
+    db: Db,
     rooms: Rooms,
-    authorization: Annotated[str | None, Header()] = None,
+    host: RoomHost,
 ) -> dict[str, Any]:
     """Change name, rules, seats, privacy, spectators or timers (host only; not during a
     match)."""
-    await _as_host(rooms, room_id, authorization)
+    await host(room_id)
     changes = body.model_dump(exclude_none=True)
     if "turnSeconds" in changes:
         changes["turnSeconds"] = _turn_seconds(changes["turnSeconds"])
@@ -553,7 +500,5 @@ async def change_settings(
         await rooms.submit(room_id, {"k": "settings", "changes": changes})
     record = await rooms.load(room_id)
     doc = record.doc
-    await request.app.state.db.record_room(
-        room_id, doc["name"], doc["rules"], doc["seats"], doc["private"]
-    )
+    await db.record_room(room_id, doc["name"], doc["rules"], doc["seats"], doc["private"])
     return summary(doc, record.seq)

@@ -12,19 +12,19 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Path
+from fastapi import APIRouter, Body, Path
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
-from app.api.errors import RULE_CODES, responses
-from app.api.history import ApiError, ApiErrorRoute
+from app.api.deps import Db
+from app.api.errors import RULE_CODES, ErrorRoute, responses
 from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN, TEXT_PATTERN
-from app.db import Database, ScoresheetRecord, get_database
+from app.db import ScoresheetRecord
+from app.rooms.errors import RoomError
 from engine.errors import EngineError
 from engine.rules import rules_from_json, with_options
 from engine.scoresheet import add_deal, standings
 
-router = APIRouter(prefix="/api/scoresheets", tags=["scoresheets"], route_class=ApiErrorRoute)
-DatabaseDep = Annotated[Database, Depends(get_database)]
+router = APIRouter(prefix="/api/scoresheets", tags=["scoresheets"], route_class=ErrorRoute)
 ScoresheetId = Annotated[str, Path(alias="scoresheetId", max_length=ID_MAX, pattern=ID_PATTERN)]
 PlayerName = Annotated[
     str,
@@ -86,7 +86,7 @@ class DealEntries(BaseModel):
 
 
 @router.post("", status_code=201, response_model=ScoresheetOut, responses=CREATE_ERRORS)
-async def create_scoresheet(db: DatabaseDep, body: ScoresheetCreate) -> dict[str, Any]:
+async def create_scoresheet(db: Db, body: ScoresheetCreate) -> dict[str, Any]:
     """Start a scoresheet: its players (2-10, distinct names) and rules."""
     with _engine_errors():
         rules = rules_from_json(body.rules)
@@ -98,7 +98,7 @@ async def create_scoresheet(db: DatabaseDep, body: ScoresheetCreate) -> dict[str
 
 
 @router.get("/{scoresheetId}", response_model=ScoresheetOut, responses=GET_ERRORS)
-async def get_scoresheet(db: DatabaseDep, scoresheet_id: ScoresheetId) -> dict[str, Any]:
+async def get_scoresheet(db: Db, scoresheet_id: ScoresheetId) -> dict[str, Any]:
     """The scoresheet with its entries and standings (totals, places, winner, warnings)."""
     sheet = await db.scoresheet(scoresheet_id)
     if sheet is None:
@@ -113,7 +113,7 @@ async def get_scoresheet(db: DatabaseDep, scoresheet_id: ScoresheetId) -> dict[s
     responses=DEAL_ERRORS,
 )
 async def add_scoresheet_deal(
-    db: DatabaseDep, scoresheet_id: ScoresheetId, body: DealEntries
+    db: Db, scoresheet_id: ScoresheetId, body: DealEntries
 ) -> dict[str, Any]:
     """Enter one deal. Refused, with every problem named, if the entries break the rules."""
 
@@ -131,7 +131,7 @@ async def add_scoresheet_deal(
 
 @router.patch("/{scoresheetId}/rules", response_model=ScoresheetOut, responses=RULES_ERRORS)
 async def change_scoresheet_rules(
-    db: DatabaseDep,
+    db: Db,
     scoresheet_id: ScoresheetId,
     changes: Annotated[dict[str, Any], Body(examples=[{"scoringMode": "ownHandCounts"}])],
 ) -> dict[str, Any]:
@@ -152,14 +152,14 @@ def _sheet_json(sheet: ScoresheetRecord) -> dict[str, Any]:
     return {**sheet.to_json(), **result}
 
 
-def _not_found(scoresheet_id: str) -> ApiError:
-    return ApiError(404, "scoresheet_not_found", f"no scoresheet {scoresheet_id!r}")
+def _not_found(scoresheet_id: str) -> RoomError:
+    return RoomError(404, "scoresheet_not_found", f"no scoresheet {scoresheet_id!r}")
 
 
-def _engine_error(error: EngineError) -> ApiError:
+def _engine_error(error: EngineError) -> RoomError:
     # A finished match is a conflict with the sheet's state, not a malformed entry.
     status = 409 if error.code == "scoresheet/finished" else 422
-    return ApiError(status, error.code, error.message)
+    return RoomError(status, error.code, error.message)
 
 
 @contextmanager

@@ -8,8 +8,9 @@ import csv
 import io
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Query, Response
 
+from app.api.deps import Db, Tournaments
 from app.api.errors import responses
 from app.api.tournaments import TournamentId
 from app.rooms.errors import RoomError
@@ -43,32 +44,33 @@ RESULTS_COLUMNS = (
 )
 
 
-async def archived(request: Request, tournament_id: str) -> dict[str, Any]:
+async def archived(db: Db, service: Tournaments, tournament_id: str) -> dict[str, Any]:
     """The archived tournament, or the refusal that says why there is none."""
-    found = await request.app.state.db.archived_tournament(tournament_id)
+    found = await db.archived_tournament(tournament_id)
     if found is not None:
         return dict(found)
-    if await request.app.state.tournaments.store.load(tournament_id) is not None:
+    if await service.store.load(tournament_id) is not None:
         raise RoomError(409, "tournament/not_over", "a tournament is exported once it is over")
     raise RoomError(404, "tournament/not_found", f"no tournament {tournament_id!r}")
 
 
 @router.get("/{tournament_id}/export.json", responses=_ERRORS)
-async def export_json(tournament_id: TournamentId, request: Request) -> dict[str, Any]:
+async def export_json(tournament_id: TournamentId, db: Db, service: Tournaments) -> dict[str, Any]:
     """The finished tournament as SQL keeps it: `tournament` (as GET showed it at the end),
     `standings`, `results` (one row per seat of every table) and `audit`."""
-    return await archived(request, tournament_id)
+    return await archived(db, service, tournament_id)
 
 
 @router.get("/{tournament_id}/export.csv", responses=_ERRORS)
 async def export_csv(
     tournament_id: TournamentId,
-    request: Request,
+    db: Db,
+    service: Tournaments,
     what: Annotated[Literal["standings", "results"], Query()] = "standings",
 ) -> Response:
     """The final standings (`what=standings`) or every seat's table result
     (`what=results`) as CSV with a header row."""
-    found = await archived(request, tournament_id)
+    found = await archived(db, service, tournament_id)
     columns = STANDINGS_COLUMNS if what == "standings" else RESULTS_COLUMNS
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore", lineterminator="\n")

@@ -6,19 +6,18 @@ stable code and changes nothing. Host actions are kept in the public audit log."
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.api.deps import Authorization, Rooms, Runner, Tournaments, bearer
 from app.api.errors import responses
-from app.api.rooms import _bearer
-from app.api.tournaments import TournamentId, Tournaments
+from app.api.tournaments import TournamentId
 from app.rooms import tokens
 from app.rooms.errors import RoomError
 from app.tournaments import rounds, tables
 from app.tournaments import service as tour
-from app.tournaments.runner import TournamentRunner
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
@@ -29,14 +28,9 @@ _HOST = {
 }
 
 
-def _runner(request: Request) -> TournamentRunner:
-    runner: TournamentRunner = request.app.state.tournament_runner
-    return runner
-
-
 def _as_host(authorization: str | None, step: Callable[[dict[str, Any]], Any]) -> Any:
     """``step``, judged with the host check inside the same compare-and-set."""
-    token = _bearer(authorization)
+    token = bearer(authorization)
 
     def hosted(doc: dict[str, Any]) -> Any:
         if not tokens.same_hash(token, doc["host"]):
@@ -52,16 +46,16 @@ def _as_host(authorization: str | None, step: Callable[[dict[str, Any]], Any]) -
 )
 async def start(
     tournament_id: TournamentId,
-    request: Request,
+    runner: Runner,
     service: Tournaments,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: drop who did not check in (if check-in was opened) and seat round 1."""
     now = tour.now_ms()
     doc, opened = await service.change(
         tournament_id, _as_host(authorization, lambda d: rounds.start(d, now))
     )
-    await _runner(request).open_round(tournament_id, doc, opened)
+    await runner.open_round(tournament_id, doc, opened)
     return tour.public(tournament_id, doc)
 
 
@@ -91,10 +85,10 @@ class NextRound(BaseModel):
 )
 async def next_round(
     tournament_id: TournamentId,
-    request: Request,
+    runner: Runner,
     service: Tournaments,
     body: NextRound | None = None,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: seat the next round, once every table of this one has its result."""
     now = tour.now_ms()
@@ -102,7 +96,7 @@ async def next_round(
     doc, opened = await service.change(
         tournament_id, _as_host(authorization, lambda d: rounds.next_round(d, number, now))
     )
-    await _runner(request).open_round(tournament_id, doc, opened)
+    await runner.open_round(tournament_id, doc, opened)
     return tour.public(tournament_id, doc)
 
 
@@ -115,16 +109,16 @@ _RUNNING = ("tournament/not_started", "tournament/over")
 )
 async def pause(
     tournament_id: TournamentId,
-    request: Request,
+    rooms: Rooms,
     service: Tournaments,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: every table's clocks stop and nobody moves; tables not started wait."""
     now = tour.now_ms()
     doc, room_ids = await service.change(
         tournament_id, _as_host(authorization, lambda d: rounds.pause(d, now))
     )
-    await tables.tell(request.app.state.rooms, room_ids, {"k": "pause"})
+    await tables.tell(rooms, room_ids, {"k": "pause"})
     return tour.public(tournament_id, doc)
 
 
@@ -134,16 +128,16 @@ async def pause(
 )
 async def resume(
     tournament_id: TournamentId,
-    request: Request,
+    rooms: Rooms,
     service: Tournaments,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: the tables go on; every running clock gets the paused time back."""
     now = tour.now_ms()
     doc, room_ids = await service.change(
         tournament_id, _as_host(authorization, lambda d: rounds.resume(d, now))
     )
-    await tables.tell(request.app.state.rooms, room_ids, {"k": "unpause"})
+    await tables.tell(rooms, room_ids, {"k": "unpause"})
     return tour.public(tournament_id, doc)
 
 
@@ -171,9 +165,9 @@ class Reseat(BaseModel):
 async def reseat(
     tournament_id: TournamentId,
     body: Reseat,
-    request: Request,
+    rooms: Rooms,
     service: Tournaments,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: two players of this round change tables (before either table starts)."""
     now = tour.now_ms()
@@ -182,7 +176,7 @@ async def reseat(
         _as_host(authorization, lambda d: rounds.reseat(d, body.playerId, body.withPlayerId, now)),
     )
     names = {p["pid"]: p["name"] for p in doc["players"]}
-    await tables.reseat(request.app.state.rooms, doc, moved, names)
+    await tables.reseat(rooms, doc, moved, names)
     return tour.public(tournament_id, doc)
 
 
@@ -205,9 +199,9 @@ async def disqualify(
     tournament_id: TournamentId,
     player_id: str,
     body: Disqualify,
-    request: Request,
+    rooms: Rooms,
     service: Tournaments,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: the player is listed last and seated no more (a bot plays their running
     table's seat to its end)."""
@@ -217,7 +211,7 @@ async def disqualify(
         _as_host(authorization, lambda d: rounds.disqualify(d, player_id, body.reason, now)),
     )
     if table is not None:
-        await tables.leave(request.app.state.rooms, table["roomId"], player_id)
+        await tables.leave(rooms, table["roomId"], player_id)
     return tour.public(tournament_id, doc)
 
 
@@ -251,7 +245,7 @@ async def correct(
     table_id: str,
     body: Correction,
     service: Tournaments,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: replace a table's result, with a reason (kept in the public audit log)."""
     now = tour.now_ms()
@@ -273,7 +267,7 @@ async def correct(
 async def end(
     tournament_id: TournamentId,
     service: Tournaments,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: end now; tables without a result count for nobody; the standings are final."""
     now = tour.now_ms()

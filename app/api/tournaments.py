@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Path, Request
+from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app.api.deps import Authorization, Rooms, Tournaments, bearer
 from app.api.errors import responses
-from app.api.rooms import Name, _bearer, _rules, _turn_seconds
+from app.api.rooms import Name, _rules, _turn_seconds
 from app.api.text import ID_MAX, ID_PATTERN
 from app.rooms import tokens
 from app.rooms.errors import RoomError
@@ -22,14 +23,6 @@ from app.tournaments.swiss import MAX_TABLE, MIN_TABLE
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
 TournamentId = Annotated[str, Path(min_length=1, max_length=ID_MAX, pattern=ID_PATTERN)]
-
-
-def get_tournaments(request: Request) -> TournamentService:
-    found: TournamentService = request.app.state.tournaments
-    return found
-
-
-Tournaments = Annotated[TournamentService, Depends(get_tournaments)]
 
 
 class CreateTournament(BaseModel):
@@ -77,14 +70,14 @@ _AUTH = {401: ("missing_token",)}
 
 
 async def _as_host(service: TournamentService, tournament_id: str, auth: str | None) -> None:
-    token = _bearer(auth)
+    token = bearer(auth)
     doc = await service.load(tournament_id)
     if not tokens.same_hash(token, doc["host"]):
         raise RoomError(403, "tournament/not_host", "this token does not host the tournament")
 
 
 def _player(doc: dict[str, Any], auth: str | None) -> dict[str, Any]:
-    player = tour.player_by_token(doc, _bearer(auth))
+    player = tour.player_by_token(doc, bearer(auth))
     if player is None:
         raise RoomError(403, "tournament/not_registered", "this token is not registered here")
     return player
@@ -156,14 +149,14 @@ async def register(
     tournament_id: TournamentId,
     body: Register,
     service: Tournaments,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: Authorization = None,
 ) -> Registered:
     """Register a player by name (until the start; late, until half the rounds have
     started). A bearer that is registered here already is refused."""
     token = tokens.new_token()
 
     def step(doc: dict[str, Any]) -> dict[str, Any]:
-        if authorization and tour.player_by_token(doc, _bearer(authorization)) is not None:
+        if authorization and tour.player_by_token(doc, bearer(authorization)) is not None:
             raise RoomError(409, "tournament/already_registered", "this token is registered")
         return tour.register(doc, body.name, token, body.seed)
 
@@ -180,7 +173,7 @@ async def register(
 async def open_check_in(
     tournament_id: TournamentId,
     service: Tournaments,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: open check-in; at the start, players who did not check in are dropped."""
     await _as_host(service, tournament_id, authorization)
@@ -202,7 +195,7 @@ async def open_check_in(
 async def check_in(
     tournament_id: TournamentId,
     service: Tournaments,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Player: "I am here" (while check-in is open)."""
 
@@ -226,9 +219,9 @@ async def check_in(
 )
 async def withdraw(
     tournament_id: TournamentId,
-    request: Request,
+    rooms: Rooms,
     service: Tournaments,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Player: leave the tournament; kept in the standings as withdrawn."""
 
@@ -241,9 +234,7 @@ async def withdraw(
     doc, table = await service.change(tournament_id, step)
     if table is not None:
         # Their running table plays on: a bot takes the seat.
-        await tables.leave(
-            request.app.state.rooms, table["roomId"], _player(doc, authorization)["pid"]
-        )
+        await tables.leave(rooms, table["roomId"], _player(doc, authorization)["pid"])
     return tour.public(tournament_id, doc)
 
 
@@ -271,7 +262,7 @@ class Seat(BaseModel):
 async def my_seat(
     tournament_id: TournamentId,
     service: Tournaments,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: Authorization = None,
 ) -> Seat:
     """Player: your table this round and your seat token at its room."""
     doc = await service.load(tournament_id)

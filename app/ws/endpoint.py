@@ -22,6 +22,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.responses import JSONResponse
 
 import engine
+from app.api.deps import AppSettings, Rooms
 from app.rooms.doc import player_by_token
 from app.rooms.errors import RoomError
 from app.rooms.machine import connection_nodes
@@ -81,9 +82,13 @@ async def _refuse(
 
 
 @router.websocket("/ws/rooms/{room_id}")
-async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None) -> None:
-    settings: Settings = websocket.app.state.settings
-    service: RoomService = websocket.app.state.rooms
+async def room_socket(
+    websocket: WebSocket,
+    room_id: str,
+    settings: AppSettings,
+    service: Rooms,
+    token: str | None = None,
+) -> None:
     if not _origin_allowed(websocket, settings):
         await websocket.close(1008)  # before accept: the client sees HTTP 403
         return

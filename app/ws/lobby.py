@@ -21,6 +21,7 @@ from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.responses import JSONResponse
 
+from app.api.deps import AppSettings, Rooms
 from app.api.rooms import RoomSummary
 from app.rooms.doc import summary
 from app.settings import Settings
@@ -203,10 +204,9 @@ def _feed(websocket: WebSocket) -> LobbyFeed:
 
 
 @router.websocket("/ws/lobby")
-async def lobby_socket(websocket: WebSocket) -> None:
+async def lobby_socket(websocket: WebSocket, settings: AppSettings, rooms: Rooms) -> None:
     from app.ws.endpoint import _origin_allowed, negotiate
 
-    settings: Settings = websocket.app.state.settings
     if not _origin_allowed(websocket, settings):
         await websocket.close(1008)
         return
@@ -217,7 +217,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
         return
     await websocket.accept(subprotocol=subprotocol)
     feed = _feed(websocket)
-    now_ms = websocket.app.state.rooms.now_ms
+    now_ms = rooms.now_ms
     listener = _Listener(websocket)
     sender = asyncio.create_task(listener.run())
     try:

@@ -21,6 +21,7 @@ from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.responses import JSONResponse
 
+from app.api.deps import AppSettings
 from app.rooms.errors import RoomError
 from app.settings import Settings
 from app.tournaments import events
@@ -134,10 +135,11 @@ def _feeds(websocket: WebSocket) -> TournamentFeeds:
 
 
 @router.websocket("/ws/tournaments/{tournament_id}")
-async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
+async def tournament_socket(
+    websocket: WebSocket, tournament_id: str, settings: AppSettings
+) -> None:
     from app.ws.endpoint import _origin_allowed, negotiate
 
-    settings: Settings = websocket.app.state.settings
     if not _origin_allowed(websocket, settings):
         await websocket.close(1008)
         return

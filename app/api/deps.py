@@ -1,0 +1,121 @@
+"""Every dependency of the REST routes, each named once as an ``Annotated`` alias.
+
+A route asks for what it needs by type (``db: Db``, ``rooms: Rooms``, ``host: RoomHost``)
+and never reads ``request.app.state`` itself; the app sets those objects up at start
+(:mod:`app.main`).
+
+The token checks (:data:`RoomHost`, :data:`RoomSeat`) are handed to the route as a check
+it awaits, not run while FastAPI resolves the dependencies: that resolution runs before
+the body is validated, and a malformed request must stay a 422 ``invalid_request``
+whatever its token (as it has always been answered).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Header
+from starlette.requests import HTTPConnection
+
+from app.db import Database
+from app.rooms import tokens
+from app.rooms.doc import player_by_pid, player_by_token
+from app.rooms.errors import RoomError
+from app.rooms.service import RoomService
+from app.settings import Settings
+from app.store.base import RoomRecord
+from app.tournaments.runner import TournamentRunner
+from app.tournaments.service import TournamentService
+
+
+def get_database(conn: HTTPConnection) -> Database:
+    db: Database = conn.app.state.db
+    return db
+
+
+def get_rooms(conn: HTTPConnection) -> RoomService:
+    service: RoomService = conn.app.state.rooms
+    return service
+
+
+def get_tournaments(conn: HTTPConnection) -> TournamentService:
+    service: TournamentService = conn.app.state.tournaments
+    return service
+
+
+def get_runner(conn: HTTPConnection) -> TournamentRunner:
+    runner: TournamentRunner = conn.app.state.tournament_runner
+    return runner
+
+
+def get_settings(conn: HTTPConnection) -> Settings:
+    settings: Settings = conn.app.state.settings
+    return settings
+
+
+Db = Annotated[Database, Depends(get_database)]
+Rooms = Annotated[RoomService, Depends(get_rooms)]
+Tournaments = Annotated[TournamentService, Depends(get_tournaments)]
+Runner = Annotated[TournamentRunner, Depends(get_runner)]
+AppSettings = Annotated[Settings, Depends(get_settings)]
+# The raw ``Authorization`` header (``Bearer <token>``), for the checks below.
+Authorization = Annotated[str | None, Header()]
+
+
+def bearer(authorization: str | None) -> str:
+    """The token of ``Authorization: Bearer <token>``; 401 ``missing_token`` without one."""
+    if not authorization or not authorization.lower().startswith("bearer "):
+        raise RoomError(401, "missing_token", "send Authorization: Bearer <token>")
+    return authorization[7:].strip()
+
+
+@dataclass(frozen=True, slots=True)
+class HostCheck:
+    """``await host(room_id)``: the room, if the bearer hosts it."""
+
+    rooms: RoomService
+    authorization: str | None
+
+    async def __call__(self, room_id: str) -> RoomRecord:
+        # The host token, or once the host role has passed on (the host's seat left or
+        # went away), the seat token of the seat it passed to.
+        token = bearer(self.authorization)
+        record = await self.rooms.load(room_id)
+        doc = record.doc
+        if doc["host"]:
+            if tokens.same_hash(token, doc["host"]):
+                return record
+            raise RoomError(403, "not_host", "this token does not host the room")
+        seat = None if doc.get("hostPid") is None else player_by_pid(doc, doc["hostPid"])
+        if seat is not None and seat["token"] and tokens.same_hash(token, seat["token"]):
+            return record
+        raise RoomError(403, "not_host", "this token does not host the room")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCheck:
+    """``await seat(room_id)``: the player id of the bearer's seat in the room."""
+
+    rooms: RoomService
+    authorization: str | None
+
+    async def __call__(self, room_id: str) -> str:
+        token = bearer(self.authorization)
+        record = await self.rooms.load(room_id)
+        player = player_by_token(record.doc, token)
+        if player is None:
+            raise RoomError(403, "not_seated", "this token holds no seat in the room")
+        return str(player["pid"])
+
+
+def _host_check(rooms: Rooms, authorization: Authorization = None) -> HostCheck:
+    return HostCheck(rooms, authorization)
+
+
+def _seat_check(rooms: Rooms, authorization: Authorization = None) -> SeatCheck:
+    return SeatCheck(rooms, authorization)
+
+
+RoomHost = Annotated[HostCheck, Depends(_host_check)]
+RoomSeat = Annotated[SeatCheck, Depends(_seat_check)]
