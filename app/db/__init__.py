@@ -11,6 +11,7 @@ from app.db.database import Database
 from app.db.migrate import DEFAULT_DATABASE_URL
 from app.db.records import (
     ActionRecord,
+    DealRecord,
     DealReplay,
     DealSummary,
     MatchRecord,
@@ -23,6 +24,7 @@ __all__ = [
     "DEFAULT_DATABASE_URL",
     "ActionRecord",
     "Database",
+    "DealRecord",
     "DealReplay",
     "DealSummary",
     "MatchRecord",

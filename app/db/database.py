@@ -8,7 +8,7 @@ transaction. The SQL lives in :mod:`app.db.games`, :mod:`app.db.scoresheets` and
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import (
 
 from app.db import games, migrate, scoresheets, tournaments
 from app.db.base import utcnow
-from app.db.records import DealReplay, MatchRecord, PlayerMatch, ScoresheetRecord
+from app.db.records import DealRecord, DealReplay, MatchRecord, PlayerMatch, ScoresheetRecord
 from app.db.scoresheets import DealCheck, RulesChange
 
 # How often a scoresheet write that lost a race on SQLite is tried again.
@@ -103,49 +103,22 @@ class Database:
         async with self.transaction() as session:
             await games.record_player(session, player_id=player_id, name=name, now=utcnow())
 
-    async def record_deal(
-        self,
-        *,
-        room_id: str,
-        match_id: str,
-        deal_number: int,
-        start_state: dict[str, Any],
-        actions: Sequence[dict[str, Any]],
-        scores: Sequence[int | None] | None,
-        totals: Sequence[int],
-        winner: int | None,
-        match_over: bool,
-        seats: Sequence[dict[str, Any]],
-    ) -> None:
-        """Store a finished deal: start state, action log, per-seat scores and totals.
+    async def record_deal(self, room_id: str, deal: DealRecord) -> None:
+        """Store a finished deal of room ``room_id``: start state, action log, per-seat
+        scores and totals.
 
         The first deal of a match also creates the match; ``match_over`` closes it with
-        ``winner`` as the match winner. ``actions`` are ``{"seq", "ts", "seat", "action"}``
-        in the order they were applied; ``seats`` are ``{"seat", "playerId", "name"}``.
-        Idempotent: the same room/match/deal number again stores nothing (the first write
-        stands), also when the two calls race.
+        ``winner`` as the match winner. Idempotent: the same room/match/deal number again
+        stores nothing (the first write stands), also when the two calls race.
         """
         try:
             async with self.transaction() as session:
-                await games.record_deal(
-                    session,
-                    room_id=room_id,
-                    match_id=match_id,
-                    deal_number=deal_number,
-                    start_state=start_state,
-                    actions=actions,
-                    scores=scores,
-                    totals=totals,
-                    winner=winner,
-                    match_over=match_over,
-                    seats=seats,
-                    now=utcnow(),
-                )
+                await games.record_deal(session, room_id=room_id, deal=deal, now=utcnow())
         except IntegrityError:
             # Two writers raced on the same deal and the other committed first (its
             # key check ran before ours could see it). The deal is stored: a no-op.
             async with self.sessions() as session:
-                if await games.deal_replay(session, match_id, deal_number) is None:
+                if await games.deal_replay(session, deal.match_id, deal.deal_number) is None:
                     raise
 
     async def player_exists(self, player_id: str) -> bool:

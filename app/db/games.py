@@ -18,6 +18,7 @@ from app.db.dialect import insert_for, insert_ignore, upsert
 from app.db.models import Deal, DealAction, DealScore, Match, MatchSeat, Player, Room
 from app.db.records import (
     ActionRecord,
+    DealRecord,
     DealReplay,
     DealSummary,
     MatchRecord,
@@ -48,23 +49,13 @@ async def record_player(session: AsyncSession, *, player_id: str, name: str, now
 
 
 async def record_deal(
-    session: AsyncSession,
-    *,
-    room_id: str,
-    match_id: str,
-    deal_number: int,
-    start_state: dict[str, Any],
-    actions: Sequence[dict[str, Any]],
-    scores: Sequence[int | None] | None,
-    totals: Sequence[int],
-    winner: int | None,
-    match_over: bool,
-    seats: Sequence[dict[str, Any]],
-    now: datetime,
+    session: AsyncSession, *, room_id: str, deal: DealRecord, now: datetime
 ) -> bool:
     """Store one finished deal; False (and nothing written) if it was stored before."""
+    match_id, deal_number, start_state = deal.match_id, deal.deal_number, deal.start_state
+    actions, scores, winner, match_over = deal.actions, deal.scores, deal.winner, deal.match_over
     if not await _match_stored(session, match_id):
-        await _record_match(session, room_id, match_id, start_state, actions, seats, now)
+        await _record_match(session, room_id, match_id, start_state, actions, deal.seats, now)
     stored = await session.execute(
         insert_for(session, Deal)
         .values(
@@ -92,7 +83,7 @@ async def record_deal(
                 "score": None if scores is None else scores[seat],
                 "total": total,
             }
-            for seat, total in enumerate(totals)
+            for seat, total in enumerate(deal.totals)
         ],
     )
     if actions:

@@ -17,12 +17,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import fields
-from typing import Any, Protocol
+from typing import Protocol
 
 import orjson
 
-from app.rooms.machine import DealEnd
+from app.db.records import DealRecord
 from app.store.base import RoomStore
 from app.store.outage import log_failure
 
@@ -32,29 +31,12 @@ log = logging.getLogger(__name__)
 class Archive(Protocol):
     """Where finished deals go (``app.db.Database``)."""
 
-    async def record_deal(
-        self,
-        *,
-        room_id: str,
-        match_id: str,
-        deal_number: int,
-        start_state: dict[str, Any],
-        actions: list[dict[str, Any]],
-        scores: list[int] | None,
-        totals: list[int],
-        winner: int | None,
-        match_over: bool,
-        seats: list[dict[str, Any]],
-    ) -> None: ...
+    async def record_deal(self, room_id: str, deal: DealRecord) -> None: ...
 
 
-_FIELDS = tuple(f.name for f in fields(DealEnd))
-
-
-def outbox_entry(end: DealEnd) -> tuple[str, bytes]:
+def outbox_entry(end: DealRecord) -> tuple[str, bytes]:
     """The outbox key and record of a finished deal (one key per match and deal number)."""
-    record = orjson.dumps({name: getattr(end, name) for name in _FIELDS})
-    return f"{end.match_id}:{end.deal_number}", record
+    return f"{end.match_id}:{end.deal_number}", orjson.dumps(end.to_json())
 
 
 class Archiver:
@@ -193,5 +175,4 @@ class Archiver:
     async def _write(self, room_id: str, record: bytes) -> None:
         if self._archive is None:
             return
-        deal: dict[str, Any] = orjson.loads(record)
-        await self._archive.record_deal(room_id=room_id, **deal)
+        await self._archive.record_deal(room_id, DealRecord.from_json(orjson.loads(record)))

@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 import secrets
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
+from app.db.records import DealRecord
 from app.rooms import autoplay
 from app.rooms.autoplay import RoomTimes
 from app.rooms.doc import (
@@ -56,21 +57,6 @@ _AGE_MESSAGE = (
 
 
 @dataclass(slots=True)
-class DealEnd:
-    """A deal that just ended: its record for the SQL archive (see ``app.rooms.archiver``)."""
-
-    match_id: str
-    deal_number: int
-    start_state: dict[str, Any]
-    actions: list[dict[str, Any]]
-    scores: list[int] | None
-    totals: list[int]
-    winner: int | None
-    match_over: bool
-    seats: list[dict[str, Any]]
-
-
-@dataclass(slots=True)
 class Step:
     result: dict[str, Any]  # sent to the command's node: {"ok": True, ...} or an error
     changed: bool = False
@@ -78,7 +64,7 @@ class Step:
     public_events: list[dict[str, Any]] = field(default_factory=list)  # the room's own
     deal_reset: bool = False
     deal_append: list[dict[str, Any]] = field(default_factory=list)
-    deal_end: DealEnd | None = None
+    deal_end: DealRecord | None = None  # a deal just ended: its record for SQL
     removed: list[str] = field(default_factory=list)  # player ids whose sockets must close
     # The document changed in a way no view shows (a spectator socket opening or closing):
     # stored, but no change of the room: no seq, no patch.
@@ -945,10 +931,7 @@ class RoomMachine:
             if state.phase not in _DEAL_OVER:
                 self._tally(state, None)
             end = self._deal_end(state)
-            end.match_over = True
-            end.winner = winner
-            end.scores = None
-            step.deal_end = end
+            step.deal_end = replace(end, match_over=True, winner=winner, scores=None)
         doc["status"] = OVER
         doc["clock"] = None
         doc["botAt"] = None
@@ -1319,13 +1302,13 @@ class RoomMachine:
             self.doc["shuffle"] = {**fresh_shuffle(), "dealt": dealt}
         return step
 
-    def _deal_end(self, state: Any) -> DealEnd:
+    def _deal_end(self, state: Any) -> DealRecord:
         proof = self.doc.get("shuffle", {}).get("dealt")
         start = dict(self.deal_start or {})
         if proof is not None and proof.get("deal") == state.deal:
             # How the deal's seed came about, for engine.verify (the deal is over).
             start["shuffle"] = proof
-        return DealEnd(
+        return DealRecord(
             match_id=self.doc["matchId"],
             deal_number=state.deal,
             start_state=start,

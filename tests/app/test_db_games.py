@@ -14,7 +14,7 @@ from db_fixtures import (  # noqa: F401 (fixtures)
 )
 from sqlalchemy import func, select
 
-from app.db import Database
+from app.db import Database, DealRecord
 from app.db.models import DealAction, DealScore, Match, Player, Room
 
 SEATS = [
@@ -55,16 +55,18 @@ async def _deal(
     seats: list[dict[str, Any]] | None = None,
 ) -> None:
     await db.record_deal(
-        room_id=room_id,
-        match_id=match_id,
-        deal_number=number,
-        start_state={**START, "deal": number},
-        actions=_actions(5, first_seq=10 * number),
-        scores=[30, 0, 0],
-        totals=totals or [30 * number, 0, 0],
-        winner=winner,
-        match_over=match_over,
-        seats=SEATS if seats is None else seats,
+        room_id,
+        DealRecord(
+            match_id=match_id,
+            deal_number=number,
+            start_state={**START, "deal": number},
+            actions=_actions(5, first_seq=10 * number),
+            scores=[30, 0, 0],
+            totals=totals or [30 * number, 0, 0],
+            winner=winner,
+            match_over=match_over,
+            seats=SEATS if seats is None else seats,
+        ),
     )
 
 
@@ -232,16 +234,18 @@ async def test_missing_match_and_deal_read_as_none(db: Database) -> None:
 async def test_deal_without_scores_or_actions(db: Database) -> None:
     # One-and-done has no scoring; a deal may also end with no recorded actions.
     await db.record_deal(
-        room_id="r1",
-        match_id="m1",
-        deal_number=1,
-        start_state={},
-        actions=[],
-        scores=None,
-        totals=[0, 0],
-        winner=1,
-        match_over=True,
-        seats=SEATS[:2],
+        "r1",
+        DealRecord(
+            match_id="m1",
+            deal_number=1,
+            start_state={},
+            actions=[],
+            scores=None,
+            totals=[0, 0],
+            winner=1,
+            match_over=True,
+            seats=SEATS[:2],
+        ),
     )
     replay = await db.deal_replay("m1", 1)
     assert replay is not None

@@ -14,7 +14,7 @@ from db_fixtures import (  # noqa: F401 (fixtures)
     fixture_postgres_session_url,
 )
 
-from app.db import Database
+from app.db import Database, DealRecord
 from engine import State, apply, legal_actions, new_match, rules_from_json
 
 SEATS = [
@@ -52,16 +52,18 @@ async def _play_and_record(db: Database, match_id: str, seed: str) -> list[State
         if state.phase in ("dealOver", "matchOver"):
             finals.append(state)
             await db.record_deal(
-                room_id="room-1",
-                match_id=match_id,
-                deal_number=state.deal,
-                start_state=start.to_json(),
-                actions=log,
-                scores=list(state.deal_scores) if state.deal_scores is not None else None,
-                totals=list(state.totals),
-                winner=state.winner,
-                match_over=state.match_over,
-                seats=SEATS,
+                "room-1",
+                DealRecord(
+                    match_id=match_id,
+                    deal_number=state.deal,
+                    start_state=start.to_json(),
+                    actions=log,
+                    scores=list(state.deal_scores) if state.deal_scores is not None else None,
+                    totals=list(state.totals),
+                    winner=state.winner,
+                    match_over=state.match_over,
+                    seats=SEATS,
+                ),
             )
             if state.match_over:
                 return finals
@@ -111,16 +113,18 @@ async def test_tampered_log_reports_where_the_replay_breaks(
     # A draw by the seat whose turn it is not: the engine refuses it.
     other = 1 - state.turn
     await db.record_deal(
-        room_id="r",
-        match_id="m",
-        deal_number=1,
-        start_state=state.to_json(),
-        actions=[{"seq": 1, "ts": 0, "seat": other, "action": {"type": "draw"}}],
-        scores=[0, 0],
-        totals=[0, 0],
-        winner=None,
-        match_over=True,
-        seats=SEATS[:2],
+        "r",
+        DealRecord(
+            match_id="m",
+            deal_number=1,
+            start_state=state.to_json(),
+            actions=[{"seq": 1, "ts": 0, "seat": other, "action": {"type": "draw"}}],
+            scores=[0, 0],
+            totals=[0, 0],
+            winner=None,
+            match_over=True,
+            seats=SEATS[:2],
+        ),
     )
     replay = (await client.get("/api/matches/m/deals/1/replay")).json()
     assert replay["finalState"] is None
