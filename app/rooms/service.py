@@ -158,6 +158,24 @@ class RoomService:
         await future
         return answer(future)
 
+    async def tell(self, room_id: str, command: dict[str, Any]) -> bool:
+        """Pass a hint (a seat's measured network delay) to the room's writer, where one
+        runs: unlike a command, a hint neither starts a writer nor waits for an answer, so
+        a socket's measurements never draw a room's writing to the socket's node. False
+        when no writer runs anywhere: the hint is dropped, and the sender tells it again
+        with its next measurement.
+        """
+        if self._closing:
+            return False
+        writer = self._writers.get(room_id)
+        if writer is not None and writer.submit(command):
+            return True
+        if room_id in self._writers or not await self.store.leased(room_id):
+            return False
+        # No cid and no node: the writer sends no answer for it.
+        await self.store.append(room_id, command, wake=True)
+        return True
+
     async def enqueue(
         self, room_id: str, command: dict[str, Any]
     ) -> asyncio.Future[dict[str, Any]]:

@@ -116,6 +116,7 @@ class RoomWriter:
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: int | None = None
         self._ended = False
+        self._committed_log = ""  # the log position of the last commit
         self._stale_tick = False  # the last tick found nothing to do
         self._wake = asyncio.Event()
         # The log may hold entries not applied yet (appended by another node, or while no
@@ -182,6 +183,7 @@ class RoomWriter:
                 self._archiver.submit(self.room_id, key, entry)
             # Sockets of nodes that died since they connected.
             await self._find_dead_nodes()
+            self._committed_log = record.log_id
             await self._loop(record.log_id)
         except LeaseLost:
             log.warning("room %s: lease lost; another node carries on", self.room_id)
@@ -267,6 +269,17 @@ class RoomWriter:
             if applied:
                 idle_since = now
             elif self._stopping or (now - idle_since > self._idle and not self._due_soon()):
+                if cursor != self._committed_log and not self._ended:
+                    # Entries that changed nothing (a refusal, a hint) are in no commit:
+                    # record that they were read, or the log looks unread and the next
+                    # writer is called for them at once, and again, without end.
+                    try:
+                        await self._commit_position(cursor)
+                    except LogAhead:
+                        self._log_dirty = True
+                        continue
+                    if self._direct or self._wake.is_set():
+                        continue  # handed over meanwhile
                 # Synchronously with the check above: nothing is handed over from now on.
                 self._accepting = False
                 if not self._stopping:
@@ -285,6 +298,9 @@ class RoomWriter:
             # log, and every direct command wakes it, so an empty read is saved.
             if not (self._log_dirty or self._direct or self._wake.is_set()):
                 wait = renew_every
+                idle_left = idle_since + self._idle - time.monotonic()
+                if idle_left > 0:
+                    wait = min(wait, idle_left + 0.01)  # look again once idle long enough
                 if self._window is not None:
                     wait = min(wait, max(0.0, self._window.deadline - time.monotonic()))
                 try:
@@ -432,6 +448,7 @@ class RoomWriter:
         except LogAhead:
             await self._reload(views, shared)
             raise
+        self._committed_log = log_id
         if self._metrics is not None:
             self._metrics.commit_seconds.observe(time.perf_counter() - started)
             self._metrics.applied(command, True)
@@ -480,6 +497,7 @@ class RoomWriter:
         except LogAhead:
             await self._reload(self._views, self._shared)
             raise
+        self._committed_log = log_id
         if local:
             self._local_result(result)  # type: ignore[misc]
         if machine.watchers_stale() and not self._watchers_armed and self._schedule is not None:
@@ -502,6 +520,23 @@ class RoomWriter:
         self._views, self._shared = views, shared
 
     # The room's timers
+
+    async def _commit_position(self, log_id: str) -> None:
+        """Commit the room as it is, read up to ``log_id``: nothing changes but the log
+        position the room's next writer starts from."""
+        machine = self._machine
+        assert machine is not None
+        commit = Commit(
+            seq=machine.seq,
+            doc=machine.to_doc(),
+            log_id=log_id,
+            direct=False,
+            change=b"",
+            results=[],
+            lease_ttl_ms=self._ttl_ms,
+        )
+        await self._store.commit(self.room_id, self._owner, commit)
+        self._committed_log = log_id
 
     async def _give_time_back(self, log_id: str) -> None:
         """A writer that died (or a node that stopped) left the room without a writer: the

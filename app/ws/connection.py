@@ -187,9 +187,11 @@ class Connection:
 
     async def _send_report(self, delay: int) -> None:
         command = {"k": "delay", "pid": self.pid, "ms": delay}
+        told = False
         with contextlib.suppress(Exception):
-            future = await self.service.enqueue(self.room_id, command)
-            future.add_done_callback(lambda f: f.cancelled() or f.exception())
+            told = await self.service.tell(self.room_id, command)
+        if not told and self._reported == delay:
+            self._reported = None  # no writer heard it: the next measurement tells again
 
     async def run_pinger(self, interval: float) -> None:
         """Ping now, three more times in the first second (an estimate before the first

@@ -53,10 +53,12 @@ class SocketTap:
         self.drop_next_patch = False
         self.dropped: list[int] = []
         self.hold_actions = False  # swallow actions, as a socket dying under them does
+        self.cut_routes: set[int] = set()  # indexes of routes cut: nothing more passes
         page.route_web_socket(ROOM_SOCKET, self.handle)
 
     def handle(self, ws):
         server = ws.connect_to_server()
+        index = len(self.routes)
         self.routes.append((ws, server))
 
         def from_page(message):
@@ -64,9 +66,14 @@ class SocketTap:
             self.sent.append(data)
             if self.hold_actions and data.get("type") == "action":
                 return
-            server.send(message)
+            # A frame the page sent as the line was cut is lost with it (sending it on
+            # a closed socket would be an error in the page's console).
+            if index not in self.cut_routes:
+                server.send(message)
 
         def from_server(message):
+            if index in self.cut_routes:
+                return
             data = json.loads(message)
             if data.get("type") == "patch" and self.drop_next_patch:
                 self.drop_next_patch = False
@@ -80,6 +87,7 @@ class SocketTap:
     def cut(self):
         """Close the live socket on both sides, as a lost network does."""
         ws, server = self.routes[-1]
+        self.cut_routes.add(len(self.routes) - 1)
         server.close(code=1000, reason="test")
         ws.close(code=1012, reason="test: network lost")
 
