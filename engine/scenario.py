@@ -2,7 +2,8 @@
 
 ``python -m engine.scenario FILE`` (``-`` for standard input). Exit 0 whenever the
 scenario is well-formed, even if actions were refused; 2 with a message on standard error
-when the file itself is malformed.
+when the file itself is malformed, among others when it names a card that is not in the
+game's deck (a classic ``R7`` in a Flip game, a ``W+8`` without ``wildDrawEight``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from engine import api
 from engine.cards import FACES, SIDE_COLORS, is_card
-from engine.deal import new_state, start_deal
+from engine.deal import deck_for, new_state, start_deal
 from engine.errors import EngineError
 from engine.events import event_full
 from engine.games import game_of
@@ -87,6 +88,7 @@ def initial_state(scenario: dict[str, Any]) -> Any:
         isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players
     ):
         raise MalformedScenario(f"'dealer' must be a seat from 0 to {players - 1}")
+    _check_deck(rules, scenario)
     if rules.game != "shedding":
         start = {"rommy": rommy.initial_state, "bottle": bottle.initial_state}[rules.game]
         try:
@@ -103,6 +105,53 @@ def initial_state(scenario: dict[str, Any]) -> Any:
         start_deal(state, deck)
         return state
     return api.new_match(rules, players, seed, dealer)[0]
+
+
+# The scenario's fields that list cards: its deck, and in ``setup`` the hands, piles and
+# (UNO Rommy) melds.
+_CARD_LISTS = ("discard", "drawPile", "stock", "deck")
+
+
+def _check_deck(rules: Any, scenario: dict[str, Any]) -> None:
+    """Refuse a card the game's deck does not hold, wherever the scenario names it: a
+    card of another deck would be played as something it is not (a classic card in a
+    Flip game has no dark face). Flip cards may pair their two faces freely."""
+    if rules.deck == "flip112":
+        def in_deck(card: str) -> bool:
+            try:
+                FACES["dark"][card]  # a lookup, not ``in``: the table pairs faces lazily
+            except KeyError:
+                return False
+            return True
+
+    else:
+        cards = frozenset(deck_for(rules))
+
+        def in_deck(card: str) -> bool:
+            return card in cards
+
+    named: list[tuple[str, object]] = [("deck", scenario.get("deck"))]
+    setup = scenario.get("setup")
+    if isinstance(setup, dict):
+        named += [(name, setup.get(name)) for name in _CARD_LISTS]
+        hands = setup.get("hands")
+        if isinstance(hands, list):
+            named += [("hands", hand) for hand in hands]
+        melds = setup.get("melds")
+        if isinstance(melds, list):
+            named += [
+                ("melds", meld.get("cards") if isinstance(meld, dict) else meld)
+                for meld in melds
+            ]
+    for where, value in named:
+        if not isinstance(value, list):
+            continue  # missing or of the wrong form: the checks of that field say so
+        for card in value:
+            # An unknown code is refused by its field's own check, with its own message.
+            if is_card(card) and not in_deck(card):
+                raise MalformedScenario(
+                    f"card {card!r} in {where!r} is not in this game's deck ({rules.deck})"
+                )
 
 
 def _cards(value: object, where: str) -> list[str]:
@@ -205,7 +254,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("usage: python -m engine.scenario FILE  (or - for standard input)", file=sys.stderr)
         return 2
     try:
-        text = sys.stdin.read() if args[0] == "-" else open(args[0], encoding="utf-8").read()
+        if args[0] == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args[0], encoding="utf-8") as file:
+                text = file.read()
         result = run(json.loads(text))
     except OSError as err:
         print(f"error: cannot read {args[0]!r}: {err.strerror}", file=sys.stderr)
