@@ -6,7 +6,8 @@ one Redis Cluster slot and the commit script may touch them together.
 ==================  =========  ===============================================
 key                 type       holds
 ==================  =========  ===============================================
-uno:{r}:room        hash       ``doc`` (JSON), ``seq``, ``log`` (last applied id)
+uno:{r}:room        hash       ``doc`` (JSON), ``seq``, ``log`` (last applied id),
+                               ``ex``/``hx`` (when the keys/the history expire)
 uno:{r}:log         stream     commands not yet applied (trimmed on commit)
 uno:{r}:lease       string     the writer's id, with a TTL
 uno:{r}:hist        list       the last changes as published (capped, expiring)
@@ -25,8 +26,9 @@ uno:timers          zset       rooms by the time their next timer is due (ms)
 ==================  =========  ===============================================
 
 Every key of a room but its outbox expires ``room_ttl_ms(doc)`` after the room's last
-commit (the script sets the TTL again each time; the history's is the shorter of that and
-the history TTL); the outbox hash is deleted by Redis when its last entry is archived. The
+commit, or up to a sixteenth of that later (the commit script sets the TTLs again only
+when less than that is left: see _COMMIT; the history's is the shorter of that and the
+history TTL); the outbox hash is deleted by Redis when its last entry is archived. The
 lobby and the join codes, outside the room's slot, are swept of rooms that expired
 (:meth:`RedisStore.sweep`, on one node per period) and checked on every read.
 """
@@ -54,10 +56,10 @@ from app.store.base import (
     RoomRecord,
     RoomStore,
     StoreFull,
-    StoreUnavailable,
     StoreUnreachable,
 )
 from app.store.outage import log_failure
+from app.store.redis_common import Batcher, confirmed, queue_room, stop
 
 log = logging.getLogger(__name__)
 
@@ -92,38 +94,81 @@ return 0
 #       none), outbox record, direct (0/1), room ttl ms, the deal entries, then (channel,
 #       payload) pairs of results. An empty change is a quiet commit (see Commit.change):
 #       the stored seq must be seq itself, and only the results are published. Everything
-#       is written before anything is published. A commit also extends the lease (a busy
-#       writer never loses its room) and sets the TTL of the room's keys again. Returns 1,
-#       or 0 (no lease), -1 (out of order), -2 (direct, and the log holds entries after the
-#       log id).
+#       is written before anything is published. Returns 1, or 0 (no lease), -1 (out of
+#       order), -2 (direct, and the log holds entries after the log id).
+#
+# What it does not do on every commit, to keep a commit at about 8 Redis calls: the TTLs
+# of the room's keys are set again only when less than the TTL is left (to the TTL plus a
+# sixteenth, see _renewed_ttl), with the time each group of keys expires kept in the room
+# hash (``ex``: room, log and deal; ``hx``: the history; Redis's own clock, ms); the log is
+# trimmed only when the log id moved; the history is trimmed in steps of an eighth of its
+# size (reads take its last ``history size`` entries). A key created by this commit (a new
+# history or deal list) gets its TTL at once. So every key lives at least its TTL after
+# the room's last commit, and at most a sixteenth longer.
 _COMMIT = """
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 local seq = tonumber(ARGV[2])
 local quiet = ARGV[5] == ''
 if quiet then seq = seq + 1 end
-if tonumber(redis.call('HGET', KEYS[1], 'seq')) ~= seq - 1 then return -1 end
+local stored = redis.call('HMGET', KEYS[1], 'seq', 'log', 'ex', 'hx')
+if tonumber(stored[1]) ~= seq - 1 then return -1 end
 if ARGV[14] == '1' and #redis.call('XRANGE', KEYS[4], '(' .. ARGV[4], '+', 'COUNT', 1) > 0 then
   return -2
 end
 if ARGV[11] ~= '0' then redis.call('PEXPIRE', KEYS[2], ARGV[11]) end
-redis.call('HSET', KEYS[1], 'doc', ARGV[3], 'seq', ARGV[2], 'log', ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[15])
-redis.call('XTRIM', KEYS[4], 'MINID', ARGV[4])
-redis.call('PEXPIRE', KEYS[4], ARGV[15])
-if not quiet then
-  redis.call('RPUSH', KEYS[3], ARGV[5])
-  redis.call('LTRIM', KEYS[3], -tonumber(ARGV[6]), -1)
-  redis.call('PEXPIRE', KEYS[3], ARGV[7])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local function due(at, ttl)
+  return not at or tonumber(at) < now + ttl or tonumber(at) > now + ttl + math.floor(ttl / 16)
 end
+local fields = {'doc', ARGV[3], 'seq', ARGV[2]}
+if stored[2] ~= ARGV[4] then
+  redis.call('XTRIM', KEYS[4], 'MINID', ARGV[4])
+  table.insert(fields, 'log')
+  table.insert(fields, ARGV[4])
+end
+local ttl = tonumber(ARGV[15])
+local keep = ttl + math.floor(ttl / 16)
+local renew = due(stored[3], ttl)
+if renew then
+  table.insert(fields, 'ex')
+  table.insert(fields, now + keep)
+end
+local hist_keep
+if not quiet then
+  local size = tonumber(ARGV[6])
+  local held = redis.call('RPUSH', KEYS[3], ARGV[5])
+  if held > size + math.ceil(size / 8) then redis.call('LTRIM', KEYS[3], -size, -1) end
+  local hist_ttl = tonumber(ARGV[7])
+  if held == 1 or due(stored[4], hist_ttl) then
+    hist_keep = hist_ttl + math.floor(hist_ttl / 16)
+    table.insert(fields, 'hx')
+    table.insert(fields, now + hist_keep)
+  end
+end
+redis.call('HSET', KEYS[1], unpack(fields))
+if hist_keep then redis.call('PEXPIRE', KEYS[3], hist_keep) end
 if ARGV[9] == '1' then redis.call('DEL', KEYS[5]) end
 local n = tonumber(ARGV[10])
-for i = 1, n do redis.call('RPUSH', KEYS[5], ARGV[15 + i]) end
-redis.call('PEXPIRE', KEYS[5], ARGV[15])
+local dealt = 0
+if n > 0 then dealt = redis.call('RPUSH', KEYS[5], unpack(ARGV, 16, 15 + n)) end
+if renew then
+  redis.call('PEXPIRE', KEYS[1], keep)
+  redis.call('PEXPIRE', KEYS[4], keep)
+  redis.call('PEXPIRE', KEYS[5], keep)
+elseif n > 0 and dealt == n then
+  redis.call('PEXPIRE', KEYS[5], keep)  -- a deal list this commit created
+end
 if ARGV[12] ~= '' then redis.call('HSET', KEYS[6], ARGV[12], ARGV[13]) end
 if not quiet then redis.call('PUBLISH', ARGV[8], ARGV[5]) end
 for i = 16 + n, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
 return 1
 """
+
+
+def _renewed_ttl(ttl_ms: int) -> int:
+    """The TTL the commit script gives a key when it sets it again (see _COMMIT)."""
+    return ttl_ms + ttl_ms // 16
 
 
 def _text(value: bytes | str) -> str:
@@ -147,9 +192,10 @@ _LOAD = """
 return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1)}
 """
 
-# KEYS: room, hist. The room's seq and its history, read together (as _LOAD).
+# KEYS: room, hist; ARGV: history size. The room's seq and its history (the last history
+# size entries: the commit trims it in steps), read together (as _LOAD).
 _HISTORY = """
-return {redis.call('HGET', KEYS[1], 'seq'), redis.call('LRANGE', KEYS[2], 0, -1)}
+return {redis.call('HGET', KEYS[1], 'seq'), redis.call('LRANGE', KEYS[2], -tonumber(ARGV[1]), -1)}
 """
 
 
@@ -159,65 +205,6 @@ _FAILED: Any = object()
 
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
-
-
-class _Batcher:
-    """Commands issued during one turn of the event loop, sent to Redis as one pipeline.
-
-    redis-py costs ~90 us of client CPU per command sent on its own and ~16 us per command
-    in a pipeline. Many rooms act at once on a busy node, so the appends, log reads and
-    commits of all of them that are issued in one loop turn share one round trip. Each
-    caller still awaits its own reply; an error reply fails only its own command.
-    """
-
-    def __init__(self, client: Any) -> None:
-        self._client = client
-        self.sent = 0  # commands sent so far (GET /metrics: uno_redis_commands_sent)
-        self._queued: list[tuple[tuple[Any, ...], asyncio.Future[Any]]] = []
-        self._scheduled = False
-        self._sending: set[asyncio.Task[None]] = set()
-
-    def call(self, *args: Any) -> asyncio.Future[Any]:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        self.sent += 1
-        self._queued.append((args, future))
-        if not self._scheduled:
-            # call_soon: the flush runs once the callbacks ready now have run, so that the
-            # commands they issue join this pipeline.
-            self._scheduled = True
-            loop.call_soon(self._flush)
-        return future
-
-    def _flush(self) -> None:
-        self._scheduled = False
-        queued, self._queued = self._queued, []
-        if queued:
-            task = asyncio.create_task(self._send(queued), name="redis-batch")
-            self._sending.add(task)
-            task.add_done_callback(self._sending.discard)
-
-    async def _send(self, queued: list[tuple[tuple[Any, ...], asyncio.Future[Any]]]) -> None:
-        pipe = self._client.pipeline(transaction=False)
-        for args, _ in queued:
-            pipe.execute_command(*args)
-        try:
-            replies = await pipe.execute(raise_on_error=False)
-        except asyncio.CancelledError:
-            for _, future in queued:
-                future.cancel()
-            raise
-        except Exception as err:  # the connection failed: every command of the batch did
-            replies = [err] * len(queued)
-        for (_, future), reply in zip(queued, replies, strict=True):
-            if future.done():  # the caller was cancelled meanwhile
-                continue
-            if isinstance(reply, OutOfMemoryError):
-                future.set_exception(StoreFull(str(reply)))
-            elif isinstance(reply, Exception):
-                future.set_exception(reply)
-            else:
-                future.set_result(reply)
 
 
 class RedisStore(RoomStore):
@@ -259,7 +246,7 @@ class RedisStore(RoomStore):
         self._drop_code_script = client.register_script(_DROP_CODE)
         self._load = client.register_script(_LOAD)
         self._history = client.register_script(_HISTORY)
-        self._batch = _Batcher(client)
+        self._batch = Batcher(client)
         self._pubsub: PubSub | None = None
         self._listener: asyncio.Task[None] | None = None
         self._confirmed: dict[bytes, asyncio.Event] = {}
@@ -352,6 +339,11 @@ class RedisStore(RoomStore):
         nodes' heartbeats and result channels."""
         return f"{self.prefix}:{name}"
 
+    def index_key(self, name: str) -> str:
+        """The key of an index kept beside the rooms' (the tournaments'), where the
+        store keeps its own indexes."""
+        return self._global(name)
+
     async def ping(self) -> bool:
         try:
             return bool(await self._redis.ping())
@@ -369,14 +361,7 @@ class RedisStore(RoomStore):
         deal: list[dict[str, Any]] | None = None,
     ) -> None:
         pipe = self._redis.pipeline(transaction=True)
-        ttl = self.room_ttl_ms(doc)
-        if deal:
-            pipe.rpush(self._key(room_id, "deal"), *(orjson.dumps(e) for e in deal))
-            pipe.pexpire(self._key(room_id, "deal"), ttl)
-        pipe.hset(
-            self._key(room_id, "room"), mapping={"doc": orjson.dumps(doc), "seq": 0, "log": "0-0"}
-        )
-        pipe.pexpire(self._key(room_id, "room"), ttl)
+        self._queue_room(pipe, room_id, doc, deal)
         if code is not None:
             pipe.hset(self._global("codes"), code, room_id)
         if listed:
@@ -385,6 +370,12 @@ class RedisStore(RoomStore):
             await pipe.execute()
         except OutOfMemoryError as err:  # a transaction: nothing of it was written
             raise StoreFull(str(err)) from None
+
+    def _queue_room(
+        self, pipe: Any, room_id: str, doc: dict[str, Any], deal: list[dict[str, Any]] | None
+    ) -> None:
+        room, deal_key = self._key(room_id, "room"), self._key(room_id, "deal")
+        queue_room(pipe, room, deal_key, doc, deal, self.room_ttl_ms(doc))
 
     async def load(self, room_id: str) -> RoomRecord | None:
         flat, deal = await self._eval(
@@ -441,8 +432,10 @@ class RedisStore(RoomStore):
         log_key = self._key(room_id, "log")
         added = self._batch.call("XADD", log_key, "*", "c", orjson.dumps(command))
         # A log appended to for a room that expired meanwhile must not stay: it expires too
-        # (NX: a live room's log keeps the TTL its last commit set).
-        expiring = self._batch.call("PEXPIRE", log_key, self.room_ttl_seconds * 1000, "NX")
+        # (NX: a live room's log keeps the TTL its commits set). As long a TTL as a commit
+        # sets: a log made after the commit that last set the room's TTLs outlives the room.
+        ttl_ms = _renewed_ttl(self.room_ttl_seconds * 1000)
+        expiring = self._batch.call("PEXPIRE", log_key, ttl_ms, "NX")
         calls = [added, expiring]
         if wake:
             # Same batch, same connection, after the XADD: the writer reads what woke it.
@@ -550,6 +543,8 @@ class RedisStore(RoomStore):
             pipe = self._redis.pipeline(transaction=True)
             for key in keys:
                 pipe.pexpire(key, ttl_ms)
+            # The next commit sets every TTL again (they no longer say when the keys expire).
+            pipe.hdel(keys[0], "ex", "hx")
             await pipe.execute()
             return
         raw = await self._redis.hget(self._key(room_id, "room"), "doc")
@@ -680,7 +675,9 @@ class RedisStore(RoomStore):
 
     async def history(self, room_id: str, after_seq: int) -> list[bytes] | None:
         seq_raw, entries = await self._eval(
-            self._history, [self._key(room_id, "room"), self._key(room_id, "hist")], []
+            self._history,
+            [self._key(room_id, "room"), self._key(room_id, "hist")],
+            [self.history_size],
         )
         if not seq_raw:  # Lua's nil: no such room
             return None
@@ -699,9 +696,14 @@ class RedisStore(RoomStore):
         self._on_message = on_message
         self._on_wake = on_wake
         self._node_channel = self._node_ch(node).encode()
-        self._listener = asyncio.create_task(self._listen(), name="redis-pubsub")
+        self._listener = self._start_listener()
         await self._subscribe_channel(self._node_channel)
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="redis-sweep")
+
+    def _start_listener(self) -> asyncio.Task[None] | None:
+        """The reader of this node's pub/sub connection (the cluster store has one per
+        shard, made as channels are subscribed: none here)."""
+        return asyncio.create_task(self._listen(), name="redis-pubsub")
 
     def _send_pubsub(self, *args: bytes | str) -> Awaitable[None] | None:
         """Send a (un)subscribe on the live pub/sub connection, or None when there is none
@@ -722,12 +724,7 @@ class RedisStore(RoomStore):
         if sending is not None:
             with contextlib.suppress(aioredis.ConnectionError, aioredis.TimeoutError, OSError):
                 await sending  # lost: the listener resubscribes when it reconnects
-        # A change published before Redis has processed SUBSCRIBE would be missed; the
-        # caller reads the room only after this returns.
-        try:
-            await asyncio.wait_for(event.wait(), timeout=5)
-        except TimeoutError:
-            raise StoreUnavailable(f"Redis did not confirm subscribing {channel!r}") from None
+        await confirmed(event, channel)
 
     async def _unsubscribe_channel(self, channel: bytes) -> None:
         self._wanted.discard(channel)
@@ -836,12 +833,6 @@ class RedisStore(RoomStore):
         await self._unsubscribe_channel(self._key(room_id, "wake").encode())
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
+        await stop(self._sweeper)
+        await stop(self._listener)
         await self._redis.aclose()

@@ -55,12 +55,12 @@ from redis.exceptions import (
 
 from app.store.base import (
     Commit,
-    Delivery,
     StoreFull,
     StoreUnavailable,
     StoreUnreachable,
 )
-from app.store.redis import _COMMIT, RedisStore, _Batcher
+from app.store.redis import _COMMIT, RedisStore
+from app.store.redis_common import Batcher, Queued, answer, confirmed, stop
 
 log = logging.getLogger(__name__)
 
@@ -160,9 +160,7 @@ class _Shard:
             await asyncio.sleep(0.5)
 
     async def close(self) -> None:
-        self.task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.task
+        await stop(self.task)
         await self._pool.aclose()
 
 
@@ -179,7 +177,7 @@ def _by_slot(channels: set[bytes]) -> list[list[bytes]]:
     return list(groups.values())
 
 
-class _ShardBatcher(_Batcher):
+class _ShardBatcher(Batcher):
     """The batch split by shard, one pipeline each on the shard's own connection, sent
     side by side. Not redis-py's cluster pipeline: on a connection error it closes every
     connection of the client, failing the commands in flight to the shards that are up;
@@ -192,8 +190,8 @@ class _ShardBatcher(_Batcher):
         self._cluster = client
         self._on_moved = on_moved
 
-    async def _send(self, queued: list[tuple[tuple[Any, ...], asyncio.Future[Any]]]) -> None:
-        groups: dict[str, list[tuple[tuple[Any, ...], asyncio.Future[Any]]]] = {}
+    async def _send(self, queued: Queued) -> None:
+        groups: dict[str, Queued] = {}
         nodes: dict[str, ClusterNode | None] = {}
         for item in queued:
             args = item[0]
@@ -208,35 +206,22 @@ class _ShardBatcher(_Batcher):
             groups.setdefault(name, []).append(item)
         await asyncio.gather(*(self._send_to(nodes[name], group) for name, group in groups.items()))
 
-    async def _send_to(
-        self, node: ClusterNode | None, queued: list[tuple[tuple[Any, ...], asyncio.Future[Any]]]
-    ) -> None:
+    async def _send_to(self, node: ClusterNode | None, queued: Queued) -> None:
+        await answer(queued, self._pipeline(node, queued), self._on_moved, self._refused)
+
+    @staticmethod
+    async def _pipeline(node: ClusterNode | None, queued: Queued) -> list[Any]:
+        if node is None:
+            raise StoreUnavailable("no shard serves the slot")
         commands = [PipelineCommand(i, *args) for i, (args, _) in enumerate(queued)]
-        replies: list[Any]
-        try:
-            if node is None:
-                raise StoreUnavailable("no shard serves the slot")
-            await node.execute_pipeline(commands)
-            replies = [command.result for command in commands]
-        except asyncio.CancelledError:
-            for _, future in queued:
-                future.cancel()
-            raise
-        except Exception as err:  # the shard's connection failed: every command did
-            self._on_moved()
-            replies = [err] * len(queued)
-        for (_, future), reply in zip(queued, replies, strict=True):
-            if future.done():
-                continue
-            if isinstance(reply, AskError | ClusterDownError | TryAgainError):
-                self._on_moved()  # MovedError is an AskError
-                future.set_exception(StoreUnavailable(f"the slot is moving: {reply}"))
-            elif isinstance(reply, OutOfMemoryError):
-                future.set_exception(StoreFull(str(reply)))
-            elif isinstance(reply, Exception):
-                future.set_exception(reply)
-            else:
-                future.set_result(reply)
+        await node.execute_pipeline(commands)
+        return [command.result for command in commands]
+
+    def _refused(self, reply: Any) -> Exception | None:
+        if isinstance(reply, AskError | ClusterDownError | TryAgainError):
+            self._on_moved()  # MovedError is an AskError
+            return StoreUnavailable(f"the slot is moving: {reply}")
+        return None
 
 
 class RedisClusterStore(RedisStore):
@@ -348,17 +333,8 @@ class RedisClusterStore(RedisStore):
         # The room's keys together (one slot, one transaction), then its index entries,
         # each in its own slot: a room whose code or lobby entry was not written is a room
         # nobody finds by them, which the creator is told (the error propagates).
-        import orjson
-
         pipe = self._cluster.pipeline(transaction=True)
-        ttl = self.room_ttl_ms(doc)
-        if deal:
-            pipe.rpush(self._key(room_id, "deal"), *(orjson.dumps(e) for e in deal))
-            pipe.pexpire(self._key(room_id, "deal"), ttl)
-        pipe.hset(
-            self._key(room_id, "room"), mapping={"doc": orjson.dumps(doc), "seq": 0, "log": "0-0"}
-        )
-        pipe.pexpire(self._key(room_id, "room"), ttl)
+        self._queue_room(pipe, room_id, doc, deal)
         try:
             await pipe.execute()
         except OutOfMemoryError as err:
@@ -434,12 +410,8 @@ class RedisClusterStore(RedisStore):
 
     # Pub/sub: one connection per shard
 
-    async def start(self, node: str, on_message: Delivery, on_wake: Callable[[str], None]) -> None:
-        self._on_message = on_message
-        self._on_wake = on_wake
-        self._node_channel = self._node_ch(node).encode()
-        await self._subscribe_channel(self._node_channel)
-        self._sweeper = asyncio.create_task(self._sweep_loop(), name="redis-sweep")
+    def _start_listener(self) -> None:
+        return None  # a reader per shard (_Shard), started with its first channel
 
     def _owner_of(self, channel: bytes) -> _Shard:
         node = self._cluster.get_node_from_key(channel)
@@ -461,12 +433,7 @@ class RedisClusterStore(RedisStore):
         self._home[channel] = shard
         shard.channels.add(channel)
         shard.send("SSUBSCRIBE", channel)
-        # As on one Redis: a change published before the shard has the subscription would
-        # be missed; the caller reads the room only after this returns.
-        try:
-            await asyncio.wait_for(event.wait(), timeout=5)
-        except TimeoutError:
-            raise StoreUnavailable(f"the shard did not confirm subscribing {channel!r}") from None
+        await confirmed(event, channel)
 
     async def _unsubscribe_channel(self, channel: bytes) -> None:
         self._wanted.discard(channel)
@@ -536,14 +503,8 @@ class RedisClusterStore(RedisStore):
 
     async def close(self) -> None:
         self._closed = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
-        if self._refreshing is not None:
-            self._refreshing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._refreshing
+        await stop(self._sweeper)
+        await stop(self._refreshing)
         for shard in list(self._shards.values()):
             await shard.close()
         await self._cluster.aclose()

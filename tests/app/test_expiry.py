@@ -191,3 +191,28 @@ async def _codes(store: RoomStore) -> Any:
     if isinstance(store, MemoryStore):
         return store._codes
     return await store._redis.hgetall(f"{store.prefix}:codes")  # type: ignore[attr-defined]
+
+
+async def test_keys_a_commit_makes_get_their_ttl_though_the_rooms_are_not_due(
+    store: RoomStore,
+) -> None:
+    """The commit sets a room's TTLs again only when they run low (docs/architecture.md,
+    "Expiry"); a key it creates (a deal list after a reset, a history that expired) gets one
+    at once, and TTLs that expire_room shortened are set again by the next commit."""
+    if isinstance(store, MemoryStore):
+        pytest.skip("TTLs of Redis keys")
+    store.room_ttl_seconds = 60
+    await store.create("r1", {"id": "r1", "createdAt": 1}, None, False)
+    assert await store.acquire("r1", "w1", 60_000)
+    deal = [{"start": {"n": 1}}]
+    await store.commit("r1", "w1", _commit(1, deal_reset=True, deal_append=deal))
+    await store.commit("r1", "w1", _commit(2, deal_reset=True, deal_append=deal))
+    await store._redis.delete(f"{store.prefix}:{{r1}}:hist")  # type: ignore[attr-defined]
+    await store.commit("r1", "w1", _commit(3))
+    keys = await _keys_of(store, "r1")
+    assert {k.rsplit(":", 1)[1] for k in keys} == {"room", "deal", "hist", "lease"}
+    assert all(ttl > 0 for ttl in keys.values()), keys
+    await store.expire_room("r1", 500)
+    await store.commit("r1", "w1", _commit(4))
+    keys = await _keys_of(store, "r1")
+    assert all(ttl > 50_000 for k, ttl in keys.items() if not k.endswith("hist")), keys
