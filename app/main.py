@@ -76,6 +76,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.room_create_rate,
         settings.redis_url,
         prefix=settings.redis_prefix,
+        redis_cluster=settings.redis_cluster,
     )
     service = RoomService(
         store,

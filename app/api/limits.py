@@ -6,10 +6,12 @@ tighter limit of its own, since it costs a room in the store and a row in SQL an
 token. Past a limit the request is answered ``429 {"code": "rate_limited", "message"}``
 with ``Retry-After``, before any route runs.
 
-The counters live in the room store's Redis when there is one (so every node counts the
-same address together), else in this process. The address is the connection's peer
-(``request.client.host``); behind a proxy, uvicorn's ``--proxy-headers`` with the proxy
-trusted makes it the real client's. Should the counters' Redis fail, requests are let
+The counters live where the rooms do, so that every node counts the same address
+together: in the room store's Redis, or on its Redis Cluster (each counter's two windows
+hash-tagged into one slot), and in this process only with the memory store. Counting costs
+one script call per REST write, none per game action. The address is the connection's
+peer (``request.client.host``); behind a proxy, uvicorn's ``--proxy-headers`` with the
+proxy trusted makes it the real client's. Should the counters' Redis fail, requests are let
 through: the route itself then meets the outage and answers it.
 """
 
@@ -23,9 +25,13 @@ from typing import Any
 import orjson
 import redis.asyncio as aioredis
 from limits import RateLimitItem, parse_many
-from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.storage import MemoryStorage, RedisClusterStorage, RedisStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from app.store.outage import log_failure
 
 log = logging.getLogger(__name__)
 
@@ -42,13 +48,35 @@ class RestLimits:
     """The write and room-creation limits of one server, and their counters."""
 
     def __init__(
-        self, writes: str, creates: str, redis_url: str | None = None, prefix: str = "uno"
+        self,
+        writes: str,
+        creates: str,
+        redis_url: str | None = None,
+        prefix: str = "uno",
+        redis_cluster: str | None = None,
     ) -> None:
+        """Counters in the Redis at ``redis_url``, else on the Redis Cluster whose seeds
+        (``HOST:PORT,...``) are ``redis_cluster``, else in this process."""
         self.writes = _items(writes)
         self.creates = _items(creates)
         storage: Storage
         self._pool: aioredis.ConnectionPool | None = None
-        if redis_url is None:
+        self._cluster: Any = None
+        if redis_url is None and redis_cluster:
+            storage = RedisClusterStorage(
+                "async+redis+cluster://" + redis_cluster.replace(" ", ""),
+                implementation="redispy",
+                key_prefix=f"{prefix}:limits",
+                # As the room store's client: a shard down fails its own counters soon
+                # (the request is let through), not every one after seconds of retries.
+                require_full_coverage=False,
+                socket_connect_timeout=5.0,
+                socket_timeout=5.0,
+                max_connections=32,
+                retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries=3),  # type: ignore[arg-type]
+            )
+            self._cluster = storage.bridge.storage
+        elif redis_url is None:
             storage = MemoryStorage()
         else:
             # A pool of our own, so that the counters' connections close with the app.
@@ -75,12 +103,14 @@ class RestLimits:
                     stats = await self._limiter.get_window_stats(item, kind, address)
                     return max(1, math.ceil(stats.reset_time - time.time()))
         except Exception:
-            log.exception("rate limit counters unavailable; letting the request through")
+            log_failure(log, "rate limit counters unavailable; letting the request through")
         return None
 
     async def close(self) -> None:
         if self._pool is not None:
             await self._pool.disconnect()
+        if self._cluster is not None:
+            await self._cluster.aclose()
 
 
 class RateLimitMiddleware:

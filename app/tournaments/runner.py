@@ -72,7 +72,12 @@ class TournamentRunner:
                 log.exception("tournaments: a look failed")
 
     async def look(self, tid: str) -> None:
-        doc = await self.service.load(tid)
+        found = await self.service.store.load(tid)
+        if found is None:
+            # An entry of the running index that outlived its tournament: repaired.
+            await self.service.store.set_running(tid, False)
+            return
+        doc = found[0]
         round_ = rounds.current(doc)
         if doc["status"] != RUNNING or round_ is None:
             if doc["status"] == OVER:

@@ -3,12 +3,18 @@ replaced only by a compare-and-set (:meth:`TournamentStore.replace`), so that tw
 changing one tournament at once never lose either change: the loser reloads and retries.
 
 The memory store is for one process; the Redis store shares the room store's Redis (and
-key prefix), so a tournament survives a node restart and goes on from any node.
+key prefix), so a tournament survives a node restart and goes on from any node. On a Redis
+Cluster each tournament's hash is one slot of its own (hash-tagged with its id), and the
+two indexes (the ids by creation, the ids running) sit in the slot of the room store's
+other indexes. An index entry whose tournament is gone is passed over by the reads (the
+list skips it, the runner drops it from the running set); a tournament whose index entry
+could not be written (its shard down) was refused to its creator, who is told.
 """
 
 from __future__ import annotations
 
 import abc
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -91,11 +97,16 @@ return tonumber(ARGV[2]) + 1
 
 
 class RedisTournaments(TournamentStore):
-    """A hash per tournament (``doc``, ``version``) and a sorted set of ids by creation."""
+    """A hash per tournament (``doc``, ``version``), a sorted set of ids by creation and a
+    set of the ids running. ``index`` names a key of no tournament (the room store's
+    ``index_key``: on a cluster, in the slot of its indexes)."""
 
-    def __init__(self, client: Any, prefix: str) -> None:
+    def __init__(self, client: Any, prefix: str, index: Callable[[str], str] | None = None) -> None:
         self._redis = client
         self._prefix = prefix
+        index = index or (lambda name: f"{prefix}:{name}")
+        self._ids = index("tournaments")
+        self._running = index("tournaments:running")
         self._replace = client.register_script(_REPLACE)
 
     def _key(self, tournament_id: str) -> str:
@@ -105,9 +116,7 @@ class RedisTournaments(TournamentStore):
         await self._redis.hset(
             self._key(tournament_id), mapping={"doc": orjson.dumps(doc), "version": 1}
         )
-        await self._redis.zadd(
-            f"{self._prefix}:tournaments", {tournament_id: int(doc.get("createdAt", 0))}
-        )
+        await self._redis.zadd(self._ids, {tournament_id: int(doc.get("createdAt", 0))})
 
     async def load(self, tournament_id: str) -> tuple[dict[str, Any], int] | None:
         doc, version = await self._redis.hmget(self._key(tournament_id), "doc", "version")
@@ -124,18 +133,17 @@ class RedisTournaments(TournamentStore):
         return int(written)
 
     async def recent(self, limit: int) -> list[str]:
-        ids = await self._redis.zrevrange(f"{self._prefix}:tournaments", 0, limit - 1)
+        ids = await self._redis.zrevrange(self._ids, 0, limit - 1)
         return [i.decode() if isinstance(i, bytes) else str(i) for i in ids]
 
     async def set_running(self, tournament_id: str, running: bool) -> None:
-        key = f"{self._prefix}:tournaments:running"
         if running:
-            await self._redis.sadd(key, tournament_id)
+            await self._redis.sadd(self._running, tournament_id)
         else:
-            await self._redis.srem(key, tournament_id)
+            await self._redis.srem(self._running, tournament_id)
 
     async def running(self) -> list[str]:
-        ids = await self._redis.smembers(f"{self._prefix}:tournaments:running")
+        ids = await self._redis.smembers(self._running)
         return sorted(i.decode() if isinstance(i, bytes) else str(i) for i in ids)
 
 
@@ -144,5 +152,5 @@ def tournaments_beside(rooms: RoomStore) -> TournamentStore:
     from app.store.redis import RedisStore
 
     if isinstance(rooms, RedisStore):
-        return RedisTournaments(rooms._redis, rooms.prefix)
+        return RedisTournaments(rooms._redis, rooms.prefix, rooms.index_key)
     return MemoryTournaments()

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import httpx
 from live import running_server
+from own_cluster import OwnCluster
+
+from app.api.limits import RestLimits
 
 
 async def test_room_creation_past_its_limit_answers_429_with_a_code(
@@ -56,3 +60,24 @@ async def test_the_429_is_in_the_openapi_of_every_write(server: Any) -> None:
     create = spec["paths"]["/api/rooms"]["post"]["responses"]
     assert "429" in create
     assert "429" not in spec["paths"]["/api/rooms"]["get"]["responses"]
+
+
+async def test_nodes_on_one_redis_cluster_count_an_address_together(
+    redis_cluster: OwnCluster,
+) -> None:
+    """With rooms on a Redis Cluster (and no UNO_REDIS_URL), the counters live on it: a
+    second node sees the first one's count."""
+    prefix = f"t{secrets.token_hex(4)}"
+    nodes = [
+        RestLimits("", "2/minute", prefix=prefix, redis_cluster=redis_cluster.seeds)
+        for _ in range(2)
+    ]
+    try:
+        assert await nodes[0].retry_after("10.0.0.1", "POST", "/api/rooms") is None
+        assert await nodes[1].retry_after("10.0.0.1", "POST", "/api/rooms") is None
+        wait = await nodes[0].retry_after("10.0.0.1", "POST", "/api/rooms")
+        assert wait is not None and 1 <= wait <= 60
+        assert await nodes[1].retry_after("10.0.0.2", "POST", "/api/rooms") is None
+    finally:
+        for node in nodes:
+            await node.close()

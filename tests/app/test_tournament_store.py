@@ -1,0 +1,84 @@
+"""The tournament store beside each room store (memory, one Redis, the Redis Cluster): the
+compare-and-set, the two indexes, and their repair when a tournament is gone."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from conftest import STORES
+from live import REDIS_URL, drop_prefix, require_redis
+from own_cluster import OwnCluster, drop_cluster_prefix
+from redis.crc import key_slot
+
+from app.store import MemoryStore, RoomStore
+from app.tournaments.runner import TournamentRunner
+from app.tournaments.store import TournamentStore, VersionConflict, tournaments_beside
+
+
+@pytest.fixture(params=[*STORES, pytest.param("cluster", marks=pytest.mark.redis)])
+async def rooms(request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
+    if request.param == "memory":
+        yield MemoryStore()
+        return
+    prefix = f"t{secrets.token_hex(4)}"
+    if request.param == "cluster":
+        from app.store.redis_cluster import RedisClusterStore
+
+        cluster: OwnCluster = request.getfixturevalue("redis_cluster")
+        on_cluster = await RedisClusterStore.connect(cluster.seeds, prefix=prefix)
+        try:
+            yield on_cluster
+        finally:
+            await on_cluster.close()
+            drop_cluster_prefix(cluster, prefix)
+        return
+    await require_redis()
+    from app.store.redis import RedisStore
+
+    on_redis = await RedisStore.connect(REDIS_URL, prefix=prefix)
+    try:
+        yield on_redis
+    finally:
+        await on_redis.close()
+        await drop_prefix(prefix)
+
+
+async def test_tournaments_live_beside_the_rooms_and_their_indexes_mend(rooms: RoomStore) -> None:
+    store = tournaments_beside(rooms)
+    await store.create("t1", {"createdAt": 1, "n": 0})
+    await store.create("t2", {"createdAt": 2, "n": 0})
+    assert await store.load("t1") == ({"createdAt": 1, "n": 0}, 1)
+    assert await store.replace("t1", {"createdAt": 1, "n": 1}, 1) == 2
+    with pytest.raises(VersionConflict):
+        await store.replace("t1", {"createdAt": 1, "n": 9}, 1)
+    assert await store.load("t1") == ({"createdAt": 1, "n": 1}, 2)
+    assert await store.recent(10) == ["t2", "t1"]
+    await store.set_running("t1", True)
+    await store.set_running("gone", True)  # an entry whose tournament is not there
+    assert await store.running() == ["gone", "t1"]
+    if not isinstance(rooms, MemoryStore):
+        redis: Any = rooms._redis  # type: ignore[attr-defined]
+        keys = [k.decode() async for k in redis.scan_iter(match=f"{rooms.prefix}:*tournament*")]  # type: ignore[attr-defined]
+        indexes = [k for k in keys if "tournaments" in k]
+        assert len(indexes) == 2 and len(keys) == 4, keys
+        assert set(indexes) == {
+            rooms.index_key("tournaments"),
+            rooms.index_key("tournaments:running"),
+        }  # type: ignore[attr-defined]
+        # On a cluster the indexes share the slot of the store's own ({index}).
+        lobby = rooms.index_key("lobby")  # type: ignore[attr-defined]
+        assert "{index}" not in lobby or {key_slot(k.encode()) for k in indexes} == {
+            key_slot(lobby.encode())
+        }
+    # The runner's look at a running entry with no tournament drops it.
+    runner = TournamentRunner(_Service(store), rooms=None, db=None, poll_seconds=1)  # type: ignore[arg-type]
+    await runner.look("gone")
+    assert await store.running() == ["t1"]
+
+
+class _Service:
+    def __init__(self, store: TournamentStore) -> None:
+        self.store = store
