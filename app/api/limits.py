@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from typing import Any
+from typing import Any, cast
 
 import orjson
 import redis.asyncio as aioredis
@@ -75,7 +75,7 @@ class RestLimits:
                 max_connections=32,
                 retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries=3),  # type: ignore[arg-type]
             )
-            self._cluster = storage.bridge.storage
+            self._cluster = cast(Any, storage.bridge).storage  # its RedisCluster client
         elif redis_url is None:
             storage = MemoryStorage()
         else:

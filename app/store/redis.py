@@ -59,7 +59,7 @@ from app.store.base import (
     StoreUnreachable,
 )
 from app.store.outage import log_failure
-from app.store.redis_common import Batcher, confirmed, queue_room, stop
+from app.store.redis_common import Batcher, confirmed, connection_of, queue_room, stop
 
 log = logging.getLogger(__name__)
 
@@ -710,11 +710,11 @@ class RedisStore(RoomStore):
         (the listener subscribes every wanted channel when it connects again). Only written:
         the listener alone reads that connection, and redis-py's own reconnect (which reads
         the handshake's replies) is never started from here."""
-        pubsub = self._pubsub
-        conn = None if pubsub is None else pubsub.connection
+        conn = connection_of(self._pubsub)
         if conn is None or not conn.is_connected:
             return None
-        return conn.send_command(*args)  # type: ignore[no-any-return]
+        sending: Awaitable[None] = conn.send_command(*args)
+        return sending
 
     async def _subscribe_channel(self, channel: bytes) -> None:
         self._wanted.add(channel)
@@ -742,9 +742,9 @@ class RedisStore(RoomStore):
         try:
             await pubsub.connect()
             for chunk in _chunks(sorted(sent), 500):
-                await pubsub.connection.send_command("SUBSCRIBE", *chunk)  # type: ignore[union-attr]
+                await connection_of(pubsub).send_command("SUBSCRIBE", *chunk)
         except BaseException:
-            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            await pubsub.aclose()
             raise
         return pubsub, sent
 
@@ -767,7 +767,7 @@ class RedisStore(RoomStore):
                 # Wanted while the connection was being made: subscribed now.
                 missing = sorted(self._wanted - sent)
                 if missing:
-                    await pubsub.connection.send_command("SUBSCRIBE", *missing)  # type: ignore[union-attr]
+                    await connection_of(pubsub).send_command("SUBSCRIBE", *missing)
                 await self._read(pubsub)
             except asyncio.CancelledError:
                 raise

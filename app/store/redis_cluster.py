@@ -60,7 +60,7 @@ from app.store.base import (
     StoreUnreachable,
 )
 from app.store.redis import _COMMIT, RedisStore
-from app.store.redis_common import Batcher, Queued, answer, confirmed, stop
+from app.store.redis_common import Batcher, Queued, answer, confirmed, connection_of, stop
 
 log = logging.getLogger(__name__)
 
@@ -114,8 +114,7 @@ class _Shard:
     def send(self, command: str, *channels: bytes) -> None:
         """Write an (un)subscribe on the live connection (the reader subscribes every
         channel of this shard when it connects again)."""
-        pubsub = self.pubsub
-        conn = None if pubsub is None else pubsub.connection
+        conn = connection_of(self.pubsub)
         if conn is None or not conn.is_connected:
             return
         sending = asyncio.ensure_future(conn.send_command(command, *channels))
@@ -126,10 +125,10 @@ class _Shard:
         while True:
             pubsub = PubSub(self._pool)
             try:
-                await pubsub.connect()
+                await pubsub.connect()  # type: ignore[no-untyped-call]
                 sent = set(self.channels)
                 for group in _by_slot(sent):
-                    await pubsub.connection.send_command("SSUBSCRIBE", *group)  # type: ignore[union-attr]
+                    await connection_of(pubsub).send_command("SSUBSCRIBE", *group)
             except asyncio.CancelledError:
                 await pubsub.aclose()  # type: ignore[no-untyped-call]
                 raise
@@ -143,7 +142,7 @@ class _Shard:
             self.pubsub = pubsub
             try:
                 for group in _by_slot(self.channels - sent):
-                    await pubsub.connection.send_command("SSUBSCRIBE", *group)  # type: ignore[union-attr]
+                    await connection_of(pubsub).send_command("SSUBSCRIBE", *group)
                 while True:
                     message = await pubsub.get_message(timeout=None)
                     if message is not None:
@@ -356,6 +355,8 @@ class RedisClusterStore(RedisStore):
         replicas that have this connection's writes), outside the batch."""
         for attempt in range(2):
             node = self._cluster.get_node_from_key(keys[0])
+            if node is None:
+                raise StoreUnavailable("no shard serves the room's slot")
             conn = node.acquire_connection()
             self._batch.sent += 2
             try:
@@ -414,7 +415,9 @@ class RedisClusterStore(RedisStore):
         return None  # a reader per shard (_Shard), started with its first channel
 
     def _owner_of(self, channel: bytes) -> _Shard:
-        node = self._cluster.get_node_from_key(channel)
+        node = self._cluster.get_node_from_key(channel.decode())
+        if node is None:
+            raise RedisClusterException(f"no shard serves {channel!r}")
         shard = self._shards.get(node.name)
         if shard is None:
             shard = self._shards[node.name] = _Shard(self, node.name)

@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 import orjson
+from redis.asyncio.client import PubSub
 from redis.exceptions import OutOfMemoryError
 
 from app.store.base import StoreFull, StoreUnavailable
@@ -129,6 +130,11 @@ async def confirmed(event: asyncio.Event, channel: bytes) -> None:
         await asyncio.wait_for(event.wait(), timeout=5)
     except TimeoutError:
         raise StoreUnavailable(f"Redis did not confirm subscribing {channel!r}") from None
+
+
+def connection_of(pubsub: PubSub | None) -> Any:
+    """A pub/sub's connection, or None (redis-py leaves the attribute unannotated)."""
+    return None if pubsub is None else cast(Any, pubsub).connection
 
 
 async def stop(task: asyncio.Task[Any] | None) -> None:
