@@ -27,13 +27,13 @@ import engine
 from app.metrics import Metrics
 from app.rooms.archiver import Archiver, outbox_entry
 from app.rooms.autoplay import RoomTimes
+from app.rooms.diff import diff
 from app.rooms.doc import is_listed
 from app.rooms.machine import RoomMachine, Step, connection_nodes
 from app.rooms.races import Claim, RaceSettings
 from app.rooms.views import audiences, build_view, shared_parts
 from app.store.base import Commit, LeaseLost, LogAhead, RoomStore
 from app.store.outage import log_failure
-from app.ws.diff import diff
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,39 @@
+"""The app's layers import downwards only: api and ws above rooms above store and db, and
+engine below them all (docs/architecture.md)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+APP = Path(__file__).resolve().parents[2] / "app"
+
+# Each package, and the app packages it must not import.
+BELOW = {
+    "rooms": ("app.api", "app.ws", "app.tournaments"),
+    "store": ("app.api", "app.ws", "app.rooms", "app.db", "app.tournaments"),
+    "db": ("app.api", "app.ws", "app.rooms", "app.store", "app.tournaments"),
+}
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(BELOW))
+def test_a_layer_imports_nothing_above_it(package: str) -> None:
+    wrong = [
+        f"{path.relative_to(APP.parent)} imports {name}"
+        for path in sorted((APP / package).rglob("*.py"))
+        for name in sorted(_imports(path))
+        if any(name == up or name.startswith(up + ".") for up in BELOW[package])
+    ]
+    assert wrong == []
