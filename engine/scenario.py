@@ -117,6 +117,7 @@ def _check_deck(rules: Any, scenario: dict[str, Any]) -> None:
     card of another deck would be played as something it is not (a classic card in a
     Flip game has no dark face). Flip cards may pair their two faces freely."""
     if rules.deck == "flip112":
+
         def in_deck(card: str) -> bool:
             try:
                 FACES["dark"][card]  # a lookup, not ``in``: the table pairs faces lazily
@@ -140,8 +141,7 @@ def _check_deck(rules: Any, scenario: dict[str, Any]) -> None:
         melds = setup.get("melds")
         if isinstance(melds, list):
             named += [
-                ("melds", meld.get("cards") if isinstance(meld, dict) else meld)
-                for meld in melds
+                ("melds", meld.get("cards") if isinstance(meld, dict) else meld) for meld in melds
             ]
     for where, value in named:
         if not isinstance(value, list):
