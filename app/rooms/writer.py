@@ -27,6 +27,7 @@ import engine
 from app.metrics import Metrics
 from app.rooms.archiver import Archiver, outbox_entry
 from app.rooms.autoplay import RoomTimes
+from app.rooms.clock import now_ms
 from app.rooms.diff import diff
 from app.rooms.doc import is_listed
 from app.rooms.machine import RoomMachine, Step, connection_nodes
@@ -38,10 +39,6 @@ from app.store.outage import log_failure
 log = logging.getLogger(__name__)
 
 _BATCH = 64
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def _whole(view: dict[str, Any]) -> list[dict[str, Any]]:

@@ -8,11 +8,11 @@ standings come from :mod:`app.tournaments.swiss` and are never stored twice.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
 from app.rooms import tokens
+from app.rooms.clock import now_ms as now_ms  # the tournaments read the rooms' clock
 from app.rooms.errors import RoomError
 from app.tournaments import swiss
 from app.tournaments.events import emit
@@ -278,7 +278,3 @@ class TournamentService:
             except VersionConflict:
                 continue
             return doc, answer
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)

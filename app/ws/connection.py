@@ -22,11 +22,11 @@ from typing import Any
 import orjson
 from starlette.websockets import WebSocket, WebSocketState
 
+from app.rooms.clock import now_ms
 from app.rooms.machine import replay
 from app.rooms.races import credited_delay
 from app.rooms.service import CLOSE_UNAVAILABLE, RoomService
 from app.rooms.views import SPECTATOR, build_view
-from app.rooms.writer import now_ms
 from app.ws.chat import reaches
 from app.ws.protocol import VERSION, error
 
