@@ -25,6 +25,8 @@ ACTION_TYPES = frozenset(
         "nextDeal",
         # misplayPenalty: the room's penalty for a refused play (engine.misplay)
         "misplay",
+        # blitzSeconds: the room's word that the seat's match clock ran out (engine.blitz)
+        "clockOut",
         # UNO Duo's draft
         "keep",
         "discard",

@@ -62,8 +62,30 @@ def _teams(rules: Rules) -> str | None:
     return None
 
 
+def _placings(rules: Rules) -> str | None:
+    if not rules.placings:
+        return None
+    if rules.teams:
+        return (
+            "placings plays on until one player is left, which teams (a partner going out"
+            " wins the deal for the team) forbids: set one of them"
+        )
+    if rules.match_mode == "knockout":
+        return (
+            "placings puts players who went out of the deal out of it, which matchMode"
+            " knockout (out of the match by the totals) forbids: set one of them"
+        )
+    if rules.hand_limit and rules.hand_limit_rule == "out":
+        return (
+            "placings scores the order players go out in, which handLimit with"
+            " handLimitRule out (out of the deal holding cards) forbids: set one of them"
+        )
+    return None
+
+
 CLASHES: list[Callable[[Rules], str | None]] = [
     _teams,
+    _placings,
     _stack_draw_four,
     _forced_play_drawn,
     _blind_draw,

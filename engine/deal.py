@@ -76,6 +76,8 @@ def new_state(rules: Rules, players: int, seed: str, dealer: int) -> State:
     state.drinks = (0,) * players if rules.drinks else None
     state.sips = ()
     state.side = "light"
+    state.placed = ()
+    state.place_points = ()
     state.memo = None
     return state
 
@@ -122,6 +124,8 @@ def start_deal(state: State, deck_top_first: Sequence[str] | None = None) -> lis
     state.exposed = state.declared = state.caught = None
     state.deal_scores = None
     state.winner = None
+    state.placed = ()
+    state.place_points = ()
     events: list[Event] = [{"type": "deal", "deal": state.deal, "dealer": state.dealer}]
     if state.rules.deal_method == "draft":
         # UNO Duo: player 1 (the dealer) drafts first; the first card waits for the draft.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine import placings
 from engine.bomb import explode, is_bomb
 from engine.cards import FACES, NUMBERS
 from engine.drinks import sip
@@ -86,20 +87,49 @@ def finish_play(
     # A multi-play of one rank acts once per card; a Duo dump acts as its last card alone.
     one_rank = rules.multi_play and all(faces[c].rank == rank for c in cards)
     count = len(cards) if one_rank else 1
+    finished = not new.hands[seat]
+    if finished and rules.placings and not (rules.swap_on_last_card and _swaps(new, rank, target)):
+        if placings.leaves(new, seat):
+            # placings: out of the deal with a place; the last card acts, then it scores.
+            _card_effect(new, seat, rank, count, None, bluff, events)
+            if new.phase == "chooseColor" and new.turn == seat and new.after_color is not None:
+                new.turn = new.after_color  # (a Flip turned up a wild) the next one names it
+            if new.wd4 is not None and new.wd4[0] == seat:
+                # As for any last card, a Wild Draw Four that took its player out cannot
+                # be challenged: the player out of the deal can draw no cards.
+                new.wd4 = None
+            placings.score_going_out(new, seat, events)
+            return
     if new.pending and rank in DEFLECTORS:
         # Only a deflecting rule lets a Skip or Reverse be laid on a pending penalty.
         deflect(new, seat, rank, count, events)
-        if not new.hands[seat]:
+        if finished:
             _go_out(new, seat, rank, count, events)
         return
-    if not new.hands[seat]:
+    if finished:
         if rules.swap_on_last_card and _swaps(new, rank, target):
             _swap_effect(new, seat, rank, target, events)
             _end_if_someone_is_out(new, seat, events)
             return
         _go_out(new, seat, rank, count, events)
         return
-    if rank == "S":
+    _card_effect(new, seat, rank, count, target, bluff, events)
+
+
+def _card_effect(
+    new: State,
+    seat: int,
+    rank: str,
+    count: int,
+    target: int | None,
+    bluff: bool,
+    events: list[Event],
+) -> None:
+    """What a card does to the table when its player plays on (or, under placings, has
+    just gone out: a 7 or 0 then swaps nothing, as for any last card)."""
+    if new.pending and rank in DEFLECTORS:
+        deflect(new, seat, rank, count, events)
+    elif rank == "S":
         _skip(new, seat, count, events)
     elif rank == "R":
         _reverse(new, seat, count, events)
@@ -110,7 +140,7 @@ def finish_play(
             if other != seat:
                 draw_cards(new, other, 2, events, reason="A+2")
         new.turn = next_seat(new, seat, 1)
-    elif _swaps(new, rank, target):
+    elif new.hands[seat] and _swaps(new, rank, target):
         _swap_effect(new, seat, rank, target, events)
         new.turn = next_seat(new, seat, 1)
     elif rank == "WSH":
@@ -229,7 +259,10 @@ def _end_if_someone_is_out(new: State, seat: int, events: list[Event]) -> None:
     """After a last-card swap the player who went out holds cards again; whoever now holds
     none (the swap partner, or the seat the empty hand passed to) has gone out."""
     empty = [s for s in new.active_seats() if not new.hands[s]]
-    if empty:
+    if empty and new.rules.placings and placings.leaves(new, empty[0]):
+        new.turn = next_seat(new, seat, 1)
+        placings.score_going_out(new, empty[0], events)
+    elif empty:
         end_deal(new, empty[0], events)
     else:
         new.turn = next_seat(new, seat, 1)

@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 from engine.actions import Action, check_seat, parse_action
 from engine.blind_draw import play_blind
+from engine.blitz import clock_out
 from engine.cards import FACES, NUMBERS, SIDE_COLORS, CardInfo
 from engine.deal import start_deal
 from engine.draft import draft_step
@@ -28,7 +29,7 @@ from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.forced_play import MUST_PLAY, MUST_PLAY_DRAWN, draw_forbidden, keeping_forbidden
 from engine.games import other_game
-from engine.hand_limit import room_for, settle
+from engine.hand_limit import knocked_out, room_for, settle
 from engine.misplay import MISPLAYS, PENALTY_CARDS
 from engine.stacking import DEFLECTORS, answers_pending
 from engine.state import State
@@ -94,7 +95,8 @@ def raise_too_late(moves: int, at: int) -> NoReturn:
 def _check_seat(state: State, seat: object) -> None:
     seat = check_seat(seat, state.players)
     if state.out[seat]:
-        raise IllegalAction("knocked_out", f"seat {seat} has been knocked out of the match")
+        where = "the match" if knocked_out(state, seat) or not state.rules.placings else "the deal"
+        raise IllegalAction("knocked_out", f"seat {seat} is out of {where}")
 
 
 def _check_phase(state: State, phase: str, what: str) -> None:
@@ -739,6 +741,7 @@ _HANDLERS: dict[str, Callable[[State, int, Action], Transition]] = {
     "catchUno": _catch_uno,
     "nextDeal": _next_deal,
     "misplay": _misplay,
+    "clockOut": lambda state, seat, act: clock_out(state, seat),
     "keep": draft_step,
     "discard": draft_step,
 }

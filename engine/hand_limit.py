@@ -33,8 +33,9 @@ def room_for(state: State, seat: int, count: int) -> int:
 
 
 def back_in(state: State) -> None:
-    """A new deal (a working copy): every seat not knocked out of the match plays again."""
-    if state.rules.hand_limit:
+    """A new deal (a working copy): every seat not knocked out of the match plays again
+    (those out of this deal only under handLimit or placings are back)."""
+    if state.rules.hand_limit or state.rules.placings:
         state.out = tuple(knocked_out(state, s) for s in range(state.players))
 
 

@@ -6,6 +6,7 @@ under the three match modes (points, oneAndDone, knockout).
 
 from __future__ import annotations
 
+from engine import blitz, placings
 from engine.double_score import counted
 from engine.drinks import end_of_deal_sips
 from engine.events import Event
@@ -15,15 +16,21 @@ from engine.state import State
 from engine.teams import team_totals
 
 
-def end_deal(state: State, winner: int, events: list[Event]) -> None:
+def end_deal(state: State, winner: int, events: list[Event], flagged: int | None = None) -> None:
     """Score the deal ``winner`` went out of and decide whether the match goes on.
 
-    Works on a working copy. Sets ``phase`` to ``dealOver`` or ``matchOver``.
+    Works on a working copy. Sets ``phase`` to ``dealOver`` or ``matchOver``. ``flagged``:
+    the seat whose match clock ran out (engine.blitz), which ends the match.
     """
     rules = state.rules
-    scores = counted(rules, deal_scores(state.hands, winner, rules, state.side))
+    if rules.placings:
+        # The places so far are scored; ``winner``'s going out is the last scoring moment.
+        winner = placings.close(state, winner, events, flagged)
+        scores = counted(rules, list(state.place_points))
+    else:
+        scores = counted(rules, deal_scores(state.hands, winner, rules, state.side))
     end_of_deal_sips(state, winner, events)
-    if True in state.out:
+    if True in state.out and not rules.placings:
         for seat in range(state.players):
             # Seats knocked out of the match score nothing; a seat only out of this deal
             # (handLimit) has its hand scored as it stands.
@@ -47,7 +54,10 @@ def end_deal(state: State, winner: int, events: list[Event]) -> None:
             "hands": [list(h) for h in state.hands],
         }
     )
-    match_winner = _match_winner(state, winner, events)
+    if flagged is None:
+        match_winner = _match_winner(state, winner, events)
+    else:
+        match_winner = blitz.match_winner(state, flagged)
     back_in(state)  # handLimit: seats out of this deal only are back for the next
     if match_winner is _GOES_ON:
         state.phase = "dealOver"

@@ -285,6 +285,21 @@ OPTIONS: tuple[Option, ...] = (
         help="Play in teams of 2 or 3, partners opposite, the team's scores added (0: off)",
     ),
     Option(
+        "placings",
+        False,
+        group="scoring",
+        help="Play on after the first player goes out until one is left; each going out scores",
+    ),
+    Option(
+        "blitzSeconds",
+        0,
+        low=60,
+        high=3600,
+        zero_off=True,
+        group="scoring",
+        help="A clock for the whole match per player; at 0 the match ends (0: off, else 60-3600 s)",
+    ),
+    Option(
         "shuffleSeats",
         False,
         group="scoring",
@@ -444,6 +459,8 @@ class Rules:
     double_score: bool = False
     shuffle_seats: bool = False
     teams: int = 0
+    placings: bool = False
+    blitz_seconds: int = 0
     match_mode: str = "points"
     target_score: int = 500
     round_limit: int = 0

@@ -50,7 +50,12 @@ FIELDS: tuple[str, ...] = (
     "drinks",
     "sips",
     "side",
+    "placed",
+    "place_points",
 )
+
+# Fields added after states were first stored: a stored state without them reads as this.
+_LATER: dict[str, Any] = {"placed": (), "place_points": ()}
 
 
 class State:
@@ -94,6 +99,8 @@ class State:
     drinks: tuple[int, ...] | None  # sips per seat this match (None: drinks are off)
     sips: tuple[tuple[int, int, str], ...]  # every (seat, sips, reason) this match
     side: str  # UNO Flip: which face of every card is up, "light" or "dark"
+    placed: tuple[int, ...]  # placings: the seats that went out this deal, in order
+    place_points: tuple[int, ...]  # placings: each seat's points this deal so far, or ()
     memo: tuple[Action, ...] | None  # the legal actions of memo_seat, or None
     memo_seat: int
 
@@ -133,10 +140,12 @@ class State:
         new.drinks = self.drinks
         new.sips = self.sips
         new.side = self.side
+        new.placed = self.placed
+        new.place_points = self.place_points
         new.memo = None
         return new
 
-    assert len(__slots__) == 34  # copy() names every field and resets the memo: keep in step
+    assert len(__slots__) == 36  # copy() names every field and resets the memo: keep in step
 
     @property
     def match_over(self) -> bool:
@@ -167,7 +176,7 @@ class State:
         state = cls.__new__(cls)
         state.memo = None
         for name in FIELDS:
-            value = data[name]
+            value = data[name] if name in data or name not in _LATER else _LATER[name]
             if name == "rules":
                 value = rules_from_json(value)
             elif name in ("hands", "sips"):

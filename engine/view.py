@@ -11,6 +11,7 @@ from engine.drinks import tally
 from engine.games import other_game
 from engine.hand_reveal import shown_hands
 from engine.legal import legal_actions
+from engine.placings import place_of
 from engine.state import State
 from engine.teams import team_view
 
@@ -29,7 +30,13 @@ def view_for(state: Any, seat: int | None) -> dict[str, Any]:
         "you": seat if is_seat else None,
         "hand": list(state.hands[seat]) if is_seat and seat is not None else [],
         "players": [
-            {"seat": s, "cards": len(h), "score": state.totals[s], "out": state.out[s]}
+            {
+                "seat": s,
+                "cards": len(h),
+                "score": state.totals[s],
+                "out": state.out[s],
+                "place": place_of(state, s),
+            }
             for s, h in enumerate(state.hands)
         ],
         "top": state.top,

@@ -10,12 +10,14 @@
                   "socks" (socket id -> node id: a connect or disconnect sent again
                   after an outage counts once), "joinedAt", "goneAt" (ms the last socket
                   closed, None while connected), "away", "timeouts" (in a row),
-                  "bank" (time bank left, ms), "bot" (level, for a seat the room plays),
+                  "bank" (time bank left, ms), "blitz" (match clock left, ms, under
+                  blitzSeconds), "bot" (level, for a seat the room plays),
                   "left" (its player left mid-match)}],
      "matchId", "watching" (spectator sockets open), "watchAt" (the same by node id),
      "watchers" (spectator sockets as of the last change: what views show),
      "nextDealDelay" (s, 0: off), "turnSeconds" (0: off), "timeBank", "absentAfter" (s),
-     "clock" ({"seat", "deal", "start", "turn", "deadline"}: the current decision's timer),
+     "clock" ({"seat", "deal", "start", "turn", "deadline", "flag" (true: the deadline is
+     the end of the seat's match clock, blitzSeconds)}: the current decision's timer),
      "botAt" (ms the room's seats next move), "dealOverAt", "emptySince" (ms since nobody
      is there), "bans" (names), "ended" ({"reason", "winner", "totals"}),
      "ts" (time of the last change)}

@@ -50,6 +50,18 @@ from engine.seating import seat_order
 
 _DEAL_OVER = ("dealOver", "matchOver")
 ABSENT_AFTER = 30  # s a seat may be disconnected before the autopilot takes it (default)
+# Engine actions only the room itself applies (no client may send them).
+ROOM_ONLY = frozenset({"clockOut"})
+
+
+def blitz_ms(state: Any) -> int:
+    """blitzSeconds (ms) for a match of ``state``'s rules; 0 when off or when the game is
+    not a shedding game (UNO Rommy and Bottle UNO read no blitz clock)."""
+    if type(state) is not engine.State:
+        return 0
+    return int(state.rules.blitz_seconds) * 1000
+
+
 _AGE_MESSAGE = (
     "this room keeps a drinking tally: every player confirms being of legal drinking age"
     " (join with ageConfirmed: true)"
@@ -581,9 +593,15 @@ class RoomMachine:
             seating_events.append({"type": "seating", "order": order})
         # Seats are renumbered 0..n-1 in seat order: the engine knows no empty seats.
         bank = int(doc.get("timeBank", 0)) * 1000
+        blitz = blitz_ms(state)
         for index, player in enumerate(players):
             player["seat"] = index
             player.update(bank=bank, timeouts=0)
+            # blitzSeconds: the seat's match clock (ms), full at every start.
+            if blitz:
+                player["blitz"] = blitz
+            else:
+                player.pop("blitz", None)
         away_events = []
         if command.get("absentAway"):
             # A tournament table starts on time: a seat with no socket open is played by
@@ -694,6 +712,16 @@ class RoomMachine:
         if state is None or autoplay.decider(state) != seat or state.deal != clock["deal"]:
             self.doc["clock"] = None  # a clock left from a decision that is gone
             return Step({"ok": True, "stale": True})
+        if clock.get("flag"):
+            # blitzSeconds: the seat's match clock ran out. The room's own word goes into
+            # the log as an engine action (engine.blitz): the deal and the match end.
+            try:
+                flagged = self._apply(seat, {"type": "clockOut"}, None, now_ms, by="clock")
+            except RoomError:
+                self.doc["clock"] = None  # (no deal to end: nothing the clock can do)
+                return Step({"ok": True, "stale": True})
+            flagged.actor = seat
+            return flagged
         step: Step | None = None
         deal = state.deal
         for _ in range(autoplay.MAX_DEFAULT_STEPS):
@@ -804,17 +832,27 @@ class RoomMachine:
                 if owner is not None and "bank" in owner:
                     spent = max(0, now_ms - clock["start"] - clock["turn"])
                     owner["bank"] = max(0, owner["bank"] - spent)
+                # blitzSeconds: the match clock pays for the whole decision.
+                if owner is not None and "blitz" in owner:
+                    owner["blitz"] = max(0, owner["blitz"] - max(0, now_ms - clock["start"]))
             doc["clock"] = None
-            if turn_ms and seat is not None:
-                owner = player_by_seat(doc, seat)
+            owner = player_by_seat(doc, seat) if seat is not None else None
+            blitz = None if owner is None else owner.get("blitz")
+            if (turn_ms or blitz is not None) and seat is not None:
                 bank = 0 if owner is None else int(owner.get("bank", 0))
+                deadline = now_ms + turn_ms + bank if turn_ms else None
+                # The match clock's end, when it comes before the turn timer's: then the
+                # deadline is the flag (``clockOut``), not a turn played out.
+                flag = blitz is not None and (deadline is None or now_ms + blitz <= deadline)
                 doc["clock"] = {
                     "seat": seat,
                     "deal": state.deal,
                     "start": now_ms,
                     "turn": turn_ms,
-                    "deadline": now_ms + turn_ms + bank,
+                    "deadline": now_ms + blitz if flag and blitz is not None else deadline,
                 }
+                if flag:
+                    doc["clock"]["flag"] = True
         # The bots.
         if not playing or not autoplay.pilots(doc) or doc.get("pausedAt"):
             doc["botAt"] = None
@@ -974,6 +1012,10 @@ class RoomMachine:
             raise RoomError(409, "too_late", "the room no longer plays this seat")
         if player.get("bot") and by is None:
             raise RoomError(409, "bot_seat", "a bot plays this seat")
+        if command["action"].get("type") in ROOM_ONLY:
+            raise RoomError(
+                409, "room_only", "only the room's own clock sends clockOut (blitzSeconds)"
+            )
         try:
             self._check_claimant(player, command["action"], now_ms)
             vote = None if by is not None else self._ready_vote(player, command["action"], key, ref)

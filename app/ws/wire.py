@@ -159,6 +159,14 @@ class Player(Closed):
         default=None, description="its player left mid-match; a bot plays on, the score kept"
     )
     bank: int | None = Field(default=None, description="ms of time bank left this match")
+    place: int | None = Field(
+        default=None, description="placings: the seat's place this deal (1 first out), or null"
+    )
+    blitz: int | None = Field(
+        default=None,
+        description="blitzSeconds: ms left on the seat's match clock when the view was made"
+        " (it runs down while the seat decides: see `deadline`), or null without blitz",
+    )
 
 
 class RoomEnded(Closed):
@@ -541,6 +549,17 @@ EVENT_MODELS: tuple[type[Closed], ...] = (
         "handLimit",
         "handLimit (rule out): these seats' hands reached the limit; they sit the deal out.",
         seats=(list[Seat], ...),
+    ),
+    _event(
+        "placed",
+        "placings: the seat went out of the deal (or, at its end, is left) with this place.",
+        seat=_seat,
+        place=(int, ...),
+    ),
+    _event(
+        "clockOut",
+        "blitzSeconds: the seat's match clock ran out; the deal and the match end with it.",
+        seat=_seat,
     ),
     _event(
         "bomb",

@@ -138,6 +138,9 @@ def playout(state: State, me: int, rng: random.Random) -> tuple[float, int]:
     and the work it took."""
     steps = cost = 0
     while state.phase == "playing" or state.phase == "chooseColor":
+        if state.placed:
+            # placings: the deal goes on, but its best place is decided (engine.placings).
+            return (1.0 if state.placed[0] == me else 0.0), cost
         if steps >= HORIZON:
             return _card_share(state, me), cost
         seat = state.turn

@@ -43,11 +43,12 @@ async def seat_room(
     players: int = 3,
     seat_extra: dict[str, Any] | None = None,
     bots: dict[int, str] | None = None,
+    seat_updates: dict[int, dict[str, Any]] | None = None,
     **room: Any,
 ) -> tuple[str, list[str], str]:
     """A room already at the position ``setup``, as a room after a restart; returns the
     room id, one token per seat, and the host token (the host's seat is seat 0).
-    ``bots``: seats played by a bot of that level."""
+    ``bots``: seats played by a bot of that level; ``seat_updates``: fields of one seat."""
     state = initial_state({"rules": rules or {}, "players": players, "setup": setup})
     room_id, host = tokens.new_room_id(), tokens.new_token()
     doc = new_doc(
@@ -77,6 +78,8 @@ async def seat_room(
     ]
     for seat, level in (bots or {}).items():
         doc["players"][seat].update(pid=f"bot-{seat}", bot=level, token=None)
+    for seat, update in (seat_updates or {}).items():
+        doc["players"][seat].update(update)
     doc.update(status=PLAYING, matchId=tokens.new_id(), listed=False, hostPid="pid0")
     doc["emptySince"] = None
     doc.update(room)

@@ -26,6 +26,7 @@ EXAMPLES = {
     "chooseColor": {"type": "chooseColor", "color": "R"},
     "nextDeal": {"type": "nextDeal"},
     "misplay": {"type": "misplay", "cards": ["R5"]},
+    "clockOut": {"type": "clockOut"},
     "keep": {"type": "keep"},
     "discard": {"type": "discard"},
     "meld": {"type": "meld", "cards": ["R5", "G5", "B5"]},

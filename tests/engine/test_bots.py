@@ -302,6 +302,8 @@ house_options = st.fixed_dictionaries(
         "handLimit": st.sampled_from([0, 8, 10]),
         "handLimitRule": st.sampled_from(["out", "stopDrawing"]),
         "doubleScore": st.booleans(),
+        "placings": st.booleans(),
+        "blitzSeconds": st.sampled_from([0, 60]),
         "sevenZero": st.booleans(),
         "jumpIn": st.booleans(),
     },
@@ -353,3 +355,27 @@ def test_bots_play_a_team_match_to_its_end(teams: int, players: int) -> None:
     levels = (["normal", "easy"] * players)[:players]
     state, _ = play_match("classic", levels, f"teams{teams}", options={"teams": teams})
     assert state.phase == "matchOver"
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_bots_play_a_placings_match_to_its_end(players: int, monkeypatch: Any) -> None:
+    """placings: the bots play on after the first player goes out (a seat out of the deal
+    is offered nothing), and every deal places every seat."""
+    monkeypatch.setattr(hard, "BUDGET", 300)
+    levels = (["hard", "normal", "easy"] * players)[:players]
+    rules = {"placings": True, "targetScore": 200, "jumpIn": True, "sevenZero": True}
+    state, _ = play_match("classic", levels, f"placings{players}", options=rules, one_deal=True)
+    assert state.phase in ("dealOver", "matchOver")
+    assert sorted(state.placed) == list(range(players)) and state.winner == state.placed[0]
+    state, _ = play_match("classic", ["normal"] * players, "placings", options=rules)
+    assert state.phase == "matchOver"
+
+
+def test_no_bot_acts_for_a_seat_out_of_the_deal() -> None:
+    from uno_helpers import position
+
+    state = position(["R5", "G1 G2", "Y9 R8", "B3 B4"], "R7", rules={"placings": True})
+    state, _ = apply(state, 0, {"type": "play", "cards": ["R5"]})
+    assert state.out[0]
+    for level in ("easy", "normal", "hard"):
+        assert choose(view_for(state, 0), level, random.Random(1)) is None

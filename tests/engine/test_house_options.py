@@ -26,6 +26,8 @@ HOUSE_DEFAULTS: dict[str, Any] = {
     "doubleScore": False,
     "handReveal": 0,
     "shuffleSeats": False,
+    "placings": False,
+    "blitzSeconds": 0,
 }
 
 

@@ -69,6 +69,8 @@ option_values = {
     "handLimit": st.sampled_from([0, 8, 10]),
     "handLimitRule": st.sampled_from(["out", "stopDrawing"]),
     "teams": st.sampled_from([0, 2, 3]),
+    "placings": st.booleans(),
+    "blitzSeconds": st.sampled_from([0, 60, 600]),
 }
 SHEDDING_PRESETS = [
     "classic",
@@ -86,7 +88,8 @@ assert set(option_values) <= {o.name for o in OPTIONS}
 
 
 @st.composite
-def games(draw: st.DrawFn) -> tuple[State, random.Random]:
+def games(draw: st.DrawFn, extra: dict | None = None) -> tuple[State, random.Random]:
+    """A new match of random rules (``extra`` on top, kept unless a preset clashes)."""
     from engine import new_match
 
     preset = draw(st.sampled_from(SHEDDING_PRESETS))
@@ -98,8 +101,9 @@ def games(draw: st.DrawFn) -> tuple[State, random.Random]:
         names = draw(st.sets(st.sampled_from(sorted(option_values))))
         options = {name: draw(option_values[name]) for name in names}
         options["decks"] = draw(st.integers(1, 2))
+    options.update(extra or {})
     seed = draw(st.text(min_size=1, max_size=8))
-    rules = without_clashes(preset, options)
+    rules = without_clashes(preset, options, keep=set(extra or ()))
     if rules.teams and players % rules.teams:
         players = 2 * rules.teams if preset != "duo" else players
     if rules.teams and (players % rules.teams or players < 2 * rules.teams):
@@ -108,9 +112,9 @@ def games(draw: st.DrawFn) -> tuple[State, random.Random]:
     return state, random.Random(draw(st.integers(0, 2**32)))
 
 
-def without_clashes(preset: str, options: dict) -> Rules:
+def without_clashes(preset: str, options: dict, keep: set[str] = frozenset()) -> Rules:  # type: ignore[assignment]
     """The rules of ``preset`` with ``options``, less each option a clash names (options
-    that contradict each other are refused, naming them)."""
+    that contradict each other are refused, naming them), those in ``keep`` last."""
     options = dict(options)
     while True:
         try:
@@ -119,7 +123,7 @@ def without_clashes(preset: str, options: dict) -> Rules:
             assert err.code == "rules/clash", err.message
             named = [n for n in sorted(options) if re.search(rf"\b{n}\b", err.message)]
             assert named, err.message  # a clash of the preset's own options
-            del options[named[0]]
+            del options[sorted(named, key=lambda n: n in keep)[0]]
 
 
 def all_cards(state: State) -> Counter[str]:
@@ -160,7 +164,18 @@ def step(state: State, rng: random.Random) -> State:
     return step_with_events(state, rng)[0]
 
 
+# blitzSeconds: how often a playout's decider runs out of match time (the room's word,
+# ``clockOut``, which no seat chooses and legal_actions does not list).
+CLOCK_OUT_CHANCE = 0.004
+
+
 def step_with_events(state: State, rng: random.Random) -> tuple[State, list[dict]]:
+    if (
+        state.rules.blitz_seconds
+        and state.phase in ("playing", "chooseColor", "draft")
+        and rng.random() < CLOCK_OUT_CHANCE
+    ):
+        return apply(state, state.turn, {"type": "clockOut"})
     choices = [(s, a) for s in range(state.players) for a in legal_actions(state, s)]
     seat, action = rng.choice(choices)
     return apply(state, seat, action)
@@ -268,23 +283,82 @@ def test_misplay_penalties_keep_every_invariant(game: tuple) -> None:
 @common
 @given(games())
 def test_deal_scores_equal_the_card_values_left_in_hands(game: tuple) -> None:
+    check_deal_scores(*game)
+
+
+NEW_RULES = {"placings": True, "blitzSeconds": 60}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(extra=NEW_RULES))
+def test_placings_and_blitz_playouts_keep_every_invariant(game: tuple) -> None:
     state, rng = game
+    for _ in range(PLAYOUT_STEPS // 2):
+        assert_invariants(state)
+        if state.phase == "matchOver":
+            break
+        for seat in range(state.players):
+            # A seat out of the deal (placings) may do nothing; every listed action goes.
+            if state.out[seat]:
+                assert legal_actions(state, seat) == []
+            for action in legal_actions(state, seat):
+                apply(state, seat, action)
+        state = step(state, rng)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(extra=NEW_RULES))
+def test_placings_and_blitz_deal_scores_are_consistent(game: tuple) -> None:
+    check_deal_scores(*game)
+
+
+def check_deal_scores(state: State, rng: random.Random) -> None:
     over: list[dict] = []
+    # placings: each step's first ``placed`` event is a going out, scored on the hands
+    # still in the deal (engine.placings); the places after it in the same step close it.
+    moments = [0] * state.players
+    placed: list[int] = []
     for _ in range(PLAYOUT_STEPS * 3):
         before_totals = state.totals
         state, events = step_with_events(state, rng)
+        places = [e for e in events if e["type"] == "placed"]
+        if places:
+            goer = places[0]["seat"]
+            assert not state.hands[goer] or any(e["type"] == "clockOut" for e in events)
+            for other in range(state.players):
+                if other != goer and other not in placed:
+                    held = hand_value(state.hands[other], state.rules, state.side)
+                    moments[other if state.rules.lowest_wins else goer] += held
+            placed += [e["seat"] for e in places]
+            assert [e["place"] for e in places] == list(
+                range(len(placed) - len(places) + 1, len(placed) + 1)
+            )
         over = [e for e in events if e["type"] == "dealOver"]
         if over:
             break
     if not over:
         return
     winner = over[0]["winner"]
+    rules = state.rules
+    if rules.placings:
+        # Every seat has its place, the first out won, and the deal scored each going out.
+        assert sorted(placed) == list(range(state.players)) and winner == placed[0]
+        assert [p["place"] for p in view_for(state, None)["players"]] == [
+            placed.index(s) + 1 for s in range(state.players)
+        ]
+        factor = 2 if rules.double_score else 1
+        assert list(state.deal_scores or ()) == [factor * m for m in moments]
+        assert [b + d for b, d in zip(before_totals, state.deal_scores or (), strict=True)] == list(
+            state.totals
+        )
+        return
     # Out by emptying the hand; under handLimit "out" the last seat left wins with its
-    # hand as it is, and that hand counts for nobody.
-    last_left = bool([e for e in events if e["type"] == "handLimit"])
+    # hand as it is, and that hand counts for nobody; so does the hand of the seat counted
+    # out when a match clock ran out (blitzSeconds).
+    clocked = any(e["type"] == "clockOut" for e in events)
+    last_left = bool([e for e in events if e["type"] == "handLimit"]) or clocked
     if not last_left:
         assert state.hands[winner] == ()
-    rules = state.rules
     values = [
         0 if state.out[s] and s not in over_seats(events) else hand_value(h, rules, state.side)
         for s, h in enumerate(state.hands)

@@ -38,9 +38,9 @@ def test_view_shows_own_hand_and_only_counts_of_the_others() -> None:
     assert view["you"] == 1
     assert view["hand"] == cards("G2 G3 G4")
     assert view["players"] == [
-        {"seat": 0, "cards": 3, "score": 0, "out": False},
-        {"seat": 1, "cards": 3, "score": 0, "out": False},
-        {"seat": 2, "cards": 4, "score": 0, "out": False},
+        {"seat": 0, "cards": 3, "score": 0, "out": False, "place": None},
+        {"seat": 1, "cards": 3, "score": 0, "out": False, "place": None},
+        {"seat": 2, "cards": 4, "score": 0, "out": False, "place": None},
     ]
     assert (view["top"], view["color"], view["drawPile"], view["turn"]) == ("R9", "R", 2, 0)
     assert view["reveal"] is None

@@ -119,6 +119,8 @@ const STRINGS = {
     "table.connected": "online",
     "table.disconnected": "offline",
     "table.out": "out",
+    "table.place": "{n}. place",
+    "table.blitz": "match clock left",
     "table.score": "{n} pts",
     "table.log": "What happened",
     "table.hand": "Your hand",
@@ -750,6 +752,8 @@ const STRINGS = {
     "table.connected": "online",
     "table.disconnected": "offline",
     "table.out": "ude",
+    "table.place": "{n}. plads",
+    "table.blitz": "tid tilbage på kampens ur",
     "table.score": "{n} point",
     "table.log": "Hvad er der sket",
     "table.hand": "Din hånd",
@@ -1391,6 +1395,14 @@ const OPTION_TEXT = {
   teams: {
     en: ["Teams", "Play in teams of 2 or 3, partners opposite, the team's scores added (0: off)"],
     da: ["Hold", "Spil i hold på 2 eller 3, makkerne over for hinanden, holdets point lagt sammen (0: fra)"],
+  },
+  placings: {
+    en: ["Placings", "Play on after the first player goes out until one is left; each going out scores"],
+    da: ["Placeringer", "Spil videre efter den første går ud, til én er tilbage; hver der går ud, får point"],
+  },
+  blitzSeconds: {
+    en: ["Blitz clock", "A clock for the whole match per player; at 0 the match ends (0: off, else 60-3600 s)"],
+    da: ["Lynur", "Et ur for hele kampen for hver spiller; ved 0 slutter kampen (0: fra, ellers 60-3600 s)"],
   },
   shuffleSeats: {
     en: ["Shuffle seats", "The seats are shuffled at the start of a match"],

@@ -175,6 +175,12 @@ function seatActions(view, ctx, done) {
   return out;
 }
 
+// blitzSeconds: the seat's match clock (ms left, as the last change left it), m:ss.
+function clockText(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `\u23F1 ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
 function playerChip(view, p, ctx, info) {
   const isTurn = view.turn === p.seat && view.phase === "playing";
   const online = p.connected !== false;
@@ -197,7 +203,8 @@ function playerChip(view, p, ctx, info) {
         }),
         h("strong", { class: "player-name" }, [ctx.name(p.seat)]),
         view.dealer === p.seat ? h("span", { class: "badge" }, [t("table.dealer")]) : null,
-        p.out ? h("span", { class: "badge" }, [t("table.out")]) : null,
+        p.out && !p.place ? h("span", { class: "badge" }, [t("table.out")]) : null,
+        p.place ? h("span", { class: "badge", "data-testid": "place" }, [t("table.place", { n: p.place })]) : null,
         ...seatBadges(view, p),
         p.cards === 1 && GAME_PHASES.has(view.phase) ? h("span", { class: "badge uno" }, ["UNO"]) : null,
       ]),
@@ -207,6 +214,9 @@ function playerChip(view, p, ctx, info) {
       h("div", { class: "player-meta" }, [
         h("span", { "data-testid": "card-count" }, [countText(p.cards ?? 0)]),
         h("span", { class: "muted" }, [t("table.score", { n: p.score ?? view.totals?.[p.seat] ?? 0 })]),
+        p.blitz != null
+          ? h("span", { class: "muted", "data-testid": "blitz", title: t("table.blitz") }, [clockText(p.blitz)])
+          : null,
         sipsBadge(view, p.seat),
       ]),
       catchable
