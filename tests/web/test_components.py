@@ -267,6 +267,22 @@ def test_spectators_see_no_hand(page):
     expect(page.locator("[data-testid=player]")).to_have_count(3)
 
 
+def test_placings_and_blitz_show_each_seats_place_and_match_clock(page):
+    players = [
+        {**p, "blitz": ms}
+        for p, ms in zip(base_view()["players"], [95_000, 61_000, 0], strict=True)
+    ]
+    players[1] = {**players[1], "out": True, "place": 1, "cards": 0}
+    render(page, base_view(players=players))
+    ben, cara = (page.locator(f"[data-testid=player][data-seat='{s}']") for s in (1, 2))
+    expect(ben.get_by_test_id("place")).to_have_text("1. place")
+    expect(cara.get_by_test_id("place")).to_have_count(0)
+    expect(ben.get_by_test_id("blitz")).to_have_text("\u23f1 1:01")
+    expect(cara.get_by_test_id("blitz")).to_have_text("\u23f1 0:00")
+    render(page, base_view(players=players), lang="da")
+    expect(ben.get_by_test_id("place")).to_have_text("1. plads")
+
+
 def test_danish_table(page, shot):
     render(page, base_view(direction=-1), lang="da")
     expect(page.get_by_test_id("turn-indicator")).to_have_text("Din tur")
