@@ -1,6 +1,7 @@
 """What each command does to a room: the writer's pure part (no I/O; time passed in).
 
-A command is a log entry ``{"k": kind, "cid", "node", ...}``. :meth:`RoomMachine.handle`
+A command is a log entry ``{"k": kind, "cid", "node", ...}``, read into its dataclass by
+``app.rooms.commands``; :data:`HANDLERS` names the handler of each. :meth:`RoomMachine.handle`
 judges it against the room as it is now and returns a :class:`Step`: the answer for the
 node that sent it and, when the room changed, the events the change made. Refusals change
 nothing.
@@ -11,12 +12,13 @@ from __future__ import annotations
 import random
 import secrets
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
 from app.db.records import DealRecord
-from app.rooms import autoplay
+from app.rooms import autoplay, commands
 from app.rooms.autoplay import RoomTimes
 from app.rooms.doc import (
     ACKS_KEPT,
@@ -117,12 +119,6 @@ def replay(deal: list[dict[str, Any]]) -> Any:
         elif state is not None and "action" in entry:
             state, _ = engine.apply(state, entry["seat"], entry["action"])
     return state
-
-
-def _socket_node(command: dict[str, Any]) -> str:
-    """The node a connect/disconnect's socket lives on: the node that sent it, or for a
-    disconnect made by a writer for a dead node, that node (``at``)."""
-    return str(command.get("at") or command.get("node") or "")
 
 
 def _count(counts: dict[str, int], node: str, delta: int, total: int = 0) -> bool:
@@ -240,12 +236,11 @@ class RoomMachine:
         """The document to commit."""
         return self.doc
 
-    def handle(self, command: dict[str, Any], now_ms: int) -> Step:
-        handler = getattr(self, "_on_" + str(command.get("k")), None)
-        if handler is None:
-            return _refuse(RoomError(400, "unknown_command", f"unknown command {command!r}"))
+    def handle(self, command: dict[str, Any] | commands.Command, now_ms: int) -> Step:
+        """Judge ``command`` (a log entry, or its dataclass) at ``now_ms``."""
         try:
-            step: Step = handler(command, now_ms)
+            typed = command if isinstance(command, commands.Command) else commands.decode(command)
+            step: Step = HANDLERS[type(typed)](self, typed, now_ms)
         except RoomError as err:
             return _refuse(err)
         if step.changed:
@@ -256,22 +251,22 @@ class RoomMachine:
 
     # Seats
 
-    def _on_join(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_join(self, command: commands.Join, now_ms: int) -> Step:
         doc = self.doc
         if doc["status"] == PLAYING:
             raise RoomError(409, "match_in_progress", "the match has started; seats are fixed")
-        if is_banned(doc, command["name"]):
+        if is_banned(doc, command.name):
             raise RoomError(403, "banned", "the host removed this player from the room")
         seat = self._free_seat()
-        if doc["rules"].get("drinks") and not command.get("age"):
+        if doc["rules"].get("drinks") and not command.age:
             raise RoomError(403, "age_confirmation_required", _AGE_MESSAGE)
         player = {
             "seat": seat,
-            "pid": command["pid"],
-            "name": command["name"],
-            "token": command["token"],
+            "pid": command.pid,
+            "name": command.name,
+            "token": command.token,
             "conn": 0,
-            "age": bool(command.get("age")),
+            "age": bool(command.age),
             "joinedAt": now_ms,
             "goneAt": now_ms,  # seated, no socket yet
         }
@@ -279,9 +274,9 @@ class RoomMachine:
         doc["players"].sort(key=lambda p: p["seat"])
         if doc.get("hostPid") is None and doc.get("host"):
             # The first person seated is the host's seat: the role passes on from it.
-            doc["hostPid"] = command["pid"]
+            doc["hostPid"] = command.pid
         reset = self._back_to_lobby()
-        event = {"type": "join", "seat": seat, "name": command["name"]}
+        event = {"type": "join", "seat": seat, "name": command.name}
         return Step(
             {"ok": True, "seat": seat},
             changed=True,
@@ -299,13 +294,13 @@ class RoomMachine:
             raise RoomError(409, "room_full", f"all {doc['seats']} seats are taken")
         return free[0]
 
-    def _on_bot(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_bot(self, command: commands.Bot, now_ms: int) -> Step:
         """The host seats a bot (in the lobby, or after a match: a new lobby)."""
         doc = self.doc
         if doc["status"] == PLAYING:
             raise RoomError(409, "match_in_progress", "bots are seated before a match")
         seat = self._free_seat()
-        level = command["level"]
+        level = command.level
         bots = sum(1 for p in doc["players"] if p.get("bot"))
         player = {
             "seat": seat,
@@ -329,16 +324,16 @@ class RoomMachine:
             deal_append=[{"acks": self._acks_entry()}] if reset else [],
         )
 
-    def _on_leave(self, command: dict[str, Any], now_ms: int) -> Step:
-        player = self._player(command["pid"])
+    def _on_leave(self, command: commands.Leave, now_ms: int) -> Step:
+        player = self._player(command.pid)
         return self._remove(player, "leave", now_ms)
 
-    def _on_kick(self, command: dict[str, Any], now_ms: int) -> Step:
-        player = player_by_seat(self.doc, command["seat"])
+    def _on_kick(self, command: commands.Kick, now_ms: int) -> Step:
+        player = player_by_seat(self.doc, command.seat)
         if player is None:
-            raise RoomError(404, "seat_empty", f"nobody sits in seat {command['seat']!r}")
+            raise RoomError(404, "seat_empty", f"nobody sits in seat {command.seat!r}")
         if player.get("left"):
-            raise RoomError(409, "seat_left", f"the player of seat {command['seat']} has left")
+            raise RoomError(409, "seat_left", f"the player of seat {command.seat} has left")
         if not player.get("bot"):
             # A kick is a ban for the room's lifetime (the host may lift it).
             bans = self.doc.setdefault("bans", [])
@@ -346,48 +341,48 @@ class RoomMachine:
                 bans.append(player["name"])
         return self._remove(player, "kick", now_ms)
 
-    def _on_reseat(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_reseat(self, command: commands.Reseat, now_ms: int) -> Step:
         """A tournament's host moved players between tables before they started: the seat
         holds another player (the one before loses it: their sockets close)."""
         doc = self.doc
         if doc["status"] != LOBBY:
             raise RoomError(409, "match_in_progress", "the match has started; seats are fixed")
-        player = player_by_seat(doc, int(command["seat"]))
+        player = player_by_seat(doc, int(command.seat))
         if player is None:
-            raise RoomError(404, "seat_empty", f"seat {command['seat']} is empty")
+            raise RoomError(404, "seat_empty", f"seat {command.seat} is empty")
         before = player["pid"]
         for key in ("at", "socks", "came"):
             player.pop(key, None)
         player.update(
-            pid=command["pid"],
-            name=command["name"],
-            token=command["token"],
+            pid=command.pid,
+            name=command.name,
+            token=command.token,
             conn=0,
             goneAt=now_ms,
             away=False,
         )
-        event = {"type": "join", "seat": player["seat"], "name": command["name"]}
+        event = {"type": "join", "seat": player["seat"], "name": command.name}
         step = Step({"ok": True}, changed=True, public_events=[event])
         step.removed = [before]
         return step
 
-    def _on_mute(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_mute(self, command: commands.Mute, now_ms: int) -> Step:
         """The host mutes (or unmutes) a seat's chat; the game is not touched."""
-        player = player_by_seat(self.doc, command["seat"])
+        player = player_by_seat(self.doc, command.seat)
         if player is None:
-            raise RoomError(404, "seat_empty", f"nobody sits in seat {command['seat']!r}")
+            raise RoomError(404, "seat_empty", f"nobody sits in seat {command.seat!r}")
         muted: list[str] = self.doc.setdefault("muted", [])
-        if command["muted"] and player["pid"] not in muted:
+        if command.muted and player["pid"] not in muted:
             muted.append(player["pid"])
-        elif not command["muted"] and player["pid"] in muted:
+        elif not command.muted and player["pid"] in muted:
             muted.remove(player["pid"])
         return Step({"ok": True}, changed=True, public_events=[{"type": "settings"}])
 
-    def _on_unban(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_unban(self, command: commands.Unban, now_ms: int) -> Step:
         bans = self.doc.get("bans", [])
-        name = next((b for b in bans if b.casefold() == command["name"].casefold()), None)
+        name = next((b for b in bans if b.casefold() == command.name.casefold()), None)
         if name is None:
-            raise RoomError(404, "not_banned", f"{command['name']!r} is not banned here")
+            raise RoomError(404, "not_banned", f"{command.name!r} is not banned here")
         bans.remove(name)
         return Step({"ok": True}, changed=True, public_events=[{"type": "unban", "name": name}])
 
@@ -435,20 +430,20 @@ class RoomMachine:
             return True
         return False
 
-    def _on_connect(self, command: dict[str, Any], now_ms: int) -> Step:
-        player = self._player(command["pid"])
-        sock = command.get("sock")
+    def _on_connect(self, command: commands.Connect, now_ms: int) -> Step:
+        player = self._player(command.pid)
+        sock = command.sock
         socks = player.setdefault("socks", {})
         if sock is not None and sock in socks:
             # Sent again after an answer lost to an outage: its first commit landed.
             return Step({"ok": True})
-        limit = command.get("max")
+        limit = command.max
         if limit is not None and player["conn"] >= limit:
             raise RoomError(429, "too_many_sockets", f"this seat has {limit} sockets open already")
         player["conn"] += 1
         player["goneAt"] = None
         player["came"] = True  # (a tournament withdraws who never came to their table)
-        node = _socket_node(command)
+        node = commands.socket_node(command)
         _count(player.setdefault("at", {}), node, 1)
         if sock is not None:
             socks[sock] = node
@@ -463,19 +458,19 @@ class RoomMachine:
             player["away"] = False
             step.public_events.append({"type": "back", "seat": player["seat"]})
 
-    def _on_back(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_back(self, command: commands.Back, now_ms: int) -> Step:
         """The player's explicit "I'm back": the autopilot gives the seat back."""
-        player = self._player(command["pid"])
+        player = self._player(command.pid)
         if not player.get("away"):
             raise RoomError(409, "not_away", "this seat is not away")
-        step = Step({"ok": True, "ref": command.get("ref"), "seq": self.seq + 1}, changed=True)
+        step = Step({"ok": True, "ref": command.ref, "seq": self.seq + 1}, changed=True)
         self._back_from_away(player, step)
         return step
 
-    def _on_disconnect(self, command: dict[str, Any], now_ms: int) -> Step:
-        player = self._player(command["pid"])
-        node = _socket_node(command)
-        sock = command.get("sock")
+    def _on_disconnect(self, command: commands.Disconnect, now_ms: int) -> Step:
+        player = self._player(command.pid)
+        node = commands.socket_node(command)
+        sock = command.sock
         socks = player.setdefault("socks", {})
         if sock is not None:
             if sock not in socks:
@@ -495,26 +490,26 @@ class RoomMachine:
         event = {"type": "disconnect", "seat": player["seat"]}
         return Step({"ok": True}, changed=True, public_events=[event])
 
-    def _on_watch(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_watch(self, command: commands.Watch, now_ms: int) -> Step:
         # Not a change of the room: each spectator connect patched to every socket cost
         # quadratically many frames. The count shown refreshes with the next change (or
         # the ``watchers`` timer's).
         count = watching(self.doc)
-        limit = command.get("max")
+        limit = command.max
         if limit is not None and count >= limit:
             raise RoomError(429, "too_many_spectators", f"this room has {limit} spectators already")
         self.doc["watching"] = count + 1
-        _count(self.doc.setdefault("watchAt", {}), _socket_node(command), 1)
+        _count(self.doc.setdefault("watchAt", {}), commands.socket_node(command), 1)
         return Step({"ok": True}, quiet=True)
 
-    def _on_unwatch(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_unwatch(self, command: commands.Unwatch, now_ms: int) -> Step:
         count = watching(self.doc)
-        if not _count(self.doc.setdefault("watchAt", {}), _socket_node(command), -1, count):
+        if not _count(self.doc.setdefault("watchAt", {}), commands.socket_node(command), -1, count):
             return Step({"ok": True})
         self.doc["watching"] = count - 1
         return Step({"ok": True}, quiet=True)
 
-    def _on_watchers(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_watchers(self, command: commands.Watchers, now_ms: int) -> Step:
         """The room's own refresh of the spectator count its views show, when spectators
         came or went since its last change (at most one per refresh period)."""
         count = watching(self.doc)
@@ -551,11 +546,11 @@ class RoomMachine:
 
     # The host
 
-    def _on_settings(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_settings(self, command: commands.Settings, now_ms: int) -> Step:
         doc = self.doc
         if doc["status"] == PLAYING:
             raise RoomError(409, "match_in_progress", "settings change only before a match")
-        changes = command["changes"]
+        changes = command.changes
         seats = changes.get("seats")
         if seats is not None:
             highest = max((p["seat"] for p in doc["players"]), default=-1)
@@ -568,7 +563,7 @@ class RoomMachine:
         doc.update(changes)
         return Step({"ok": True}, changed=True, public_events=[{"type": "settings"}])
 
-    def _on_start(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_start(self, command: commands.Start, now_ms: int) -> Step:
         doc = self.doc
         if doc["status"] == PLAYING:
             raise RoomError(409, "match_in_progress", "the match has already started")
@@ -603,7 +598,7 @@ class RoomMachine:
             else:
                 player.pop("blitz", None)
         away_events = []
-        if command.get("absentAway"):
+        if command.absentAway:
             # A tournament table starts on time: a seat with no socket open is played by
             # the autopilot from the first turn until its player comes.
             for player in players:
@@ -668,7 +663,7 @@ class RoomMachine:
             return self.times.empty_lobby_ms
         return self.times.empty_room_ms
 
-    def _on_tick(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_tick(self, command: commands.Tick, now_ms: int) -> Step:
         """Whatever of the room's timers is due, in a fixed order; nothing due: no change
         (a tick that a player's action overtook, or a second node's copy of it)."""
         doc = self.doc
@@ -687,7 +682,7 @@ class RoomMachine:
                 return self._go_away(player, "absent")
         timer = self.next_deal_timer(now_ms)
         if timer is not None and timer[0] <= 0:
-            return self._on_timer(timer[1], now_ms)
+            return self._on_timer(commands.Timer(deal=timer[1]["deal"]), now_ms)
         if doc.get("botAt") and now_ms >= doc["botAt"]:
             doc["botAt"] = None
             step = self._bot_turn(now_ms)
@@ -889,10 +884,10 @@ class RoomMachine:
                 return True
         return False
 
-    def _on_resume(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_resume(self, command: commands.Resume, now_ms: int) -> Step:
         """A writer took the room over after an outage: the decider gets the time back that
         passed while no writer held the room."""
-        shift = int(command["shift"])
+        shift = int(command.shift)
         doc = self.doc
         clock = doc.get("clock")
         if shift <= 0 or doc.get("pausedAt") or (clock is None and not doc.get("emptySince")):
@@ -908,7 +903,7 @@ class RoomMachine:
             step.public_events.append(event)
         return step
 
-    def _on_pause(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_pause(self, command: commands.Pause, now_ms: int) -> Step:
         """A tournament's host stops the table: no clock runs, nobody moves, until
         ``unpause`` gives every running clock the paused time back."""
         doc = self.doc
@@ -917,7 +912,7 @@ class RoomMachine:
         doc["pausedAt"] = now_ms
         return Step({"ok": True}, changed=True, public_events=[{"type": "paused"}])
 
-    def _on_unpause(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_unpause(self, command: commands.Unpause, now_ms: int) -> Step:
         doc = self.doc
         paused = doc.get("pausedAt")
         if not paused:
@@ -948,9 +943,9 @@ class RoomMachine:
         tally = {"winner": winner, "left": left, "totals": list(state.totals)}
         self.doc.setdefault("tally", []).append(tally)
 
-    def _on_claim(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_claim(self, command: commands.Claim, now_ms: int) -> Step:
         """Two seats, the opponent away: the player present may end the match as winner."""
-        player = self._player(command["pid"])
+        player = self._player(command.pid)
         doc, state = self.doc, self.state
         if doc["status"] != PLAYING or state is None:
             raise RoomError(409, "not_playing", "no match is in progress in this room")
@@ -994,9 +989,9 @@ class RoomMachine:
 
     # Play
 
-    def _on_action(self, command: dict[str, Any], now_ms: int) -> Step:
-        player = self._player(command["pid"])
-        ref = command["ref"]
+    def _on_action(self, command: commands.Action, now_ms: int) -> Step:
+        player = self._player(command.pid)
+        ref = command.ref
         key = f"{player['pid']}:{ref}"
         if key in self.acks:
             # Applied before: answered with the same ack, applied never again.
@@ -1007,7 +1002,7 @@ class RoomMachine:
             raise RoomError(409, "paused", "the table is paused; play goes on when it resumes")
         # A claim the room made for a seat it plays (see _room_claim); no client command
         # carries ``by``.
-        by = command.get("by")
+        by = command.by
         if by is not None and autoplay.pilots(self.doc).get(player["seat"]) is None:
             raise RoomError(409, "too_late", "the room no longer plays this seat")
         if player.get("bot") and by is None:
@@ -1017,23 +1012,23 @@ class RoomMachine:
                 409, "room_only", "only the room's own clock sends clockOut (blitzSeconds)"
             )
         try:
-            self._check_claimant(player, command["action"], now_ms)
-            vote = None if by is not None else self._ready_vote(player, command["action"], key, ref)
+            self._check_claimant(player, command.action, now_ms)
+            vote = None if by is not None else self._ready_vote(player, command.action, key, ref)
             if vote is not None:
                 return vote
-            step = self._apply(player["seat"], command["action"], key, now_ms, by=by)
+            step = self._apply(player["seat"], command.action, key, now_ms, by=by)
         except RoomError as err:
-            if command.get("lost") is None and by is None:
-                penalty = self._misplay(player["seat"], command["action"], err, now_ms)
+            if command.lost is None and by is None:
+                penalty = self._misplay(player["seat"], command.action, err, now_ms)
                 if penalty is not None:
                     return penalty
-            lost = command.get("lost")
+            lost = command.lost
             if lost is not None:
                 # It lost a claim window: whatever the table now says, it lost a race.
                 message = "too late: another claim on this position won the race"
                 raise RoomError(409, "too_late", message, lost) from None
             raise
-        race = command.get("race")
+        race = command.race
         if race is not None:
             step.public_events.append(race["event"])
             self._count_race(race)
@@ -1139,11 +1134,11 @@ class RoomMachine:
         mine = delay if isinstance(delay, int) else self.races.delay_cap_ms
         return window_ms(mine, others, self.races)
 
-    def _on_delay(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_delay(self, command: commands.Delay, now_ms: int) -> Step:
         """A seat's connection measured its credited delay anew (app.ws.connection): kept
         by the writer (not a change of the room)."""
-        player = player_by_pid(self.doc, command.get("pid", ""))
-        delay = command.get("ms")
+        player = player_by_pid(self.doc, command.pid)
+        delay = command.ms
         if player is not None and isinstance(delay, int) and not isinstance(delay, bool):
             self.delays[player["pid"]] = max(0, delay)
         return Step({"ok": True})
@@ -1212,7 +1207,7 @@ class RoomMachine:
             stats["wins"] += int(won)
             stats["superhuman"] += int(superhuman)
 
-    def _on_timer(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_timer(self, command: commands.Timer, now_ms: int) -> Step:
         """The room deals the next deal itself, ``nextDealDelay`` s after one ended; a timer
         that a player's nextDeal (or anything else) overtook in the log does nothing."""
         state = self.state
@@ -1221,7 +1216,7 @@ class RoomMachine:
             or self.doc.get("pausedAt")
             or state is None
             or state.phase != "dealOver"
-            or state.deal != command.get("deal")
+            or state.deal != command.deal
         ):
             return Step({"ok": True, "stale": True})
         seat = state.active_seats()[0]  # any seated player may deal on; the room acts
@@ -1257,11 +1252,11 @@ class RoomMachine:
         shuffle["dealt"] = proof
         shuffle["entropy"] = {}
 
-    def _on_entropy(self, command: dict[str, Any], now_ms: int) -> Step:
+    def _on_entropy(self, command: commands.Entropy, now_ms: int) -> Step:
         """A seated client's contribution to the next deal's seed (docs/fairness.md)."""
-        player = self._player(command["pid"])
+        player = self._player(command.pid)
         deal = next_deal_number(self.doc, self.state)
-        if deal is None or command.get("deal") != deal:
+        if deal is None or command.deal != deal:
             raise RoomError(
                 409,
                 "entropy_too_late",
@@ -1269,12 +1264,12 @@ class RoomMachine:
                 if deal is not None
                 else "contributions open when a deal ends: this one is dealt",
             )
-        if not engine_contribution(command.get("value")):
+        if not engine_contribution(command.value):
             raise RoomError(422, "bad_entropy", "entropy is 1-64 lowercase hex characters")
         entropy = self.doc.setdefault("shuffle", fresh_shuffle()).setdefault("entropy", {})
         if player["pid"] in entropy:
             raise RoomError(409, "entropy_twice", f"you contributed to deal {deal} already")
-        entropy[player["pid"]] = command["value"]
+        entropy[player["pid"]] = command.value
         event = {"type": "entropy", "seat": player["seat"], "deal": deal}
         return Step({"ok": True}, changed=True, public_events=[event])
 
@@ -1365,6 +1360,35 @@ class RoomMachine:
                 for p in self.doc["players"]
             ],
         )
+
+
+# The handler of every command kind: what the machine does with it.
+HANDLERS: dict[type[commands.Command], Callable[[RoomMachine, Any, int], Step]] = {
+    commands.Join: RoomMachine._on_join,
+    commands.Bot: RoomMachine._on_bot,
+    commands.Leave: RoomMachine._on_leave,
+    commands.Kick: RoomMachine._on_kick,
+    commands.Reseat: RoomMachine._on_reseat,
+    commands.Mute: RoomMachine._on_mute,
+    commands.Unban: RoomMachine._on_unban,
+    commands.Connect: RoomMachine._on_connect,
+    commands.Back: RoomMachine._on_back,
+    commands.Disconnect: RoomMachine._on_disconnect,
+    commands.Watch: RoomMachine._on_watch,
+    commands.Unwatch: RoomMachine._on_unwatch,
+    commands.Watchers: RoomMachine._on_watchers,
+    commands.Settings: RoomMachine._on_settings,
+    commands.Start: RoomMachine._on_start,
+    commands.Tick: RoomMachine._on_tick,
+    commands.Resume: RoomMachine._on_resume,
+    commands.Pause: RoomMachine._on_pause,
+    commands.Unpause: RoomMachine._on_unpause,
+    commands.Claim: RoomMachine._on_claim,
+    commands.Action: RoomMachine._on_action,
+    commands.Delay: RoomMachine._on_delay,
+    commands.Timer: RoomMachine._on_timer,
+    commands.Entropy: RoomMachine._on_entropy,
+}
 
 
 def _merge(step: Step, more: Step) -> None:

@@ -1,0 +1,309 @@
+"""The room commands: one dataclass per kind, and the one codec between them and the log.
+
+A room changes only through commands in its log (REST, sockets, the room's own timers and
+the writer all append them). In the log a command is a JSON object
+``{"k": kind, "cid", "node", ...its fields}``; :func:`decode` turns one into its dataclass
+and :func:`encode` back. The room machine judges the dataclasses
+(``app.rooms.machine.HANDLERS`` names the handler of each kind), so a search for a
+command's class finds both who sends it and what it does.
+
+The envelope every command may carry: ``cid`` (the id its sender waits on), ``node`` (the
+node that sent it, where the answer goes) and ``at`` (for the socket commands a writer
+makes for a dead node: the node the socket lived on).
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar
+
+from app.rooms.errors import RoomError
+
+
+class MalformedCommand(ValueError):
+    """A log entry of a known kind without a field its command needs."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Command:
+    KIND: ClassVar[str] = ""
+    cid: str | None = None
+    node: str | None = None
+
+
+# Seats
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Join(Command):
+    """A guest takes the lowest free seat (``token``: the hash of its seat token)."""
+
+    KIND: ClassVar[str] = "join"
+    pid: str
+    name: str
+    token: str
+    age: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Bot(Command):
+    KIND: ClassVar[str] = "bot"
+    level: str = "normal"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Leave(Command):
+    KIND: ClassVar[str] = "leave"
+    pid: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Kick(Command):
+    KIND: ClassVar[str] = "kick"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reseat(Command):
+    """A tournament seats another player in a seat (a re-seat between tables)."""
+
+    KIND: ClassVar[str] = "reseat"
+    seat: int
+    pid: str
+    name: str
+    token: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Mute(Command):
+    KIND: ClassVar[str] = "mute"
+    seat: int
+    muted: bool = True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Unban(Command):
+    KIND: ClassVar[str] = "unban"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Claim(Command):
+    """The present player of two claims the match, the opponent away."""
+
+    KIND: ClassVar[str] = "claim"
+    pid: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Back(Command):
+    KIND: ClassVar[str] = "back"
+    pid: str
+    ref: Any = None
+
+
+# Sockets
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Connect(Command):
+    """A seat's socket opened (``sock``: its id; ``max``: the seat's cap)."""
+
+    KIND: ClassVar[str] = "connect"
+    pid: str
+    max: int | None = None
+    sock: str | None = None
+    at: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Disconnect(Command):
+    KIND: ClassVar[str] = "disconnect"
+    pid: str
+    sock: str | None = None
+    at: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Watch(Command):
+    KIND: ClassVar[str] = "watch"
+    max: int | None = None
+    at: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Unwatch(Command):
+    KIND: ClassVar[str] = "unwatch"
+    at: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Watchers(Command):
+    """The room's own refresh of the spectator count its views show."""
+
+    KIND: ClassVar[str] = "watchers"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Delay(Command):
+    """A seat's connection measured its credited delay (not a change of the room)."""
+
+    KIND: ClassVar[str] = "delay"
+    pid: str = ""
+    ms: Any = None
+
+
+# The host and the table
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Settings(Command):
+    KIND: ClassVar[str] = "settings"
+    changes: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Start(Command):
+    """Deal the first hand (``absentAway``: seats nobody holds start away)."""
+
+    KIND: ClassVar[str] = "start"
+    absentAway: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pause(Command):
+    KIND: ClassVar[str] = "pause"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Unpause(Command):
+    KIND: ClassVar[str] = "unpause"
+
+
+# Play
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Action(Command):
+    """A seat's game action (CONTRACT.md section 2), ``ref`` the client's id for it.
+
+    The room's own claims for the seats it plays carry ``by``; the writer adds ``race``
+    (the won race's marks) or ``lost`` (a lost claim window) to a claim it held;
+    ``timing`` is the client's measured delay."""
+
+    KIND: ClassVar[str] = "action"
+    pid: str
+    ref: Any
+    action: dict[str, Any]
+    by: str | None = None
+    race: dict[str, Any] | None = None
+    lost: dict[str, Any] | None = None
+    timing: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Entropy(Command):
+    """A seat's contribution to the next deal's shuffle (app.rooms.shuffle)."""
+
+    KIND: ClassVar[str] = "entropy"
+    pid: str
+    deal: Any = None
+    value: Any = None
+
+
+# The room's own timers
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tick(Command):
+    """Judge whatever is due (a turn clock, an absent seat, a bot's move)."""
+
+    KIND: ClassVar[str] = "tick"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Timer(Command):
+    """Deal on after deal ``deal`` ended (nextDealDelay, or a timed room)."""
+
+    KIND: ClassVar[str] = "timer"
+    deal: Any = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resume(Command):
+    """The room had no writer for ``shift`` ms: its clocks give that time back."""
+
+    KIND: ClassVar[str] = "resume"
+    shift: int
+
+
+KINDS: dict[str, type[Command]] = {
+    kind.KIND: kind
+    for kind in (
+        Join,
+        Bot,
+        Leave,
+        Kick,
+        Reseat,
+        Mute,
+        Unban,
+        Claim,
+        Back,
+        Connect,
+        Disconnect,
+        Watch,
+        Unwatch,
+        Watchers,
+        Delay,
+        Settings,
+        Start,
+        Pause,
+        Unpause,
+        Action,
+        Entropy,
+        Tick,
+        Timer,
+        Resume,
+    )
+}
+_FIELDS: dict[type[Command], tuple[tuple[str, bool], ...]] = {
+    kind: tuple(
+        (f.name, f.default is MISSING and f.default_factory is MISSING) for f in fields(kind)
+    )
+    for kind in KINDS.values()
+}
+
+
+def decode(entry: dict[str, Any]) -> Command:
+    """The command of a log entry.
+
+    :raises RoomError: 400 ``unknown_command``: an unknown kind.
+    :raises MalformedCommand: a field is missing (only a bug of the server's own can
+        write such an entry: the writer answers it as one, ``internal``).
+    """
+    kind = KINDS.get(str(entry.get("k")))
+    if kind is None:
+        raise RoomError(400, "unknown_command", f"unknown command {entry!r}")
+    values: dict[str, Any] = {}
+    for name, required in _FIELDS[kind]:
+        if name in entry:
+            values[name] = entry[name]
+        elif required:
+            raise MalformedCommand(f"command {entry!r} lacks {name!r}")
+    return kind(**values)
+
+
+def encode(command: Command) -> dict[str, Any]:
+    """The log entry of a command (fields left at None are left out)."""
+    entry: dict[str, Any] = {"k": command.KIND}
+    for name, _ in _FIELDS[type(command)]:
+        value = getattr(command, name)
+        if value is not None:
+            entry[name] = value
+    return entry
+
+
+def socket_node(command: Connect | Disconnect | Watch | Unwatch) -> str:
+    """The node a socket command's socket lives on: the node that sent it, or for one a
+    writer made for a dead node, that node (``at``)."""
+    return str(command.at or command.node or "")

@@ -1,0 +1,36 @@
+"""Room commands (app/rooms/commands.py): every kind has its handler, and the codec
+between the dataclasses and the log loses nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.rooms import commands
+from app.rooms.errors import RoomError
+from app.rooms.machine import HANDLERS
+
+
+def test_every_kind_has_one_handler() -> None:
+    assert set(HANDLERS) == set(commands.KINDS.values())
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"k": "join", "pid": "p1", "name": "Anna", "token": "h", "age": True, "cid": "c"},
+        {"k": "action", "pid": "p1", "ref": "a1", "action": {"type": "draw"}, "node": "n1"},
+        {"k": "disconnect", "pid": "p1", "at": "n2"},
+        {"k": "start", "absentAway": True},
+        {"k": "tick"},
+    ],
+)
+def test_a_log_entry_reads_and_writes_back_the_same(entry: dict[str, object]) -> None:
+    assert commands.encode(commands.decode(entry)) == entry
+
+
+def test_an_unknown_kind_or_a_missing_field_is_refused() -> None:
+    with pytest.raises(RoomError) as unknown:
+        commands.decode({"k": "dance"})
+    assert unknown.value.code == "unknown_command"
+    with pytest.raises(commands.MalformedCommand, match="pid"):
+        commands.decode({"k": "leave"})
