@@ -1007,7 +1007,7 @@ class RoomMachine:
             raise RoomError(409, "too_late", "the room no longer plays this seat")
         if player.get("bot") and by is None:
             raise RoomError(409, "bot_seat", "a bot plays this seat")
-        if command["action"].get("type") in ROOM_ONLY:
+        if command.action.get("type") in ROOM_ONLY:
             raise RoomError(
                 409, "room_only", "only the room's own clock sends clockOut (blitzSeconds)"
             )
