@@ -296,11 +296,7 @@ class RoomService:
                 owner=self.node,
                 lease_ttl_ms=self._ttl_ms,
                 idle_seconds=self._idle,
-                local_result=self._resolve,
-                local_change=self._deliver,
-                on_stop=self._writer_stopping,
-                on_lost=self._lost,
-                schedule=self.schedule,
+                node=_WriterLink(self),
                 metrics=self.metrics,
                 watchers_refresh_seconds=self._watchers_every,
                 races=self.races,
@@ -584,3 +580,27 @@ def answer(future: asyncio.Future[dict[str, Any]]) -> dict[str, Any]:
     if not result.get("ok"):
         raise RoomError.from_result(result)
     return result
+
+
+class _WriterLink:
+    """This node as its writers see it (``app.rooms.writer.WriterNode``)."""
+
+    __slots__ = ("_service",)
+
+    def __init__(self, service: RoomService) -> None:
+        self._service = service
+
+    def answer(self, result: dict[str, Any]) -> None:
+        self._service._resolve(result)
+
+    def change(self, room_id: str, change: dict[str, Any]) -> None:
+        self._service._deliver(room_id, change)
+
+    async def stopping(self, room_id: str, seq: int) -> None:
+        await self._service._writer_stopping(room_id, seq)
+
+    def lost(self, command: dict[str, Any], error: Exception) -> None:
+        self._service._lost(command, error)
+
+    def schedule(self, room_id: str, delay: float, command: dict[str, Any]) -> None:
+        self._service.schedule(room_id, delay, command)

@@ -18,8 +18,7 @@ import asyncio
 import collections
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -59,6 +58,28 @@ class _Window:
         self.after: list[dict[str, Any]] = []  # commands read while resolving
 
 
+class WriterNode(Protocol):
+    """What a writer needs of the node that runs it (the node's ``RoomService``)."""
+
+    def answer(self, result: dict[str, Any]) -> None:
+        """The result of a command sent from this node (no round trip through the store)."""
+
+    def change(self, room_id: str, change: dict[str, Any]) -> None:
+        """A committed change, straight to this node's sockets (not back through the
+        store)."""
+
+    async def stopping(self, room_id: str, seq: int) -> None:
+        """Before the lease is given up (``seq``: the last change applied, -1 if none): the
+        node receives the next writer's changes from the store again."""
+
+    def lost(self, command: dict[str, Any], error: Exception) -> None:
+        """A command handed over directly that could be neither applied nor passed on to
+        the log: its sender learns why, instead of waiting for its answer's deadline."""
+
+    def schedule(self, room_id: str, delay: float, command: dict[str, Any]) -> None:
+        """Send ``command`` to the room's log after ``delay`` s (the room's own timers)."""
+
+
 class RoomWriter:
     """Applies one room's log while this node holds the room's lease."""
 
@@ -71,21 +92,14 @@ class RoomWriter:
         owner: str,
         lease_ttl_ms: int,
         idle_seconds: float,
-        local_result: Callable[[dict[str, Any]], None] | None = None,
-        local_change: Callable[[str, dict[str, Any]], None] | None = None,
-        on_stop: Callable[[str, int], Awaitable[None]] | None = None,
-        schedule: Callable[[str, float, dict[str, Any]], None] | None = None,
+        node: WriterNode,
         metrics: Metrics | None = None,
         watchers_refresh_seconds: float = 5.0,
         races: RaceSettings | None = None,
         times: RoomTimes | None = None,
-        on_lost: Callable[[dict[str, Any], Exception], None] | None = None,
     ) -> None:
         self.room_id = room_id
-        # A command handed over directly that could be neither applied nor passed on to
-        # the log: its sender learns why (``on_lost(command, error)``), instead of waiting
-        # for its answer's deadline.
-        self._on_lost = on_lost
+        self._node = node
         self._metrics = metrics
         self._races = races or RaceSettings()
         self._window: _Window | None = None
@@ -97,15 +111,6 @@ class RoomWriter:
         # lease_ttl_ms): see _lease_extension.
         self._renewed = time.monotonic()
         self._idle = idle_seconds
-        # Results for commands sent from this node skip the round trip through the store.
-        self._local_result = local_result
-        # Each committed change goes straight to this node's sockets (``local_change``), not
-        # back through the store; ``on_stop(room_id, seq)`` runs before the lease is given
-        # up, so that the node can receive the next writer's changes from the store again.
-        self._local_change = local_change
-        self._on_stop = on_stop
-        # Sends a command to the room's log after a delay (the room's own timers).
-        self._schedule = schedule
         # A refresh of the spectator count views show is set (see _commit_quiet).
         self._watchers_every = watchers_refresh_seconds
         self._watchers_armed = False
@@ -196,12 +201,11 @@ class RoomWriter:
                 await store.unwatch_log(self.room_id)
             except Exception as err:  # the store is down: its link goes with it
                 log.warning("room %s: could not stop watching the log: %r", self.room_id, err)
-            if self._on_stop is not None:
-                seq = -1 if self._machine is None else self._machine.seq
-                try:
-                    await self._on_stop(self.room_id, seq)
-                except Exception:
-                    log_failure(log, "room %s: stopping the writer failed", self.room_id)
+            seq = -1 if self._machine is None else self._machine.seq
+            try:
+                await self._node.stopping(self.room_id, seq)
+            except Exception:
+                log_failure(log, "room %s: stopping the writer failed", self.room_id)
             try:
                 await store.release(self.room_id, self._owner)
             except Exception as err:  # the lease runs out by itself
@@ -225,8 +229,7 @@ class RoomWriter:
             except Exception as err:
                 # Its sender is told, and may retry (it is in no log: applied at most once).
                 log.warning("room %s: could not pass a command on: %r", self.room_id, err)
-                if self._on_lost is not None:
-                    self._on_lost(command, err)
+                self._node.lost(command, err)
 
     async def _loop(self, cursor: str) -> None:
         renew_every = self._ttl_ms / 3000
@@ -407,7 +410,7 @@ class RoomWriter:
             await self._reload(views, shared)
         result = {"cid": command.get("cid"), **step.result}
         node = command.get("node")
-        local = node == self._owner and self._local_result is not None
+        local = node == self._owner
         if command.get("k") == "watchers":
             self._watchers_armed = False
         if step.quiet:
@@ -417,7 +420,7 @@ class RoomWriter:
             if self._metrics is not None:
                 self._metrics.applied(command, False)
             if local:
-                self._local_result(result)  # type: ignore[misc]
+                self._node.answer(result)
             elif node:
                 await self._store.deliver(node, orjson.dumps(result))
             self._stale_tick = command.get("k") == "tick"
@@ -458,10 +461,9 @@ class RoomWriter:
             self._archiver.submit(self.room_id, *archive)
         machine.seq = seq
         self._listed = listed
-        if self._local_change is not None:
-            self._local_change(self.room_id, change)
+        self._node.change(self.room_id, change)
         if local:
-            self._local_result(result)  # type: ignore[misc]  # after the commit, as above
+            self._node.answer(result)  # after the commit, as above
         self._stale_tick = False
         if step.end_room:
             # Nobody there for too long: the room leaves the live store, the writer stops.
@@ -504,11 +506,11 @@ class RoomWriter:
         if commit.lease_ttl_ms:
             self._renewed = sent
         if local:
-            self._local_result(result)  # type: ignore[misc]
-        if machine.watchers_stale() and not self._watchers_armed and self._schedule is not None:
+            self._node.answer(result)
+        if machine.watchers_stale() and not self._watchers_armed:
             # One refresh of the count the views show per period, however many come and go.
             self._watchers_armed = True
-            self._schedule(self.room_id, self._watchers_every, {"k": "watchers"})
+            self._node.schedule(self.room_id, self._watchers_every, {"k": "watchers"})
 
     def _lease_extension(self) -> int:
         """What a commit extends the lease by: the whole TTL once a third of it has passed
