@@ -390,9 +390,10 @@ class RoomMachine:
         event = {"type": kind, "seat": player["seat"], "name": player["name"]}
         if self.doc["status"] == PLAYING and player.get("bot"):
             raise RoomError(409, "match_in_progress", "a bot seat stays until the match ends")
-        if self.doc["status"] == PLAYING:
+        if self.doc["status"] == PLAYING or self.doc.get("tournament"):
             # Mid-match the seat stays (the engine has no forfeit): a bot plays it to the
-            # end, its score kept and marked; the player's token dies with the seat.
+            # end, its score kept and marked; the player's token dies with the seat. A
+            # tournament's table keeps the seat before it deals too: it was seated full.
             player.update(bot="normal", left=True, token="", away=False, conn=0, at={})
             event["bot"] = True
         else:

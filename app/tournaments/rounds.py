@@ -135,9 +135,14 @@ def seat_of(doc: dict[str, Any], pid: str) -> dict[str, Any] | None:
     return next((t for t in round_["tables"] if pid in t["players"]), None)
 
 
-def mark_started(doc: dict[str, Any], table_id: str) -> None:
+def mark_started(doc: dict[str, Any], table_id: str) -> bool:
+    """The table is about to deal: from now on its seats are fixed (``reseat`` refuses).
+    False (nothing changed) if the tournament was paused or the table finished meanwhile."""
     _, table = find_table(doc, table_id)
+    if doc.get("paused") or table.get("result") is not None or table.get("abandoned"):
+        return False
     table["started"] = True
+    return True
 
 
 def record(

@@ -98,11 +98,22 @@ class TournamentRunner:
                 continue
             room = record.doc
             if not doc.get("paused") and tables.ready_to_start(room, table, now):
-                await tables.start_table(self.rooms, table["roomId"])
-                await self.service.change(tid, _marking_started(table["id"]))
+                await self._start(tid, table["id"])
             elif tables.finished(room):
                 seats, absent = tables.result_of(room)
                 await self.service.change(tid, _recording(table["id"], seats, absent))
+
+    async def _start(self, tid: str, table_id: str) -> None:
+        """Mark the table started in the tournament first (a re-seat after that is refused),
+        give its room the seats the tournament says (a re-seat's own room commands may not
+        have landed yet), then deal."""
+        doc, go = await self.service.change(tid, _marking_started(table_id))
+        if not go:
+            return  # paused, or finished, meanwhile
+        _, table = rounds.find_table(doc, table_id)
+        names = {p["pid"]: p["name"] for p in doc["players"]}
+        await tables.reseat(self.rooms, doc, (table,), names)
+        await tables.start_table(self.rooms, table["roomId"])
 
     async def open_round(self, tid: str, doc: dict[str, Any], opened: list[dict[str, Any]]) -> None:
         """The rooms of a round just started (by this node), then every node looks after it."""

@@ -79,7 +79,8 @@ async def open_table(
 
 
 def all_present(room: dict[str, Any]) -> bool:
-    return all(p["conn"] > 0 for p in room["players"])
+    """Every player has a socket open (a bot in the seat of a player who left counts)."""
+    return all(p["conn"] > 0 or p.get("bot") for p in room["players"])
 
 
 def ready_to_start(room: dict[str, Any], table: dict[str, Any], now_ms: int) -> bool:
@@ -150,12 +151,19 @@ async def reseat(
             if seated.get(seat) != pid:
                 token = tokens.hash_token(seat_token(doc, room_id, pid))
                 command = {"k": "reseat", "seat": seat, "pid": pid, "name": names[pid]}
-                await rooms.submit(room_id, {**command, "token": token})
+                try:
+                    await rooms.submit(room_id, {**command, "token": token})
+                except RoomError as err:
+                    # The table started meanwhile: the runner gave its room these seats
+                    # before it dealt (it marks the table started first, then re-seats).
+                    if err.code != "match_in_progress":
+                        raise
+                    log.info("room %s started before its re-seat landed", room_id)
 
 
 async def leave(rooms: RoomService, room_id: str, pid: str) -> None:
-    """The player leaves their running table (withdrawn or disqualified): a bot plays the
-    seat to the end of the match."""
+    """The player leaves their table (withdrawn or disqualified): a bot plays the seat to
+    the end of the match, also at a table that has not dealt yet (it stays full)."""
     try:
         await rooms.submit(room_id, {"k": "leave", "pid": pid})
     except RoomError as err:

@@ -190,3 +190,57 @@ async def test_disqualify_and_end_early(quick: Server) -> None:
     assert [a["action"] for a in doc["audit"]] == ["disqualify", "end"]
     again = await host(quick, made, "/end")
     assert again.status_code == 409 and again.json()["code"] == "tournament/over"
+
+
+async def test_a_player_disqualified_before_their_table_deals_leaves_a_bot_in_the_seat(
+    quick: Server,
+) -> None:
+    made = await new_tournament(quick, tableStartSeconds=600)
+    tid = made["tournamentId"]
+    field = await register_all(quick, tid, 4)
+    doc = (await host(quick, made, "/start")).json()
+    table = doc["roundLog"][0]["tables"][0]
+    out = field[0]
+    r = await host(quick, made, f"/players/{out['playerId']}/disqualify", json={"reason": "rude"})
+    assert r.status_code == 200, r.text
+    room = (await quick.http.get(f"/api/rooms/{table['roomId']}")).json()
+    # The table stays as it was seated: four seats, the disqualified player's a bot's.
+    assert len(room["players"]) == 4
+    assert [p["bot"] is not None for p in room["players"]].count(True) == 1
+    # With the bot, everyone is there once the other three come: the table deals at once.
+    clients = [await connect_seat(quick, await seat(quick, tid, f["token"])) for f in field[1:]]
+    try:
+        doc = await wait_for(quick, tid, lambda d: d["roundLog"][0]["tables"][0]["started"])
+        room = (await quick.http.get(f"/api/rooms/{table['roomId']}")).json()
+        assert room["status"] == "playing"
+    finally:
+        for client in clients:
+            await client.close()
+
+
+async def test_a_table_deals_with_the_seats_the_tournament_says(quick: Server) -> None:
+    """A re-seat whose room commands have not landed when the table deals (its REST call
+    still on the way): the runner gives the room the tournament's seats first."""
+    made = await new_tournament(quick, tableStartSeconds=600)
+    tid = made["tournamentId"]
+    await register_all(quick, tid, 6)
+    doc = (await host(quick, made, "/start")).json()
+    first, second = doc["roundLog"][0]["tables"]
+    a, b = first["players"][0], second["players"][0]
+    service = quick.app.state.tournaments
+
+    def swapped_in_the_document_only(d: dict[str, Any]) -> None:
+        tables = d["roundLog"][0]["tables"]
+        tables[0]["players"][0], tables[1]["players"][0] = b, a
+        for t in tables:
+            t["startAt"] = 0  # and both deal now
+
+    await service.change(tid, swapped_in_the_document_only)
+    await wait_for(quick, tid, lambda d: all(t["started"] for t in d["roundLog"][0]["tables"]))
+    names = {p["playerId"]: p["name"] for p in doc["players"]}
+    for table, moved_in in ((first, b), (second, a)):
+        room = (await quick.http.get(f"/api/rooms/{table['roomId']}")).json()
+        assert room["status"] == "playing"
+        assert names[moved_in] in [p["name"] for p in room["players"]]
+    late = await host(quick, made, "/reseat", json={"playerId": a, "withPlayerId": b})
+    assert late.status_code == 409 and late.json()["code"] == "tournament/table_started"
