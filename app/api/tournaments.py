@@ -9,10 +9,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.api.deps import Authorization, Rooms, Tournaments, bearer
+from app.api.deps import Authorization, Db, Rooms, Tournaments, bearer
 from app.api.errors import responses
 from app.api.rooms import Name, _rules, _turn_seconds
 from app.api.text import ID_MAX, ID_PATTERN
+from app.db import Database
 from app.rooms import tokens
 from app.rooms.errors import RoomError
 from app.tournaments import rounds, tables
@@ -118,16 +119,45 @@ async def list_tournaments(service: Tournaments) -> list[dict[str, Any]]:
     return shown
 
 
+async def _archived(db: Database, tournament_id: str) -> dict[str, Any]:
+    """A finished tournament the store no longer holds, from the SQL archive."""
+    found: dict[str, Any] | None = await db.archived_tournament(tournament_id)
+    if found is None:
+        raise tour.not_found(tournament_id)
+    return found
+
+
+async def _shown(db: Database, service: TournamentService, tournament_id: str) -> dict[str, Any]:
+    """The tournament as anyone may see it: from the store while it holds it, else as the
+    SQL archive kept it when it was over."""
+    found = await service.store.load(tournament_id)
+    if found is not None:
+        return tour.public(tournament_id, found[0])
+    shown: dict[str, Any] = (await _archived(db, tournament_id))["tournament"]
+    return shown
+
+
 @router.get("/{tournament_id}", responses=responses(_NOT_FOUND))
-async def get_tournament(tournament_id: TournamentId, service: Tournaments) -> dict[str, Any]:
-    return tour.public(tournament_id, await service.load(tournament_id))
+async def get_tournament(
+    tournament_id: TournamentId, db: Db, service: Tournaments
+) -> dict[str, Any]:
+    return await _shown(db, service, tournament_id)
 
 
 @router.get("/{tournament_id}/standings", responses=responses(_NOT_FOUND))
-async def get_standings(tournament_id: TournamentId, service: Tournaments) -> dict[str, Any]:
+async def get_standings(
+    tournament_id: TournamentId, db: Db, service: Tournaments
+) -> dict[str, Any]:
     """Every player ranked by points, then `tieBreaks` in order (docs/tournaments.md)."""
-    doc = await service.load(tournament_id)
-    return {"tieBreaks": tour.public(tournament_id, doc)["tieBreaks"], "rows": tour.standings(doc)}
+    found = await service.store.load(tournament_id)
+    if found is not None:
+        doc = found[0]
+        return {
+            "tieBreaks": tour.public(tournament_id, doc)["tieBreaks"],
+            "rows": tour.standings(doc),
+        }
+    archived = await _archived(db, tournament_id)
+    return {"tieBreaks": archived["tournament"]["tieBreaks"], "rows": archived["standings"]}
 
 
 @router.post(
@@ -281,11 +311,11 @@ async def my_seat(
 
 
 @router.get("/{tournament_id}/rounds", responses=responses(_NOT_FOUND))
-async def get_rounds(tournament_id: TournamentId, service: Tournaments) -> list[dict[str, Any]]:
+async def get_rounds(
+    tournament_id: TournamentId, db: Db, service: Tournaments
+) -> list[dict[str, Any]]:
     """Every round so far with its tables (rooms to watch) and their results."""
-    shown: list[dict[str, Any]] = tour.public(tournament_id, await service.load(tournament_id))[
-        "roundLog"
-    ]
+    shown: list[dict[str, Any]] = (await _shown(db, service, tournament_id))["roundLog"]
     return shown
 
 
@@ -294,8 +324,10 @@ async def get_rounds(tournament_id: TournamentId, service: Tournaments) -> list[
     responses=responses({404: ("tournament/not_found", "tournament/table_not_found")}),
 )
 async def get_table(
-    tournament_id: TournamentId, table_id: str, service: Tournaments
+    tournament_id: TournamentId, table_id: str, db: Db, service: Tournaments
 ) -> dict[str, Any]:
-    doc = await service.load(tournament_id)
-    round_, table = rounds.find_table(doc, table_id)
-    return {"round": round_["number"], **tour.table_views([table])[0]}
+    for round_ in (await _shown(db, service, tournament_id))["roundLog"]:
+        for table in round_["tables"]:
+            if table["tableId"] == table_id:
+                return {"round": round_["number"], **table}
+    raise RoomError(404, "tournament/table_not_found", f"no table {table_id!r}")

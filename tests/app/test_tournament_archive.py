@@ -52,3 +52,17 @@ async def test_a_finished_tournament_is_archived_and_exported(
         r = await server.http.get(f"/api/tournaments/{tid}/export.csv", params={"what": "results"})
         rows = list(csv.DictReader(io.StringIO(r.text)))
         assert len(rows) == 4 and {row["tableId"] for row in rows} == {table["tableId"]}
+        # The store no longer holds it (a store that forgot it, or another store's node):
+        # the GET routes read the archive.
+        shown = (await server.http.get(f"/api/tournaments/{tid}")).json()
+        del server.app.state.tournaments.store._docs[tid]
+        assert (await server.http.get(f"/api/tournaments/{tid}")).json() == shown
+        again = (await server.http.get(f"/api/tournaments/{tid}/standings")).json()
+        assert again["rows"] == standings and again["tieBreaks"] == shown["tieBreaks"]
+        assert (await server.http.get(f"/api/tournaments/{tid}/rounds")).json() == doc["roundLog"]
+        one = (await server.http.get(f"/api/tournaments/{tid}/tables/{table['tableId']}")).json()
+        assert one["round"] == 1 and one["players"] == table["players"]
+        none = await server.http.get(f"/api/tournaments/{tid}/tables/r9t9")
+        assert none.status_code == 404 and none.json()["code"] == "tournament/table_not_found"
+        gone = await server.http.get("/api/tournaments/nope/standings")
+        assert gone.status_code == 404 and gone.json()["code"] == "tournament/not_found"
