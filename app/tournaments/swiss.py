@@ -262,13 +262,14 @@ def standings(
     mates: dict[str, list[str]] = {}
     left: dict[str, int] = {}
     won: dict[str, int] = {}
+    sat: dict[str, int] = {}  # tables played
     for result in results:
+        players = result.players()
         for seat in result.seats:
-            mates.setdefault(seat.player, []).extend(
-                p for p in result.players() if p != seat.player
-            )
+            mates.setdefault(seat.player, []).extend(p for p in players if p != seat.player)
             left[seat.player] = left.get(seat.player, 0) + seat.left_in_hand
             won[seat.player] = won.get(seat.player, 0) + seat.deals_won
+            sat[seat.player] = sat.get(seat.player, 0) + 1
     drawn = {p: i for i, p in enumerate(draw_order((e.id for e in entrants), seed, "standings"))}
     zero = Fraction(0)
     rows = []
@@ -285,7 +286,7 @@ def standings(
                 left_in_hand=left.get(entrant.id, 0),
                 deals_won=won.get(entrant.id, 0),
                 draw=drawn[entrant.id],
-                tables=sum(1 for r in results if entrant.id in r.players()),
+                tables=sat.get(entrant.id, 0),
             )
         )
     rows.sort(

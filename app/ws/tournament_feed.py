@@ -73,7 +73,21 @@ def snapshot(tid: str, doc: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def catch_up(tid: str, doc: dict[str, Any], watcher: _Watcher) -> None:
+class Rows:
+    """The standings of one read of a tournament's document, computed once however many
+    watchers are sent them (ranking a large field is the costly part of a push)."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.doc = doc
+        self._rows: list[dict[str, Any]] | None = None
+
+    def __call__(self) -> list[dict[str, Any]]:
+        if self._rows is None:
+            self._rows = tour.standings(self.doc)
+        return self._rows
+
+
+def catch_up(tid: str, doc: dict[str, Any], watcher: _Watcher, rows: Rows | None = None) -> None:
     """Send the watcher every event after its seq (a snapshot if some are gone)."""
     if int(doc.get("seq", 0)) <= watcher.seq:
         return
@@ -81,13 +95,12 @@ def catch_up(tid: str, doc: dict[str, Any], watcher: _Watcher) -> None:
     if missed is None:
         watcher.send(snapshot(tid, doc))
     else:
-        rows = None
+        rows = rows or Rows(doc)
         for kept in missed:
             event = dict(kept["event"])
             if event["type"] == "standings":
                 # The standings as they are now (the document holds no copy of them).
-                rows = tour.standings(doc) if rows is None else rows
-                event["rows"] = rows
+                event["rows"] = rows()
             watcher.send({"type": "event", "seq": kept["seq"], "ts": kept["ts"], "event": event})
     watcher.seq = int(doc.get("seq", 0))
 
@@ -119,8 +132,9 @@ class TournamentFeeds:
             await asyncio.sleep(self.poll)
             with contextlib.suppress(Exception):  # a store outage: try again next time
                 doc = await self.service.load(tid)
+                rows = Rows(doc)
                 for watcher in list(self.watchers.get(tid, ())):
-                    catch_up(tid, doc, watcher)
+                    catch_up(tid, doc, watcher, rows)
 
 
 def _feeds(websocket: WebSocket) -> TournamentFeeds:
