@@ -4,6 +4,7 @@ engine below them all (docs/architecture.md)."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -37,3 +38,10 @@ def test_a_layer_imports_nothing_above_it(package: str) -> None:
         if any(name == up or name.startswith(up + ".") for up in BELOW[package])
     ]
     assert wrong == []
+
+
+def test_every_app_file_the_architecture_names_exists() -> None:
+    # "Where is X" points at one file each: a file renamed or split must take it along.
+    text = (APP.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`(app/[\w/]+\.py)`", text))
+    assert named and sorted(p for p in named if not (APP.parent / p).is_file()) == []
