@@ -88,6 +88,20 @@ end
 return 0
 """
 
+# KEYS: log. ARGV: the command, the log's TTL ms, the wake channel ('': none), the room
+# id, the publish command (PUBLISH; SPUBLISH on a cluster). One request for what were three
+# (XADD, PEXPIRE, the wake-up): the wake-up comes after the entry, and the writer reads
+# what woke it. A log appended to for a room that expired meanwhile must not stay: it
+# expires too (NX: a live room's log keeps the TTL its commits set). As long a TTL as a
+# commit sets: a log made after the commit that last set the room's TTLs outlives the
+# room. Returns the entry's id.
+_APPEND = """
+local id = redis.call('XADD', KEYS[1], '*', 'c', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2], 'NX')
+if ARGV[3] ~= '' then redis.call(ARGV[5], ARGV[3], ARGV[4]) end
+return id
+"""
+
 # KEYS: room, lease, hist, log, deal, outbox.
 # ARGV: owner, seq, doc, log id, change, history size, history ttl ms, changes channel,
 #       deal reset (0/1), number of deal entries, lease ttl ms (0: keep), outbox key ('':
@@ -243,6 +257,7 @@ class RedisStore(RoomStore):
         self._acquire = client.register_script(_ACQUIRE)
         self._release = client.register_script(_RELEASE)
         self._commit = client.register_script(self._COMMIT_SCRIPT)
+        self._append = client.register_script(_APPEND)
         self._drop_code_script = client.register_script(_DROP_CODE)
         self._load = client.register_script(_LOAD)
         self._history = client.register_script(_HISTORY)
@@ -429,23 +444,17 @@ class RedisStore(RoomStore):
     # The command log
 
     async def append(self, room_id: str, command: dict[str, Any], wake: bool = True) -> str:
-        log_key = self._key(room_id, "log")
-        added = self._batch.call("XADD", log_key, "*", "c", orjson.dumps(command))
-        # A log appended to for a room that expired meanwhile must not stay: it expires too
-        # (NX: a live room's log keeps the TTL its commits set). As long a TTL as a commit
-        # sets: a log made after the commit that last set the room's TTLs outlives the room.
-        ttl_ms = _renewed_ttl(self.room_ttl_seconds * 1000)
-        expiring = self._batch.call("PEXPIRE", log_key, ttl_ms, "NX")
-        calls = [added, expiring]
-        if wake:
-            # Same batch, same connection, after the XADD: the writer reads what woke it.
-            calls.append(self._batch.call(self._PUBLISH, self._key(room_id, "wake"), room_id))
-        # All awaited, whatever fails: an error nobody retrieves is logged as "Future
-        # exception was never retrieved". Then the first error, if any, is raised.
-        await asyncio.gather(*calls, return_exceptions=True)
-        for call in calls:
-            call.result()
-        entry_id: bytes = added.result()
+        entry_id: bytes = await self._eval(
+            self._append,
+            [self._key(room_id, "log")],
+            [
+                orjson.dumps(command),
+                _renewed_ttl(self.room_ttl_seconds * 1000),
+                self._key(room_id, "wake") if wake else "",
+                room_id,
+                self._PUBLISH,
+            ],
+        )
         return entry_id.decode()
 
     async def read_log(self, room_id: str, after: str, count: int) -> list[tuple[str, Any]]:
