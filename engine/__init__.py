@@ -7,7 +7,7 @@ a seed held in the state. ``app/`` imports this package, never the other way rou
 from __future__ import annotations
 
 from engine.actions import Action, parse_action
-from engine.api import apply, legal_actions, new_match, state_from_json, view_for
+from engine.api import apply, apply_legal, legal_actions, new_match, state_from_json, view_for
 from engine.errors import EngineError, IllegalAction, InvalidAction, InvalidRules
 from engine.events import Event, event_for, event_full
 from engine.rules import PRESETS, Rules, describe_options, rules_from_json, with_options
@@ -25,6 +25,7 @@ __all__ = [
     "Rules",
     "State",
     "apply",
+    "apply_legal",
     "describe_options",
     "event_for",
     "event_full",

@@ -13,14 +13,14 @@ import engine.variants  # noqa: F401  (registers the other games)
 from engine import match_start
 from engine.errors import InvalidAction
 from engine.events import Event
-from engine.game import apply
+from engine.game import apply, apply_legal
 from engine.games import GAMES
 from engine.legal import legal_actions
 from engine.rules import Rules, rules_from_json
 from engine.state import State
 from engine.view import view_for
 
-__all__ = ["apply", "legal_actions", "new_match", "state_from_json", "view_for"]
+__all__ = ["apply", "apply_legal", "legal_actions", "new_match", "state_from_json", "view_for"]
 
 
 def new_match(

@@ -78,7 +78,6 @@ def new_state(rules: Rules, players: int, seed: str, dealer: int) -> State:
     state.side = "light"
     state.placed = ()
     state.place_points = ()
-    state.memo = None
     return state
 
 

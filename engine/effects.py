@@ -8,8 +8,6 @@ direction N times, N Draw Twos add 2 each) or a UNO Duo Reverse dump (the last c
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from engine import placings
 from engine.bomb import explode, is_bomb
 from engine.cards import FACES, NUMBERS
@@ -152,85 +150,6 @@ def _card_effect(
         flip(new, seat, events)
     else:
         new.turn = next_seat(new, seat, 1)
-
-
-# One-step effects of the commonest action cards, played one at a time by a turn holder
-# who still holds cards, at a table where nobody is knocked out and drinks are off: each
-# does what finish_play does for that card, without its general dispatch (it runs for
-# about one decision in six).
-
-
-def _skip_next(new: State, seat: int, bluff: bool, events: list[Event]) -> None:
-    """A Skip: _skip(new, seat, 1, events) with nobody knocked out and no sips."""
-    players = new.players
-    step = new.direction
-    events.append({"type": "skip", "seat": (seat + step) % players})
-    new.turn = (seat + 2 * step) % players
-
-
-def _reverse_once(new: State, seat: int, bluff: bool, events: list[Event]) -> None:
-    """A Reverse: _reverse(new, seat, 1, events) with nobody knocked out."""
-    if new.players == 2:
-        _skip_next(new, seat, bluff, events)
-        return
-    step = -new.direction
-    new.direction = step
-    events.append({"type": "reverse", "direction": step, "count": 1})
-    new.turn = (seat + step) % new.players
-
-
-def _draw_two(new: State, seat: int, bluff: bool, events: list[Event]) -> None:
-    """A Draw Two: _penalty(new, seat, "+2", 1, ...) with nobody knocked out and no sips."""
-    pile = new.draw_pile
-    if new.pending or penalty_waits(new.rules, "+2"):  # a stack stays pending
-        _pending(new, seat, "+2", None)
-    elif len(pile) < 2:
-        _penalty(new, seat, "+2", 1, bluff, events)  # a reshuffle, or too few cards left
-    else:
-        players = new.players
-        victim = (seat + new.direction) % players
-        cards = [pile[-1], pile[-2]]
-        new.draw_pile = pile[:-2]
-        hands = list(new.hands)
-        hands[victim] += (cards[0], cards[1])
-        new.hands = tuple(hands)
-        events.append(
-            {
-                "type": "draw",
-                "seat": victim,
-                "count": 2,
-                "reason": "+2",
-                "to": victim,
-                "private": {"cards": cards},
-            }
-        )
-        new.turn = (victim + new.direction) % players
-
-
-def _wild_draw_four(new: State, seat: int, bluff: bool, events: list[Event]) -> None:
-    """A Wild Draw Four: pending (stacking, or a challenge to decide) or drawn at once."""
-    rules = new.rules
-    if rules.wild_draw_four_challenge or new.pending or penalty_waits(rules, "W+4"):
-        _pending(new, seat, "W+4", (seat, bluff))
-    else:
-        _penalty(new, seat, "W+4", 1, bluff, events)
-
-
-def _pending(new: State, seat: int, rank: str, wd4: tuple[int, bool] | None) -> None:
-    """_penalty's pending case for one card, with nobody knocked out."""
-    new.pending += PENALTY[rank]
-    new.pending_kind = STACK_FAMILY[rank]
-    new.wd4 = wd4
-    new.turn = (seat + new.direction) % new.players
-
-
-# rank -> effect(new, seat, bluff, events)
-ONE_CARD_EFFECTS: dict[str, Callable[[State, int, bool, list[Event]], None]] = {
-    "S": _skip_next,
-    "R": _reverse_once,
-    "+2": _draw_two,
-    "W+4": _wild_draw_four,
-}
 
 
 def _swaps(new: State, rank: str, target: int | None) -> bool:

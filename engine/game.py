@@ -18,20 +18,14 @@ from engine.blitz import clock_out
 from engine.cards import FACES, NUMBERS, SIDE_COLORS, CardInfo
 from engine.deal import start_deal
 from engine.draft import draft_step
-from engine.effects import (
-    ONE_CARD_EFFECTS,
-    PLAIN_RANKS,
-    draw_until_color,
-    finish_play,
-    play_cards,
-)
+from engine.effects import draw_until_color, finish_play, play_cards
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.forced_play import MUST_PLAY, MUST_PLAY_DRAWN, draw_forbidden, keeping_forbidden
 from engine.games import other_game
 from engine.hand_limit import knocked_out, room_for, settle
 from engine.misplay import MISPLAYS, PENALTY_CARDS
-from engine.stacking import DEFLECTORS, answers_pending
+from engine.stacking import answers_pending
 from engine.state import State
 from engine.strict_uno import LATE, late_call_refused
 from engine.turns import draw_cards, give_cards, next_seat, record_draw, take_cards
@@ -49,17 +43,6 @@ def apply(state: Any, seat: int, action: Mapping[str, Any] | Action) -> tuple[An
     :raises InvalidAction: the action or seat is malformed.
     :raises IllegalAction: the action is not allowed now (``err.code`` says why).
     """
-    if type(state) is State and type(action) is Action:
-        memo = state.memo
-        if memo is not None and state.memo_seat == seat and type(seat) is int and action in memo:
-            # legal_actions listed this action for this seat in this very state: the seat,
-            # the phase and the action have passed every check.
-            kind = action.type
-            if state.rules.hand_limit:
-                return _settled(_RESOLVERS[kind](state, seat, action))
-            if kind == "play" and seat == state.turn and len(action.cards) == 1:
-                return _play_one_card(state, seat, action)  # the commonest, without a hop
-            return _RESOLVERS[kind](state, seat, action)
     act = action if type(action) is Action else parse_action(action)
     if act.at is not None and act.at != state.moves:
         raise_too_late(state.moves, act.at)
@@ -108,15 +91,6 @@ def _check_turn(state: State, seat: int, what: str) -> None:
     _check_phase(state, "playing", what)
     if seat != state.turn:
         raise IllegalAction("not_your_turn", f"it is seat {state.turn}'s turn, not seat {seat}'s")
-
-
-def _begin_move(state: State) -> State:
-    """A working copy for a table move: a move closes the UNO catch window."""
-    new = state.copy()
-    new.moves += 1
-    new.exposed = None
-    new.caught = None
-    return new
 
 
 # --- play ---------------------------------------------------------------------------------
@@ -293,18 +267,15 @@ def _play(state: State, seat: int, act: Action) -> Transition:
     refusal = play_refusal(state, seat, cards, act.uno)
     if refusal is not None:
         raise refusal
-    hand = state.hands[seat]
     last = FACES[state.side][cards[-1]]
-    colors = SIDE_COLORS[state.side]
-    if last.is_wild and act.color not in colors:
-        raise InvalidAction(
-            "color_required", f"name a colour for {cards[-1]!r}: one of {list(colors)}"
-        )
+    if last.is_wild and act.color not in SIDE_COLORS[state.side]:
+        colors = list(SIDE_COLORS[state.side])
+        raise InvalidAction("color_required", f"name a colour for {cards[-1]!r}: one of {colors}")
     rules = state.rules
     if (
         rules.seven_swaps
         and last.rank == "7"
-        and (len(hand) > len(cards) or rules.swap_on_last_card)
+        and (len(state.hands[seat]) > len(cards) or rules.swap_on_last_card)
     ):
         _check_target(state, seat, act.target, "a 7 swaps hands with")
     return _resolve_play(state, seat, act)
@@ -313,81 +284,26 @@ def _play(state: State, seat: int, act: Action) -> Transition:
 def _resolve_play(state: State, seat: int, act: Action) -> Transition:
     """The play, once every check has passed."""
     cards = act.cards
-    jump = seat != state.turn
-    if not jump and len(cards) == 1:
-        return _play_one_card(state, seat, act)
-    new = _begin_move(state)
+    new = state.moved()
     events: list[Event] = []
-    if jump:
-        events.append({"type": "jumpIn", "seat": seat})
-        new.turn = seat
     last = cards[-1]
     bluff = FACES[state.side][last].rank in RESTRICTED and wd4_is_bluff(
         state, state.hands[seat], last
     )
+    turn_holder = state.turn
+    if seat != turn_holder:
+        events.append({"type": "jumpIn", "seat": seat})
+        new.turn = seat
+        play_cards(new, seat, cards, act.color, act.uno, events)
+        finish_play(new, seat, cards, act.target, bluff, events)
+        if state.rules.jump_in_continues_from == "turnHolder" and new.phase == "playing":
+            # The turn holder's turn goes on as it was, a drawn card still in hand included.
+            new.turn = turn_holder
+            if state.drawn in new.hands[turn_holder]:
+                new.drawn = state.drawn
+        return new, events
     play_cards(new, seat, cards, act.color, act.uno, events)
     finish_play(new, seat, cards, act.target, bluff, events)
-    turn_holder = state.turn
-    if jump and state.rules.jump_in_continues_from == "turnHolder" and new.phase == "playing":
-        # The turn holder's turn goes on as it was, a drawn card still in hand included.
-        new.turn = turn_holder
-        if state.drawn in new.hands[turn_holder]:
-            new.drawn = state.drawn
-    return new, events
-
-
-def _play_one_card(state: State, seat: int, act: Action) -> Transition:
-    """The commonest play: the turn holder plays one card. The same as play_cards +
-    finish_play for that case in one step: one state copy, no intermediate lists, and a
-    number card or plain wild needs no effect beyond passing the turn."""
-    card = act.cards[0]
-    info = FACES[state.side][card]
-    held = state.hands[seat]
-    rest = list(held)
-    rest.remove(card)
-    hand = tuple(rest)
-    new = state.copy()
-    new.moves = state.moves + 1
-    new.caught = None
-    hands = list(state.hands)
-    hands[seat] = hand
-    new.hands = tuple(hands)
-    new.discard = state.discard + act.cards
-    new.drawn = None
-    new.follow = 0
-    new.dump_color = None
-    color = info.color or act.color
-    new.color = color
-    events: list[Event] = [{"type": "play", "seat": seat, "cards": [card], "color": color}]
-    new.exposed = None
-    if len(hand) == 1 or (act.uno and not hand):
-        if act.uno or state.declared == seat:
-            events.append({"type": "callUno", "seat": seat})
-        elif state.rules.uno_penalty > 0:
-            new.exposed = seat
-    if state.declared == seat:
-        new.declared = None
-    rank = info.rank
-    if hand and rank in PLAIN_RANKS and not state.rules.swaps_hands:
-        # next_seat(new, seat, 1), inlined for when nobody is knocked out
-        if True in state.out:
-            new.turn = next_seat(new, seat, 1)
-        else:
-            new.turn = (seat + state.direction) % state.players
-        return new, events
-    bluff = rank in RESTRICTED and wd4_is_bluff(state, held, card)
-    # A Skip or Reverse on a pending penalty deflects it (finish_play).
-    deflecting = state.pending and rank in DEFLECTORS
-    effect = ONE_CARD_EFFECTS.get(rank) if hand and not deflecting else None
-    if (
-        effect is not None
-        and state.drinks is None
-        and True not in state.out
-        and not state.rules.hand_limit
-    ):
-        effect(new, seat, bluff, events)
-    else:
-        finish_play(new, seat, act.cards, act.target, bluff, events)
     return new, events
 
 
@@ -420,16 +336,7 @@ def _resolve_draw(state: State, seat: int, act: Action) -> Transition:
     if state.follow:
         return _draw_to_follow(state, seat)
     rules = state.rules
-    if (
-        not state.pending
-        and state.draw_pile
-        and not rules.draw_to_match
-        and state.drinks is None
-        and not rules.blind_draw
-        and not rules.hand_limit
-    ):
-        return _draw_one(state, seat)
-    new = _begin_move(state)
+    new = state.moved()
     new.declared = None
     new.dump_color = None
     events: list[Event] = []
@@ -446,40 +353,6 @@ def _resolve_draw(state: State, seat: int, act: Action) -> Transition:
             new, new.hands[seat], card
         )
         play_blind(new, seat, bluff, events)
-    return new, events
-
-
-def _draw_one(state: State, seat: int) -> Transition:
-    """The commonest draw, in one step: one card off a non-empty pile, no penalty pending,
-    no drawToMatch, no drinks. The same as the general draw for that case."""
-    pile = state.draw_pile
-    card = pile[-1]
-    new = state.copy()
-    new.moves = state.moves + 1
-    new.exposed = None
-    new.caught = None
-    new.declared = None
-    new.dump_color = None
-    new.draw_pile = pile[:-1]
-    hands = list(state.hands)
-    hands[seat] += (card,)
-    new.hands = tuple(hands)
-    events: list[Event] = [
-        {
-            "type": "draw",
-            "seat": seat,
-            "count": 1,
-            "reason": "draw",
-            "to": seat,
-            "private": {"cards": [card]},
-        }
-    ]
-    if state.rules.drawn_card_playable and turn_play_problem(new, seat, card) is None:
-        new.drawn = card
-    elif True in state.out:
-        new.turn = next_seat(new, seat, 1)
-    else:
-        new.turn = (seat + state.direction) % state.players  # next_seat, inlined
     return new, events
 
 
@@ -531,7 +404,7 @@ def _draw_to_follow(state: State, seat: int) -> Transition:
         raise IllegalAction("must_follow_color", "you hold the colour: play it")
     if state.follow <= 1:
         raise IllegalAction("no_draws_left", "you have drawn three cards: pass")
-    new = _begin_move(state)
+    new = state.moved()
     new.follow = state.follow - 1
     events: list[Event] = []
     draw_cards(new, seat, 1, events, reason="followColor")
@@ -587,7 +460,7 @@ def _pass(state: State, seat: int, act: Action) -> Transition:
     problem = pass_problem(state, seat)
     if problem is not None:
         raise IllegalAction(problem, _PROBLEM_TEXT.get(problem, "draw a card before passing"))
-    new = _begin_move(state)
+    new = state.moved()
     new.drawn = None
     new.follow = 0
     new.turn = next_seat(new, seat, 1)
@@ -607,7 +480,7 @@ def _challenge(state: State, seat: int, act: Action) -> Transition:
             "nothing_to_challenge", "there is no Wild Draw Four for you to challenge"
         )
     offender, bluff = state.wd4
-    new = _begin_move(state)
+    new = state.moved()
     events: list[Event] = [
         {
             "type": "challenge",
@@ -648,7 +521,7 @@ def _choose_color(state: State, seat: int, act: Action) -> Transition:
     colors = SIDE_COLORS[state.side]
     if act.color not in colors:
         raise InvalidAction("color_required", f"name a colour: one of {list(colors)}")
-    new = _begin_move(state)
+    new = state.moved()
     new.color = act.color
     new.phase = "playing"
     if state.after_color is not None:
@@ -724,7 +597,7 @@ def _misplay(state: State, seat: int, act: Action) -> Transition:
 
 def _next_deal(state: State, seat: int, act: Action) -> Transition:
     _check_phase(state, "dealOver", "start the next deal")
-    new = _begin_move(state)
+    new = state.moved()
     new.direction = 1
     new.dealer = next_seat(new, state.dealer, 1)
     events = start_deal(new)
@@ -745,6 +618,28 @@ _HANDLERS: dict[str, Callable[[State, int, Action], Transition]] = {
     "keep": draft_step,
     "discard": draft_step,
 }
-# What apply runs for an action legal_actions listed: the play and the draw skip their
-# checks (the commonest actions); the rest check again, which costs little.
-_RESOLVERS = {**_HANDLERS, "play": _resolve_play, "draw": _resolve_draw}
+
+
+def apply_legal(state: Any, seat: int, action: Action) -> tuple[Any, list[Event]]:
+    """:func:`apply` for an action that ``legal_actions(state, seat)`` listed, without
+    checking it again: for bots and simulations that choose from that list.
+
+    The play and the draw skip their checks (they are most decisions); every other action
+    goes through :func:`apply`'s own handler. The result equals :func:`apply`'s (a
+    property test plays random games through both); for an action that was not listed
+    it is undefined: it may return a state no rule allows instead of raising. Other
+    games than UNO's own states take :func:`apply`.
+    """
+    if type(state) is not State:
+        return apply(state, seat, action)
+    resolve = _UNCHECKED.get(action.type) or _HANDLERS[action.type]
+    if state.rules.hand_limit:
+        return _settled(resolve(state, seat, action))
+    return resolve(state, seat, action)
+
+
+# The resolutions apply_legal runs without their checks.
+_UNCHECKED: dict[str, Callable[[State, int, Action], Transition]] = {
+    "play": _resolve_play,
+    "draw": _resolve_draw,
+}

@@ -45,18 +45,12 @@ def legal_actions(state: Any, seat: int) -> list[Action]:
     target seat. Works for every game."""
     if type(state) is not State:
         return other_game(state).legal_actions(state, seat)
-    memo = state.memo
-    if memo is not None and state.memo_seat == seat:
-        return list(memo)
     if not 0 <= seat < state.players or state.out[seat]:
         return []
     if seat == state.turn and state.phase == "playing":
         actions = _turn_actions(state, seat)
     else:
         actions = _other_actions(state, seat)
-    # Kept for apply, which then accepts any of these without checking it again.
-    state.memo_seat = seat
-    state.memo = tuple(actions)
     return actions
 
 

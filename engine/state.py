@@ -7,52 +7,12 @@ stored top-last so that drawing is a slice from the end.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from engine.actions import Action
 from engine.rules import Rules, rules_from_json
 
 Hand = tuple[str, ...]
-_new = object.__new__
-
-
-# Every field of a match, in the order to_json writes them.
-FIELDS: tuple[str, ...] = (
-    "rules",
-    "players",
-    "seed",
-    "shuffles",
-    "deal",
-    "dealer",
-    "phase",
-    "hands",
-    "draw_pile",
-    "discard",
-    "color",
-    "turn",
-    "direction",
-    "pending",
-    "pending_kind",
-    "wd4",
-    "drawn",
-    "exposed",
-    "declared",
-    "caught",
-    "totals",
-    "deal_scores",
-    "winner",
-    "out",
-    "moves",
-    "follow",
-    "after_color",
-    "draft",
-    "dump_color",
-    "drinks",
-    "sips",
-    "side",
-    "placed",
-    "place_points",
-)
 
 # Fields added after states were first stored: a stored state without them reads as this.
 _LATER: dict[str, Any] = {"placed": (), "place_points": ()}
@@ -60,12 +20,6 @@ _LATER: dict[str, Any] = {"placed": (), "place_points": ()}
 
 class State:
     """A match in progress. Treat as immutable; the engine copies before it changes."""
-
-    # ``memo`` and ``memo_seat`` are no part of the value: legal_actions leaves the last
-    # list it made there (and whose it is) so that apply can accept one of those actions
-    # without checking it again. Equality, JSON and copies leave them out (a copy is a new
-    # position and starts with no list; ``memo_seat`` is only read when there is one).
-    __slots__ = (*FIELDS, "memo", "memo_seat")
 
     rules: Rules
     players: int
@@ -101,51 +55,23 @@ class State:
     side: str  # UNO Flip: which face of every card is up, "light" or "dark"
     placed: tuple[int, ...]  # placings: the seats that went out this deal, in order
     place_points: tuple[int, ...]  # placings: each seat's points this deal so far, or ()
-    memo: tuple[Action, ...] | None  # the legal actions of memo_seat, or None
-    memo_seat: int
+
+    # The fields are the annotations above, listed once: slots, JSON, equality and the
+    # copies below are made from them in this order (the order to_json writes them).
+    __slots__ = tuple(__annotations__)
 
     def copy(self) -> State:
-        # Spelled out field by field: this runs once per action and a loop over
-        # __slots__ with getattr/setattr costs three times as much.
-        new = _new(State)
-        new.rules = self.rules
-        new.players = self.players
-        new.seed = self.seed
-        new.shuffles = self.shuffles
-        new.deal = self.deal
-        new.dealer = self.dealer
-        new.phase = self.phase
-        new.hands = self.hands
-        new.draw_pile = self.draw_pile
-        new.discard = self.discard
-        new.color = self.color
-        new.turn = self.turn
-        new.direction = self.direction
-        new.pending = self.pending
-        new.pending_kind = self.pending_kind
-        new.wd4 = self.wd4
-        new.drawn = self.drawn
-        new.exposed = self.exposed
-        new.declared = self.declared
-        new.caught = self.caught
-        new.totals = self.totals
-        new.deal_scores = self.deal_scores
-        new.winner = self.winner
-        new.out = self.out
-        new.moves = self.moves
-        new.follow = self.follow
-        new.after_color = self.after_color
-        new.draft = self.draft
-        new.dump_color = self.dump_color
-        new.drinks = self.drinks
-        new.sips = self.sips
-        new.side = self.side
-        new.placed = self.placed
-        new.place_points = self.place_points
-        new.memo = None
-        return new
+        """A working copy: every transition's first step (replaced below by generated
+        code that does the same field by field)."""
+        return State.from_json(self.to_json())
 
-    assert len(__slots__) == 36  # copy() names every field and resets the memo: keep in step
+    def moved(self) -> State:
+        """A working copy for a table move: ``moves`` counts it, and a move closes the UNO
+        catch window (``exposed`` and ``caught`` cleared). Replaced below, as copy."""
+        new = self.copy()
+        new.moves += 1
+        new.exposed = new.caught = None
+        return new
 
     @property
     def match_over(self) -> bool:
@@ -174,7 +100,6 @@ class State:
     def from_json(cls, data: dict[str, Any]) -> State:
         """The inverse of :meth:`to_json`."""
         state = cls.__new__(cls)
-        state.memo = None
         for name in FIELDS:
             value = data[name] if name in data or name not in _LATER else _LATER[name]
             if name == "rules":
@@ -200,3 +125,31 @@ class State:
             f"State(deal={self.deal}, phase={self.phase!r}, turn={self.turn},"
             f" top={self.top!r}, color={self.color!r}, hands={self.hands!r})"
         )
+
+
+FIELDS: tuple[str, ...] = State.__slots__
+
+
+def _copier(name: str, changed: dict[str, str]) -> Callable[[State], State]:
+    """A function copying a state field by field, with ``changed`` fields set to the
+    given expressions of ``self`` instead.
+
+    Every transition starts with a copy, so it is generated as straight-line code (one
+    assignment per field, as if written out by hand): a loop over the fields with
+    getattr/setattr costs three times as much, and writing the fields out here would list
+    them a second time.
+    """
+    lines = [f"def {name}(self):", "    new = _new(State)"]
+    lines += [f"    new.{f} = {changed.get(f, 'self.' + f)}" for f in FIELDS]
+    lines.append("    return new")
+    scope: dict[str, Any] = {"_new": object.__new__, "State": State}
+    exec("\n".join(lines), scope)  # noqa: S102 - source built above from FIELDS only
+    copier: Callable[[State], State] = scope[name]
+    return copier
+
+
+# Bound straight onto the class: a wrapper method would cost a call on every transition.
+State.copy = _copier("copy", {})  # type: ignore[method-assign,assignment]
+State.moved = _copier(  # type: ignore[method-assign,assignment]
+    "moved", {"moves": "self.moves + 1", "exposed": "None", "caught": "None"}
+)
