@@ -26,7 +26,14 @@ from typing import NamedTuple
 # This file is named like the package it measures: keep its own folder off the import path.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
 
-from engine import apply, legal_actions, new_match, parse_action, rules_from_json  # noqa: E402
+from engine import (  # noqa: E402
+    apply,
+    apply_legal,
+    legal_actions,
+    new_match,
+    parse_action,
+    rules_from_json,
+)
 
 
 class Run(NamedTuple):
@@ -40,14 +47,21 @@ NEXT_DEAL = parse_action({"type": "nextDeal"})
 
 
 def run_ours(
-    seconds: float, players: int, preset: str = "oneAndDone", any_action: bool = False
+    seconds: float,
+    players: int,
+    preset: str = "oneAndDone",
+    any_action: bool = False,
+    unchecked: bool = False,
 ) -> Run:
     """Play whole matches for about ``seconds`` (one deal each under ``oneAndDone``).
 
     The pick is RLCard's player (a random play when there is one, else draw or pass), or
     with ``any_action`` a uniform pick over the whole list. It is written out in the loop,
-    as RLCard's pick is in run_rlcard, so that neither side pays a call for it.
+    as RLCard's pick is in run_rlcard, so that neither side pays a call for it. With
+    ``unchecked`` the pick goes to ``apply_legal`` (no checks, as RLCard's ``step``)
+    instead of the checked ``apply``.
     """
+    step = apply_legal if unchecked else apply
     rules = rules_from_json({"preset": preset})
     rng = random.Random(1)
     games = decisions = 0
@@ -70,7 +84,7 @@ def run_ours(
             actions = legal_actions(state, seat)
             if not any_action:
                 actions = [a for a in actions if a.type == "play"] or actions
-            state, _ = apply(state, seat, rng.choice(actions))
+            state, _ = step(state, seat, rng.choice(actions))
             decisions += 1
         games += 1
     return Run(games, decisions, clock() - start, setup)
@@ -138,6 +152,7 @@ def main(argv: list[str] | None = None) -> None:
         "rlcard UnoGame": lambda: run_rlcard(args.seconds, args.players),
         "ours (match to 500)": lambda: run_ours(args.seconds, args.players, "classic"),
         "ours (any legal action)": lambda: run_ours(args.seconds, args.players, any_action=True),
+        "ours (apply_legal)": lambda: run_ours(args.seconds, args.players, unchecked=True),
     }
     # Rounds alternate the engines so that a change in machine load hits both alike; the
     # ratio is taken per round and its median reported. Each round keeps its own results
@@ -167,6 +182,13 @@ def main(argv: list[str] | None = None) -> None:
         # RLCard spends about half its time setting a deal up (a numpy RandomState and
         # its deck per game): the decision loops alone compare like with like.
         print(ratio_line("ratio ours / rlcard, decision loops only", loops))
+    fast = "ours (apply_legal)"
+    pairs = [(r[fast], r[theirs]) for r in rounds if fast in r and theirs in r]
+    if pairs:
+        loops = [
+            (a.decisions / (a.cpu - a.setup)) / (b.decisions / (b.cpu - b.setup)) for a, b in pairs
+        ]
+        print(ratio_line("ratio ours (apply_legal) / rlcard, decision loops only", loops))
 
 
 if __name__ == "__main__":

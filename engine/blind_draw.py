@@ -12,7 +12,7 @@ UNO (the drawer had no say in it).
 from __future__ import annotations
 
 from engine.cards import FACES
-from engine.effects import finish_play, play_cards
+from engine.effects import play_cards
 from engine.events import Event
 from engine.state import State
 
@@ -22,8 +22,7 @@ def play_blind(new: State, seat: int, bluff: bool, events: list[Event]) -> None:
     card = new.drawn
     assert card is not None
     events.append({"type": "blindPlay", "seat": seat})
-    play_cards(new, seat, (card,), None, True, events)
-    finish_play(new, seat, (card,), None, bluff, events)
+    play_cards(new, seat, (card,), None, True, None, bluff, events)
     if FACES[new.side][card].is_wild and new.phase == "playing":
         new.after_color = new.turn
         new.turn = seat

@@ -39,9 +39,13 @@ def play_cards(
     cards: tuple[str, ...],
     color: str | None,
     uno: bool,
+    target: int | None,
+    bluff: bool,
     events: list[Event],
 ) -> None:
-    """Move ``cards`` from the hand to the discard pile and set the colour; settle UNO."""
+    """Move ``cards`` from the hand to the discard pile, set the colour and settle UNO;
+    then the play's effect, or the end of the deal when the hand is empty. ``bluff``: the
+    play broke the Wild Draw Four restriction (engine.game.wd4_is_bluff, before the play)."""
     rest = list(new.hands[seat])
     for card in cards:
         rest.remove(card)
@@ -53,7 +57,9 @@ def play_cards(
     new.drawn = None
     new.follow = 0
     new.dump_color = None
-    color = FACES[new.side][cards[-1]].color or color
+    faces = FACES[new.side]
+    last = faces[cards[-1]]
+    color = last.color or color
     new.color = color
     events.append({"type": "play", "seat": seat, "cards": list(cards), "color": color})
     if len(hand) < 2 and (len(hand) == 1 or uno):
@@ -63,19 +69,7 @@ def play_cards(
             new.exposed = seat
     if new.declared == seat:
         new.declared = None
-
-
-def finish_play(
-    new: State,
-    seat: int,
-    cards: tuple[str, ...],
-    target: int | None,
-    bluff: bool,
-    events: list[Event],
-) -> None:
-    """The play's effect, or the end of the deal when the hand is empty."""
-    faces = FACES[new.side]
-    rank = faces[cards[-1]].rank
+    rank = last.rank
     rules = new.rules
     if rules.bomb and is_bomb(new, cards):
         explode(new, seat, cards, events)

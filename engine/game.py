@@ -18,7 +18,7 @@ from engine.blitz import clock_out
 from engine.cards import FACES, NUMBERS, SIDE_COLORS, CardInfo
 from engine.deal import start_deal
 from engine.draft import draft_step
-from engine.effects import draw_until_color, finish_play, play_cards
+from engine.effects import draw_until_color, play_cards
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.forced_play import MUST_PLAY, MUST_PLAY_DRAWN, draw_forbidden, keeping_forbidden
@@ -264,9 +264,16 @@ def _play(state: State, seat: int, act: Action) -> Transition:
     if state.phase != "playing":
         _check_phase(state, "playing", "play")
     cards = act.cards
-    refusal = play_refusal(state, seat, cards, act.uno)
-    if refusal is not None:
-        raise refusal
+    if len(cards) == 1 and seat == state.turn and cards[0] in state.hands[seat]:
+        # The commonest play, one card from the turn holder's hand: its one check, without
+        # play_refusal's dispatch (which says the same).
+        problem = turn_play_problem(state, seat, cards[0])
+        if problem is not None:
+            raise IllegalAction(problem, _PROBLEM_TEXT[problem])
+    else:
+        refusal = play_refusal(state, seat, cards, act.uno)
+        if refusal is not None:
+            raise refusal
     last = FACES[state.side][cards[-1]]
     if last.is_wild and act.color not in SIDE_COLORS[state.side]:
         colors = list(SIDE_COLORS[state.side])
@@ -294,16 +301,14 @@ def _resolve_play(state: State, seat: int, act: Action) -> Transition:
     if seat != turn_holder:
         events.append({"type": "jumpIn", "seat": seat})
         new.turn = seat
-        play_cards(new, seat, cards, act.color, act.uno, events)
-        finish_play(new, seat, cards, act.target, bluff, events)
+        play_cards(new, seat, cards, act.color, act.uno, act.target, bluff, events)
         if state.rules.jump_in_continues_from == "turnHolder" and new.phase == "playing":
             # The turn holder's turn goes on as it was, a drawn card still in hand included.
             new.turn = turn_holder
             if state.drawn in new.hands[turn_holder]:
                 new.drawn = state.drawn
         return new, events
-    play_cards(new, seat, cards, act.color, act.uno, events)
-    finish_play(new, seat, cards, act.target, bluff, events)
+    play_cards(new, seat, cards, act.color, act.uno, act.target, bluff, events)
     return new, events
 
 
@@ -318,7 +323,8 @@ def _check_target(state: State, seat: int, target: int | None, what: str) -> Non
 
 
 def _draw(state: State, seat: int, act: Action) -> Transition:
-    _check_turn(state, seat, "draw")
+    if state.phase != "playing" or seat != state.turn:
+        _check_turn(state, seat, "draw")
     if state.drawn is not None:
         raise IllegalAction("already_drew", "you drew already: play the drawn card or pass")
     if state.rules.forced_play and draw_forbidden(state, can_play(state, seat)):
@@ -343,7 +349,8 @@ def _resolve_draw(state: State, seat: int, act: Action) -> Transition:
     if state.pending:
         _take_penalty(state, new, seat, events)
     else:
-        cards = _draw_for_turn(new, events)
+        plain = not (rules.draw_to_match or rules.hand_limit)
+        cards = take_cards(new, 1, events) if plain else _draw_for_turn(new, events)
         give_cards(new, seat, cards)
         record_draw(new, seat, cards, "draw", events)
         _after_drawing(new, seat, cards)

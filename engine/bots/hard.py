@@ -27,7 +27,7 @@ import random
 from collections import Counter
 
 from engine.actions import Action
-from engine.api import apply, legal_actions
+from engine.api import apply, apply_legal, legal_actions
 from engine.bots.memory import Memory
 from engine.bots.normal import choose_normal, finish, is_bluff
 from engine.bots.reading import View, color_counts, complete_play, legal, on_turn, remaining
@@ -147,7 +147,7 @@ def playout(state: State, me: int, rng: random.Random) -> tuple[float, int]:
         # A step costs more with a bigger hand (longer legal lists, draws until a match).
         cost += 1 + len(state.hands[seat]) // HAND_COST
         move = _own_move(state, seat, rng) if seat == me else _quick_move(state, seat, rng)
-        state, _ = apply(state, seat, move)
+        state, _ = apply_legal(state, seat, move)  # the move is from legal_actions
         steps += 1
     return (1.0 if state.winner == me else 0.0), cost
 
