@@ -13,22 +13,13 @@ from engine.bomb import explode, is_bomb
 from engine.cards import FACES, NUMBERS
 from engine.drinks import sip
 from engine.events import Event
-from engine.hand_limit import room_for
 from engine.match import end_deal
 from engine.shuffle import shuffle
 from engine.stacking import DEFLECTORS, PENALTY, STACK_FAMILY, deflect, penalty_waits
 from engine.state import State
-from engine.turns import (
-    active_count,
-    draw_cards,
-    give_cards,
-    next_seat,
-    record_draw,
-    shuffle_seed,
-    take_cards,
-)
+from engine.turns import active_count, draw_cards, draw_until_color, next_seat, shuffle_seed
+from engine.wild_draw_four import RESTRICTED
 
-CHALLENGEABLE = frozenset({"W+4", "W+2", "WDC"})
 # Ranks whose play only passes the turn on (unless a 7-0 rule moves hands).
 PLAIN_RANKS = frozenset(NUMBERS + ("W", "WC"))
 
@@ -45,7 +36,7 @@ def play_cards(
 ) -> None:
     """Move ``cards`` from the hand to the discard pile, set the colour and settle UNO;
     then the play's effect, or the end of the deal when the hand is empty. ``bluff``: the
-    play broke the Wild Draw Four restriction (engine.game.wd4_is_bluff, before the play)."""
+    play broke the Wild Draw Four restriction (engine.wild_draw_four, judged before it)."""
     rest = list(new.hands[seat])
     for card in cards:
         rest.remove(card)
@@ -208,11 +199,11 @@ def _penalty(
     or drawn at once."""
     rules = new.rules
     amount = PENALTY[rank] * count
-    challengeable = rank in CHALLENGEABLE and rules.wild_draw_four_challenge
+    challengeable = rank in RESTRICTED and rules.wild_draw_four_challenge
     if challengeable or new.pending or penalty_waits(rules, rank):
         new.pending += amount
         new.pending_kind = STACK_FAMILY.get(rank, rank)
-        new.wd4 = (seat, bluff) if rank in CHALLENGEABLE else None
+        new.wd4 = (seat, bluff) if rank in RESTRICTED else None
         new.turn = next_seat(new, seat, 1)
         return
     victim = next_seat(new, seat, 1)
@@ -284,24 +275,6 @@ def _shuffle_hands(new: State, seat: int, events: list[Event]) -> None:
     new.hands = tuple(tuple(h) for h in hands)
     _hands_moved(new)
     events.append({"type": "shuffleHands", "seat": seat})
-
-
-def draw_until_color(new: State, seat: int, events: list[Event], extra: int = 0) -> None:
-    """Wild Draw Colour: ``seat`` draws until a card of the named colour comes (or the
-    piles run dry), then ``extra`` more."""
-    faces = FACES[new.side]
-    cards: list[str] = []
-    room = room_for(new, seat, 10**9) if new.rules.hand_limit else 10**9
-    while len(cards) < room:
-        got = take_cards(new, 1, events)
-        if not got:
-            break
-        cards += got
-        if faces[got[0]].color == new.color:
-            break
-    cards += take_cards(new, min(extra, room - len(cards)), events)
-    give_cards(new, seat, cards)
-    record_draw(new, seat, cards, "WDC", events)
 
 
 def flip(new: State, seat: int, events: list[Event]) -> None:

@@ -15,20 +15,29 @@ from typing import Any, NoReturn
 from engine.actions import Action, check_seat, parse_action
 from engine.blind_draw import play_blind
 from engine.blitz import clock_out
-from engine.cards import FACES, NUMBERS, SIDE_COLORS, CardInfo
+from engine.cards import FACES, NUMBERS, SIDE_COLORS
 from engine.deal import start_deal
 from engine.draft import draft_step
-from engine.effects import draw_until_color, play_cards
+from engine.effects import play_cards
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.forced_play import MUST_PLAY, MUST_PLAY_DRAWN, draw_forbidden, keeping_forbidden
 from engine.games import other_game
 from engine.hand_limit import knocked_out, room_for, settle
 from engine.misplay import MISPLAYS, PENALTY_CARDS
+from engine.plays import matches_top
 from engine.stacking import answers_pending
 from engine.state import State
 from engine.strict_uno import LATE, late_call_refused
-from engine.turns import draw_cards, give_cards, next_seat, record_draw, take_cards
+from engine.turns import (
+    draw_cards,
+    draw_until_color,
+    give_cards,
+    next_seat,
+    record_draw,
+    take_cards,
+)
+from engine.wild_draw_four import RESTRICTED, challenge, restricted_play_refused, wd4_is_bluff
 from engine.wild_finish import PROBLEM as WILD_FINISH
 from engine.wild_finish import TEXT as WILD_FINISH_TEXT
 from engine.wild_finish import wild_finish_refused
@@ -96,34 +105,9 @@ def _check_turn(state: State, seat: int, what: str) -> None:
 # --- play ---------------------------------------------------------------------------------
 
 
-def matches_top(state: State, info: CardInfo) -> bool:
-    """Colour, number or symbol match with the top card, or a wild."""
-    if info.color is None or info.color == state.color:
-        return True
-    return FACES[state.side][state.discard[-1]].rank == info.rank
-
-
-def wd4_is_bluff(state: State, hand: tuple[str, ...], card: str) -> bool:
-    """Would playing ``card`` (a Wild Draw Four, or Flip's Wild Draw Two or Colour) from
-    ``hand`` break the restriction in force?"""
-    restriction = state.rules.wild_draw_four_restriction
-    if restriction == "none":
-        return False
-    faces = FACES[state.side]
-    others = list(hand)
-    others.remove(card)
-    if restriction == "noMatchingColor":
-        # One list and one `in`: about half the cost of any() over a generator.
-        return state.color in [faces[c].color for c in others]
-    rank = faces[card].rank
-    return any(faces[c].rank != rank and matches_top(state, faces[c]) for c in others)
-
-
 # drawFourFollowColor: ``follow`` is 1 + the draws still allowed while the colour is owed.
 FOLLOW_START = 4
 MULTI_RANKS = frozenset(NUMBERS + ("S", "R", "+2"))
-# Wild draw cards that may only be played without a card of the colour in force.
-RESTRICTED = frozenset({"W+4", "W+2", "WDC"})
 
 
 def holds_color(state: State, seat: int) -> bool:
@@ -149,9 +133,8 @@ def turn_play_problem(state: State, seat: int, card: str) -> str | None:
             return "card_not_playable"
     if rules.plain_checks:
         return None
-    if info.rank in RESTRICTED and not rules.wild_draw_four_challenge:
-        if wd4_is_bluff(state, state.hands[seat], card):
-            return "wild_draw_four_restricted"
+    if restricted_play_refused(state, state.hands[seat], card, info.rank):
+        return "wild_draw_four_restricted"
     hand = state.hands[seat]
     if rules.forbid_action_finish and len(hand) == 1 and not info.is_number:
         return "action_finish_forbidden"
@@ -442,9 +425,7 @@ def _playable_when_drawn(state: State, hand: tuple[str, ...], card: str) -> bool
     info = FACES[state.side][card]
     if not matches_top(state, info):
         return False
-    if info.rank in RESTRICTED and not state.rules.wild_draw_four_challenge:
-        return not wd4_is_bluff(state, hand, card)
-    return True
+    return not restricted_play_refused(state, hand, card, info.rank)
 
 
 def pass_problem(state: State, seat: int) -> str | None:
@@ -472,53 +453,6 @@ def _pass(state: State, seat: int, act: Action) -> Transition:
     new.follow = 0
     new.turn = next_seat(new, seat, 1)
     return new, [{"type": "pass", "seat": seat}]
-
-
-def _challenge(state: State, seat: int, act: Action) -> Transition:
-    rules = state.rules
-    if (
-        state.phase != "playing"
-        or seat != state.turn
-        or state.wd4 is None
-        or not state.pending
-        or not rules.wild_draw_four_challenge
-    ):
-        raise IllegalAction(
-            "nothing_to_challenge", "there is no Wild Draw Four for you to challenge"
-        )
-    offender, bluff = state.wd4
-    new = state.moved()
-    events: list[Event] = [
-        {
-            "type": "challenge",
-            "seat": seat,
-            "target": offender,
-            "guilty": bluff,
-            "to": seat,
-            "private": {"hand": list(state.hands[offender])},
-        }
-    ]
-    penalty = state.pending
-    new.pending = 0
-    new.pending_kind = None
-    new.wd4 = None
-    until_color = state.pending_kind == "WDC"
-    if bluff:
-        # Guilty: the offender draws instead, and the challenger takes a normal turn.
-        if until_color:
-            draw_until_color(new, offender, events)
-        else:
-            draw_cards(new, offender, penalty, events, reason="challengeLost")
-    else:
-        if until_color:
-            draw_until_color(new, seat, events, extra=2)
-        else:
-            draw_cards(new, seat, penalty + 2, events, reason="challengeLost")
-        if rules.wild_draw_four_plays_again:
-            new.turn = offender
-        else:
-            new.turn = next_seat(new, seat, 1)
-    return new, events
 
 
 def _choose_color(state: State, seat: int, act: Action) -> Transition:
@@ -615,7 +549,7 @@ _HANDLERS: dict[str, Callable[[State, int, Action], Transition]] = {
     "play": _play,
     "draw": _draw,
     "pass": _pass,
-    "challenge": _challenge,
+    "challenge": challenge,
     "chooseColor": _choose_color,
     "callUno": _call_uno,
     "catchUno": _catch_uno,

@@ -16,7 +16,6 @@ from engine.cards import FACES, SIDE_COLORS
 from engine.forced_play import draw_forbidden, keeping_forbidden
 from engine.game import (
     MULTI_RANKS,
-    RESTRICTED,
     dump_color_of,
     holds_color,
     jump_in_problem,
@@ -27,6 +26,7 @@ from engine.game import (
 from engine.games import other_game
 from engine.plays import MATCHING, PLAYS, learn, matching_table
 from engine.state import State
+from engine.wild_draw_four import RESTRICTED, challenge_problem
 
 _DRAW = Action("draw")
 _PASS = Action("pass")
@@ -124,7 +124,7 @@ def _turn_actions(state: State, seat: int) -> list[Action]:
             _add_checked(state, seat, hand, actions)
         if not (rules.forced_play and draw_forbidden(state, bool(actions))):
             actions.append(_DRAW)
-        if state.wd4 is not None and state.pending and rules.wild_draw_four_challenge:
+        if state.wd4 is not None and challenge_problem(state, seat) is None:
             actions.append(_CHALLENGE)
         if len(hand) == 2 and state.declared != seat:
             actions.append(_CALL)

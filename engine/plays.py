@@ -7,8 +7,13 @@ and for each position (side, colour in force, top card) the plays every card has
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.actions import Action
-from engine.cards import CARD_INFO, FACES, FLIP112, SIDE_COLORS
+from engine.cards import CARD_INFO, FACES, FLIP112, SIDE_COLORS, CardInfo
+
+if TYPE_CHECKING:
+    from engine.state import State
 
 
 class _Plays(dict[str, tuple[Action, ...]]):
@@ -55,3 +60,10 @@ def learn(table: Table, side: str, color: str | None, top: str, cards: tuple[str
         info = faces[card]
         matches = info.color is None or info.color == color or info.rank == top_rank
         table[card] = PLAYS[side][card] if matches else ()
+
+
+def matches_top(state: State, info: CardInfo) -> bool:
+    """Colour, number or symbol match with the top card, or a wild."""
+    if info.color is None or info.color == state.color:
+        return True
+    return FACES[state.side][state.discard[-1]].rank == info.rank

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.cards import FACES
 from engine.drinks import sip
 from engine.events import Event
 from engine.hand_limit import room_for
@@ -102,3 +103,21 @@ def record_draw(
     )
     if state.drinks is not None and cards:
         sip(state, seat, len(cards), "draw", events)
+
+
+def draw_until_color(new: State, seat: int, events: list[Event], extra: int = 0) -> None:
+    """Wild Draw Colour: ``seat`` draws until a card of the named colour comes (or the
+    piles run dry), then ``extra`` more."""
+    faces = FACES[new.side]
+    cards: list[str] = []
+    room = room_for(new, seat, 10**9) if new.rules.hand_limit else 10**9
+    while len(cards) < room:
+        got = take_cards(new, 1, events)
+        if not got:
+            break
+        cards += got
+        if faces[got[0]].color == new.color:
+            break
+    cards += take_cards(new, min(extra, room - len(cards)), events)
+    give_cards(new, seat, cards)
+    record_draw(new, seat, cards, "WDC", events)

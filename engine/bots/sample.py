@@ -21,12 +21,12 @@ from engine.bots.memory import WILD, Memory
 from engine.bots.reading import View
 from engine.cards import FACES
 from engine.deal import deck_for, new_state
-from engine.effects import CHALLENGEABLE
 from engine.game import FOLLOW_START
 from engine.rules import Rules, rules_from_json
 from engine.stacking import STACK_FAMILY
 from engine.state import State
 from engine.view import wire_legal
+from engine.wild_draw_four import RESTRICTED
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,7 @@ def sample_state(view: View, unseen: Unseen, rng: random.Random) -> State | None
     # The view says which family is pending (a deflect leaves a Skip or Reverse on top).
     kind = view.get("pendingKind") or STACK_FAMILY.get(rank, rank)
     state.pending_kind = kind if pending else None
-    if pending and rank in CHALLENGEABLE and unseen.rules.wild_draw_four_challenge:
+    if pending and rank in RESTRICTED and unseen.rules.wild_draw_four_challenge:
         # Who played it and whether it was a bluff are not in the view: taken as honest.
         state.wd4 = ((state.turn - state.direction) % players, False)
     state.drawn = view.get("drawn")
