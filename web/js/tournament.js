@@ -41,6 +41,8 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
   const form = { regName: storage.name() };
   let disposed = false;
   let reloadTimer = null;
+  let seatMoved = false; // a re-seat (or a withdrawal) since the seat was last asked for
+  let seatRound = null; // the round the seat was last asked for
 
   const mine = () => storage.tournament(tournamentId) || {};
   const names = () => new Map((state.t?.players || []).map((p) => [p.playerId, p.name]));
@@ -53,7 +55,11 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
     if (!doc || (state.t && Number(doc.seq) < Number(state.t.seq))) return;
     state.t = doc;
     state.missing = false;
-    refreshSeat();
+    // The player's seat is asked for once a round (and again after a re-seat), not on
+    // every change of the tournament.
+    if (doc.status === "running" && (seatRound !== doc.round || seatMoved)) refreshSeat();
+    else if (doc.status !== "running") state.seat = null;
+    seatMoved = false;
     render();
   }
 
@@ -86,6 +92,7 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
       state.seat = null;
       return;
     }
+    seatRound = state.t.round;
     try {
       state.seat = await api.mySeat(tournamentId, token);
     } catch {
@@ -109,6 +116,7 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
         state.standings = event.rows || [];
         render();
       } else {
+        if (["reseated", "withdrawn", "disqualified"].includes(event.type)) seatMoved = true;
         scheduleReload();
       }
     },
