@@ -18,6 +18,7 @@ from engine.shuffle import shuffle
 from engine.stacking import DEFLECTORS, PENALTY, STACK_FAMILY, deflect, penalty_waits
 from engine.state import State
 from engine.turns import active_count, draw_cards, draw_until_color, next_seat, shuffle_seed
+from engine.uno_call import settle_call
 from engine.wild_draw_four import RESTRICTED
 
 # Ranks whose play only passes the turn on (unless a 7-0 rule moves hands).
@@ -53,13 +54,8 @@ def play_cards(
     color = last.color or color
     new.color = color
     events.append({"type": "play", "seat": seat, "cards": list(cards), "color": color})
-    if len(hand) < 2 and (len(hand) == 1 or uno):
-        if uno or new.declared == seat:
-            events.append({"type": "callUno", "seat": seat})
-        elif new.rules.uno_penalty > 0:
-            new.exposed = seat
-    if new.declared == seat:
-        new.declared = None
+    if len(hand) < 2 or new.declared is not None:  # (else no call is settled)
+        settle_call(new, seat, len(hand), uno, events)
     rank = last.rank
     rules = new.rules
     if rules.bomb and is_bomb(new, cards):

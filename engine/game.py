@@ -28,7 +28,6 @@ from engine.misplay import MISPLAYS, PENALTY_CARDS
 from engine.plays import matches_top
 from engine.stacking import answers_pending
 from engine.state import State
-from engine.strict_uno import LATE, late_call_refused
 from engine.turns import (
     draw_cards,
     draw_until_color,
@@ -37,6 +36,7 @@ from engine.turns import (
     record_draw,
     take_cards,
 )
+from engine.uno_call import call_uno, catch_uno
 from engine.wild_draw_four import RESTRICTED, challenge, restricted_play_refused, wd4_is_bluff
 from engine.wild_finish import PROBLEM as WILD_FINISH
 from engine.wild_finish import TEXT as WILD_FINISH_TEXT
@@ -474,43 +474,6 @@ def _choose_color(state: State, seat: int, act: Action) -> Transition:
 # --- UNO ----------------------------------------------------------------------------------
 
 
-def _call_uno(state: State, seat: int, act: Action) -> Transition:
-    if state.exposed == seat:
-        if late_call_refused(state):
-            raise IllegalAction("too_late", LATE)
-        new = state.copy()
-        new.exposed = None
-        return new, [{"type": "callUno", "seat": seat}]
-    hand = state.hands[seat]
-    if state.phase == "playing" and seat == state.turn and len(hand) == 2:
-        new = state.copy()
-        new.declared = seat
-        return new, [{"type": "callUno", "seat": seat}]
-    if state.caught == seat:
-        raise IllegalAction("too_late", "you were caught before you called UNO")
-    raise IllegalAction("nothing_to_call", "call UNO as you play your next-to-last card")
-
-
-def _catch_uno(state: State, seat: int, act: Action) -> Transition:
-    target = act.target
-    if target is None:
-        raise InvalidAction("target_required", "name the seat you catch ('target')")
-    if not 0 <= target < state.players or target == seat:
-        raise IllegalAction("bad_target", f"seat {target!r} cannot be caught by seat {seat}")
-    if state.rules.uno_penalty == 0:
-        raise IllegalAction("uno_penalty_off", "this room has no penalty for a missed UNO call")
-    if state.exposed != target:
-        if state.caught == target or len(state.hands[target]) == 1:
-            raise IllegalAction("too_late", f"seat {target} called UNO or was caught already")
-        raise IllegalAction("nothing_to_catch", f"seat {target} has nothing to be caught for")
-    new = state.copy()
-    new.exposed = None
-    new.caught = target
-    events: list[Event] = [{"type": "catchUno", "seat": seat, "target": target}]
-    draw_cards(new, target, state.rules.uno_penalty, events, reason="unoPenalty")
-    return new, events
-
-
 # --- misplayPenalty ----------------------------------------------------------------------
 
 
@@ -551,8 +514,8 @@ _HANDLERS: dict[str, Callable[[State, int, Action], Transition]] = {
     "pass": _pass,
     "challenge": challenge,
     "chooseColor": _choose_color,
-    "callUno": _call_uno,
-    "catchUno": _catch_uno,
+    "callUno": call_uno,
+    "catchUno": catch_uno,
     "nextDeal": _next_deal,
     "misplay": _misplay,
     "clockOut": lambda state, seat, act: clock_out(state, seat),

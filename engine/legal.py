@@ -26,12 +26,12 @@ from engine.game import (
 from engine.games import other_game
 from engine.plays import MATCHING, PLAYS, learn, matching_table
 from engine.state import State
+from engine.uno_call import add_declare, add_window
 from engine.wild_draw_four import RESTRICTED, challenge_problem
 
 _DRAW = Action("draw")
 _PASS = Action("pass")
 _CHALLENGE = Action("challenge")
-_CALL = Action("callUno")
 _NEXT = Action("nextDeal")
 _DRAFT = (Action("keep"), Action("discard"))
 _CHOOSE = {
@@ -70,19 +70,8 @@ def _other_actions(state: State, seat: int) -> list[Action]:
         top = state.discard[-1]
         if top in state.hands[seat] and jump_in_problem(state, seat, top) is None:
             _add_plays(state, seat, (top,), actions)
-    _add_uno(state, seat, actions)
+    add_window(state, seat, actions)
     return actions
-
-
-def _add_uno(state: State, seat: int, actions: list[Action]) -> None:
-    """Calling UNO for oneself, or catching the seat that did not."""
-    exposed = state.exposed
-    if exposed is not None:
-        if exposed == seat:
-            if not state.rules.strict_uno:  # strictUno: too late to call now
-                actions.append(_CALL)
-        elif state.rules.uno_penalty > 0:
-            actions.append(Action("catchUno", target=exposed))
 
 
 def _turn_actions(state: State, seat: int) -> list[Action]:
@@ -126,10 +115,10 @@ def _turn_actions(state: State, seat: int) -> list[Action]:
             actions.append(_DRAW)
         if state.wd4 is not None and challenge_problem(state, seat) is None:
             actions.append(_CHALLENGE)
-        if len(hand) == 2 and state.declared != seat:
-            actions.append(_CALL)
+        if len(hand) == 2:  # the one hand that may call ahead (engine.uno_call)
+            add_declare(state, seat, actions)
     if state.exposed is not None:
-        _add_uno(state, seat, actions)
+        add_window(state, seat, actions)
     return actions
 
 
