@@ -14,6 +14,7 @@ from engine.cards import FACES, NUMBERS
 from engine.drinks import sip
 from engine.events import Event
 from engine.match import end_deal
+from engine.seven_zero import end_if_someone_is_out, hands_moved, swap_effect, swaps
 from engine.shuffle import shuffle
 from engine.stacking import DEFLECTORS, PENALTY, STACK_FAMILY, deflect, penalty_waits
 from engine.state import State
@@ -67,7 +68,7 @@ def play_cards(
     one_rank = rules.multi_play and all(faces[c].rank == rank for c in cards)
     count = len(cards) if one_rank else 1
     finished = not new.hands[seat]
-    if finished and rules.placings and not (rules.swap_on_last_card and _swaps(new, rank, target)):
+    if finished and rules.placings and not (rules.swap_on_last_card and swaps(new, rank, target)):
         if placings.leaves(new, seat):
             # placings: out of the deal with a place; the last card acts, then it scores.
             _card_effect(new, seat, rank, count, None, bluff, events)
@@ -86,9 +87,9 @@ def play_cards(
             _go_out(new, seat, rank, count, events)
         return
     if finished:
-        if rules.swap_on_last_card and _swaps(new, rank, target):
-            _swap_effect(new, seat, rank, target, events)
-            _end_if_someone_is_out(new, seat, events)
+        if rules.swap_on_last_card and swaps(new, rank, target):
+            swap_effect(new, seat, rank, target, events)
+            end_if_someone_is_out(new, seat, events)
             return
         _go_out(new, seat, rank, count, events)
         return
@@ -119,8 +120,8 @@ def _card_effect(
             if other != seat:
                 draw_cards(new, other, 2, events, reason="A+2")
         new.turn = next_seat(new, seat, 1)
-    elif new.hands[seat] and _swaps(new, rank, target):
-        _swap_effect(new, seat, rank, target, events)
+    elif new.hands[seat] and swaps(new, rank, target):
+        swap_effect(new, seat, rank, target, events)
         new.turn = next_seat(new, seat, 1)
     elif rank == "WSH":
         _shuffle_hands(new, seat, events)
@@ -129,41 +130,6 @@ def _card_effect(
         _skip(new, seat, active_count(new) - 1, events)
     elif rank == "F":
         flip(new, seat, events)
-    else:
-        new.turn = next_seat(new, seat, 1)
-
-
-def _swaps(new: State, rank: str, target: int | None) -> bool:
-    rules = new.rules
-    return (rank == "7" and rules.seven_swaps and target is not None) or (
-        rank == "0" and rules.zero_passes
-    )
-
-
-def _swap_effect(new: State, seat: int, rank: str, target: int | None, events: list[Event]) -> None:
-    if rank == "7" and target is not None:
-        _swap_hands(new, seat, target, events)
-    else:
-        _pass_hands(new, events)
-    _hands_moved(new)
-
-
-def _hands_moved(new: State) -> None:
-    # Calls and exposures belong to the player who played down to one card; once hands
-    # change owners nobody has failed to call for the hand they now hold.
-    new.exposed = None
-    new.declared = None
-
-
-def _end_if_someone_is_out(new: State, seat: int, events: list[Event]) -> None:
-    """After a last-card swap the player who went out holds cards again; whoever now holds
-    none (the swap partner, or the seat the empty hand passed to) has gone out."""
-    empty = [s for s in new.active_seats() if not new.hands[s]]
-    if empty and new.rules.placings and placings.leaves(new, empty[0]):
-        new.turn = next_seat(new, seat, 1)
-        placings.score_going_out(new, empty[0], events)
-    elif empty:
-        end_deal(new, empty[0], events)
     else:
         new.turn = next_seat(new, seat, 1)
 
@@ -238,27 +204,6 @@ def _go_out(new: State, seat: int, rank: str, count: int, events: list[Event]) -
     end_deal(new, seat, events)
 
 
-def _swap_hands(new: State, seat: int, target: int, events: list[Event]) -> None:
-    hands = list(new.hands)
-    hands[seat], hands[target] = hands[target], hands[seat]
-    new.hands = tuple(hands)
-    events.append({"type": "swapHands", "seat": seat, "target": target})
-
-
-def _pass_hands(new: State, events: list[Event]) -> None:
-    """Every hand moves one seat on (with or against the direction of play)."""
-    step = 1 if new.rules.zero_pass_direction == "withPlay" else -1
-    seats = new.active_seats()
-    hands = list(new.hands)
-    if new.direction * step < 0:
-        seats.reverse()
-    # seats is now ordered the way the hands travel: each goes to the next in the list.
-    for i, s in enumerate(seats):
-        hands[seats[(i + 1) % len(seats)]] = new.hands[s]
-    new.hands = tuple(hands)
-    events.append({"type": "passHands", "direction": new.direction * step})
-
-
 def _shuffle_hands(new: State, seat: int, events: list[Event]) -> None:
     """Wild Shuffle Hands: gather every hand, shuffle, deal from the player on the left."""
     cards = [c for s in new.active_seats() for c in new.hands[s]]
@@ -269,7 +214,7 @@ def _shuffle_hands(new: State, seat: int, events: list[Event]) -> None:
         receiver = next_seat(new, receiver, 1)
         hands[receiver].append(card)
     new.hands = tuple(tuple(h) for h in hands)
-    _hands_moved(new)
+    hands_moved(new)
     events.append({"type": "shuffleHands", "seat": seat})
 
 

@@ -26,6 +26,7 @@ from engine.games import other_game
 from engine.hand_limit import knocked_out, room_for, settle
 from engine.misplay import MISPLAYS, PENALTY_CARDS
 from engine.plays import matches_top
+from engine.seven_zero import check_target, needs_target
 from engine.stacking import answers_pending
 from engine.state import State
 from engine.turns import (
@@ -261,13 +262,8 @@ def _play(state: State, seat: int, act: Action) -> Transition:
     if last.is_wild and act.color not in SIDE_COLORS[state.side]:
         colors = list(SIDE_COLORS[state.side])
         raise InvalidAction("color_required", f"name a colour for {cards[-1]!r}: one of {colors}")
-    rules = state.rules
-    if (
-        rules.seven_swaps
-        and last.rank == "7"
-        and (len(state.hands[seat]) > len(cards) or rules.swap_on_last_card)
-    ):
-        _check_target(state, seat, act.target, "a 7 swaps hands with")
+    if state.rules.seven_swaps and needs_target(state, seat, cards):
+        check_target(state, seat, act.target)
     return _resolve_play(state, seat, act)
 
 
@@ -293,13 +289,6 @@ def _resolve_play(state: State, seat: int, act: Action) -> Transition:
         return new, events
     play_cards(new, seat, cards, act.color, act.uno, act.target, bluff, events)
     return new, events
-
-
-def _check_target(state: State, seat: int, target: int | None, what: str) -> None:
-    if target is None:
-        raise InvalidAction("target_required", f"choose the seat {what} ('target')")
-    if not 0 <= target < state.players or target == seat or state.out[target]:
-        raise IllegalAction("bad_target", f"seat {target!r} cannot be the target")
 
 
 # --- draw, pass, challenge, colour -------------------------------------------------------

@@ -25,6 +25,7 @@ from engine.game import (
 )
 from engine.games import other_game
 from engine.plays import MATCHING, PLAYS, learn, matching_table
+from engine.seven_zero import needs_target, targets
 from engine.state import State
 from engine.uno_call import add_declare, add_window
 from engine.wild_draw_four import RESTRICTED, challenge_problem
@@ -190,12 +191,8 @@ def _add_plays(
     if remaining == 1 and not uno:
         # Calling UNO with the play, or forgetting to: both are legal.
         _add_plays(state, seat, cards, actions, uno=True)
-    if last.rank == "7" and rules.seven_swaps and (remaining > 0 or rules.swap_on_last_card):
-        actions.extend(
-            Action("play", cards, target=t, uno=uno)
-            for t in range(state.players)
-            if t != seat and not state.out[t]
-        )
+    if rules.seven_swaps and needs_target(state, seat, cards):
+        actions.extend(Action("play", cards, target=t, uno=uno) for t in targets(state, seat))
     elif len(cards) == 1 and not uno:
         actions.extend(PLAYS[state.side][cards[0]])
     elif last.is_wild:
