@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import Authorization, Rooms, Runner, Tournaments, bearer
+from app.api.deps import Authorization, Db, Rooms, Runner, Tournaments, bearer
 from app.api.errors import responses
 from app.api.tournaments import TournamentId
 from app.rooms import tokens
@@ -245,6 +245,7 @@ async def correct(
     table_id: str,
     body: Correction,
     service: Tournaments,
+    db: Db,
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: replace a table's result, with a reason (kept in the public audit log)."""
@@ -257,7 +258,13 @@ async def correct(
         tournament_id,
         _as_host(authorization, lambda d: rounds.correct(d, table_id, seats, body.reason, now)),
     )
-    return tour.public(tournament_id, doc)
+    shown = tour.public(tournament_id, doc)
+    if doc["status"] == tour.OVER:
+        # Over, it may be archived already: the archive and its exports follow the change.
+        await db.archive_tournament(
+            tournament_id, shown, tour.standings(doc), tour.seat_points(doc), replace=True
+        )
+    return shown
 
 
 @router.post(

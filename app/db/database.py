@@ -150,9 +150,16 @@ class Database:
         shown: dict[str, Any],
         standings: list[dict[str, Any]],
         points: dict[tuple[str, str], float],
+        *,
+        replace: bool = False,
     ) -> None:
-        """Keep a finished tournament (a second call for it writes nothing)."""
+        """Keep a finished tournament (a second call for it writes nothing, unless
+        ``replace``: then it is written anew if ``shown`` is newer than what is kept)."""
         async with self.transaction() as session:
+            if replace and not await tournaments.forget_older(
+                session, tournament_id, int(shown.get("seq", 0))
+            ):
+                return
             await tournaments.archive(session, tournament_id, shown, standings, points)
 
     async def archived_tournament(self, tournament_id: str) -> dict[str, Any] | None:

@@ -2,7 +2,8 @@
 standings computed from it) and read back for the REST routes and the exports.
 
 Archiving twice writes nothing more (every row has its natural key), so any node may
-archive a tournament it finds over.
+archive a tournament it finds over. A result the host corrects after the end archives it
+again in place (``replace``): the rows are written anew from the newer document.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.dialect import insert_ignore
@@ -26,6 +27,25 @@ from app.db.tournament_models import (
 
 def _time(ms: int | None) -> datetime | None:
     return None if ms is None else datetime.fromtimestamp(ms / 1000, UTC)
+
+
+async def forget_older(session: AsyncSession, tournament_id: str, seq: int) -> bool:
+    """Drop the archive of the tournament if it was written from an older document than
+    event ``seq``; False (nothing dropped) if the archive is as new or newer."""
+    row = await session.get(Tournament, tournament_id, with_for_update=True)
+    if row is not None and int(row.summary.get("seq", 0)) >= seq:
+        return False
+    # Children first: the rows point at their tournament.
+    for model in (
+        TournamentAudit,
+        TournamentTableResult,
+        TournamentTable,
+        TournamentRound,
+        TournamentParticipant,
+    ):
+        await session.execute(delete(model).where(model.tournament_id == tournament_id))
+    await session.execute(delete(Tournament).where(Tournament.id == tournament_id))
+    return True
 
 
 async def archive(

@@ -52,14 +52,27 @@ async def test_a_finished_tournament_is_archived_and_exported(
         r = await server.http.get(f"/api/tournaments/{tid}/export.csv", params={"what": "results"})
         rows = list(csv.DictReader(io.StringIO(r.text)))
         assert len(rows) == 4 and {row["tableId"] for row in rows} == {table["tableId"]}
+        # A result corrected after the end: the archive follows it.
+        order = [s["pid"] for s in sorted(table["result"], key=lambda s: s["place"])][::-1]
+        fixed = [{"playerId": pid, "place": i + 1} for i, pid in enumerate(order)]
+        body = {"result": fixed, "reason": "scored wrongly"}
+        path = f"/tables/{table['tableId']}/result"
+        assert (await host(server, made, path, method="put", json=body)).status_code == 200
+        corrected = (await server.http.get(f"/api/tournaments/{tid}/export.json")).json()
+        assert corrected["audit"][-1]["action"] == "correct"
+        places = {row["playerId"]: row["place"] for row in corrected["results"]}
+        assert places == {f["playerId"]: f["place"] for f in fixed}
+        standings = (await server.http.get(f"/api/tournaments/{tid}/standings")).json()["rows"]
+        assert corrected["standings"] == standings
         # The store no longer holds it (a store that forgot it, or another store's node):
         # the GET routes read the archive.
         shown = (await server.http.get(f"/api/tournaments/{tid}")).json()
+        assert corrected["tournament"] == shown
         del server.app.state.tournaments.store._docs[tid]
         assert (await server.http.get(f"/api/tournaments/{tid}")).json() == shown
         again = (await server.http.get(f"/api/tournaments/{tid}/standings")).json()
         assert again["rows"] == standings and again["tieBreaks"] == shown["tieBreaks"]
-        assert (await server.http.get(f"/api/tournaments/{tid}/rounds")).json() == doc["roundLog"]
+        assert (await server.http.get(f"/api/tournaments/{tid}/rounds")).json() == shown["roundLog"]
         one = (await server.http.get(f"/api/tournaments/{tid}/tables/{table['tableId']}")).json()
         assert one["round"] == 1 and one["players"] == table["players"]
         none = await server.http.get(f"/api/tournaments/{tid}/tables/r9t9")
