@@ -24,6 +24,7 @@ from engine.events import Event
 from engine.forced_play import MUST_PLAY, MUST_PLAY_DRAWN, draw_forbidden, keeping_forbidden
 from engine.games import other_game
 from engine.hand_limit import knocked_out, room_for, settle
+from engine.jump_in import jump_in, jump_in_problem
 from engine.misplay import MISPLAYS, PENALTY_CARDS
 from engine.plays import matches_top
 from engine.seven_zero import check_target, needs_target
@@ -144,25 +145,6 @@ def turn_play_problem(state: State, seat: int, card: str) -> str | None:
     return None
 
 
-def jump_in_problem(state: State, seat: int, card: str) -> str | None:
-    """Why ``seat`` may not jump in with ``card`` now (an error code), or None. (A stale
-    ``at`` was refused before: see :func:`apply`.)"""
-    rules = state.rules
-    faces = FACES[state.side]
-    info = faces[card]
-    if not rules.jump_in:
-        return "not_your_turn"
-    top = state.discard[-1]
-    same = card == top or info.code == faces[top].code
-    if info.is_wild or state.pending or not same:
-        return "not_your_turn"
-    if state.follow or (rules.jump_in_continues_from == "turnHolder" and not info.is_number):
-        return "not_your_turn"
-    if rules.forbid_action_finish and len(state.hands[seat]) == 1 and not info.is_number:
-        return "action_finish_forbidden"
-    return None
-
-
 def dump_color_of(state: State, cards: tuple[str, ...]) -> str | None:
     """UNO Duo: the colour a Reverse (or a first-card Reverse) lets this play dump."""
     if not state.rules.reverse_dumps_color:
@@ -276,16 +258,8 @@ def _resolve_play(state: State, seat: int, act: Action) -> Transition:
     bluff = FACES[state.side][last].rank in RESTRICTED and wd4_is_bluff(
         state, state.hands[seat], last
     )
-    turn_holder = state.turn
-    if seat != turn_holder:
-        events.append({"type": "jumpIn", "seat": seat})
-        new.turn = seat
-        play_cards(new, seat, cards, act.color, act.uno, act.target, bluff, events)
-        if state.rules.jump_in_continues_from == "turnHolder" and new.phase == "playing":
-            # The turn holder's turn goes on as it was, a drawn card still in hand included.
-            new.turn = turn_holder
-            if state.drawn in new.hands[turn_holder]:
-                new.drawn = state.drawn
+    if seat != state.turn:
+        jump_in(state, new, seat, act, bluff, events)
         return new, events
     play_cards(new, seat, cards, act.color, act.uno, act.target, bluff, events)
     return new, events

@@ -18,12 +18,12 @@ from engine.game import (
     MULTI_RANKS,
     dump_color_of,
     holds_color,
-    jump_in_problem,
     multi_problem,
     pass_problem,
     turn_play_problem,
 )
 from engine.games import other_game
+from engine.jump_in import jump_card
 from engine.plays import MATCHING, PLAYS, learn, matching_table
 from engine.seven_zero import needs_target, targets
 from engine.state import State
@@ -67,10 +67,9 @@ def _other_actions(state: State, seat: int) -> list[Action]:
             return list(_DRAFT) if seat == state.turn else []
         return []
     actions: list[Action] = []
-    if state.rules.jump_in:
-        top = state.discard[-1]
-        if top in state.hands[seat] and jump_in_problem(state, seat, top) is None:
-            _add_plays(state, seat, (top,), actions)
+    card = jump_card(state, seat)
+    if card is not None:
+        _add_plays(state, seat, (card,), actions)
     add_window(state, seat, actions)
     return actions
 
