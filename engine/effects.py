@@ -13,6 +13,7 @@ from engine.bomb import explode, is_bomb
 from engine.cards import FACES, NUMBERS
 from engine.drinks import sip
 from engine.events import Event
+from engine.flip import flip
 from engine.match import end_deal
 from engine.seven_zero import end_if_someone_is_out, hands_moved, swap_effect, swaps
 from engine.shuffle import shuffle
@@ -216,26 +217,3 @@ def _shuffle_hands(new: State, seat: int, events: list[Event]) -> None:
     new.hands = tuple(tuple(h) for h in hands)
     hands_moved(new)
     events.append({"type": "shuffleHands", "seat": seat})
-
-
-def flip(new: State, seat: int, events: list[Event]) -> None:
-    """A Flip card turns everything over: hands, the draw pile and the discard pile.
-
-    Turning a pile over puts its bottom card on top (``flipPiles: turnOver``); under
-    ``flipInPlace`` each card shows its other face where it lies. Play follows the card
-    now on top; if that is a wild, the player who flipped names the colour.
-    """
-    new.side = "dark" if new.side == "light" else "light"
-    if new.rules.flip_piles == "turnOver":
-        new.discard = new.discard[::-1]
-        new.draw_pile = new.draw_pile[::-1]
-    top = FACES[new.side][new.discard[-1]]
-    new.color = top.color
-    events.append({"type": "flip", "seat": seat, "side": new.side, "top": new.discard[-1]})
-    following = next_seat(new, seat, 1)
-    if top.is_wild:
-        new.phase = "chooseColor"
-        new.turn = seat
-        new.after_color = following
-    else:
-        new.turn = following
