@@ -1,7 +1,8 @@
 """A tournament in the browser: the host creates it and opens check-in in the host
 console, a player on a phone (in Danish) registers and checks in in the tournament lobby,
 goes to their table and watches another, the host pauses, resumes and starts the next
-round, the standings update live on the player's page, and the host ends early.
+round, the standings update live on the player's page, the host ends early and, on a
+phone, corrects a table's result with a reason.
 
 Five more players register over REST and look in at their tables once (a socket opened
 and closed while the tournament is paused), so the autopilot plays their seats without
@@ -56,6 +57,11 @@ def test_register_check_in_watch_pause_next_round_and_live_standings(
     # A player on a phone registers in the tournament lobby and checks in.
     ada: Page = new_page(lang="da", **PHONE)
     ada.goto(f"{server_url}/#/tournaments")
+    expect(ada.locator(f'[data-tournament-id="{tid}"]').first).to_be_visible()
+    found = axe(ada)
+    assert not found, "tournament lobby:\n" + _clean(found)
+    assert ada.evaluate(NO_SIDEWAYS_SCROLL)
+    shot(ada, "tournament-00-phone-lobby")
     ada.get_by_test_id("player-name").fill("Ada")
     ada.locator(f'[data-testid="register-tournament"][data-tournament-id="{tid}"]').click()
     ada.wait_for_url(f"**/#/tournament/{tid}")
@@ -129,3 +135,20 @@ def test_register_check_in_watch_pause_next_round_and_live_standings(
     expect(host.get_by_test_id("audit").locator("li")).to_have_count(3)  # pause, resume, end
     shot(host, "tournament-03-host-over")
     assert ada.evaluate(NO_SIDEWAYS_SCROLL)
+
+    # On a phone, the host corrects a round-1 table's result (places reversed) with a
+    # reason: the public log says so on the player's page.
+    host.set_viewport_size({"width": 390, "height": 844})
+    host.get_by_test_id("fix-table").select_option(index=1)
+    rows = host.locator(".fix-row")
+    expect(rows).to_have_count(3)
+    for i in range(3):
+        rows.nth(i).locator('[data-testid^="fix-place-"]').fill(str(3 - i))
+    host.get_by_test_id("fix-reason").fill("scored wrongly")
+    host.get_by_test_id("host-fix").click()
+    expect(ada.get_by_test_id("audit").locator("li")).to_have_count(4)
+    expect(ada.get_by_test_id("audit")).to_contain_text("scored wrongly")
+    assert host.evaluate(NO_SIDEWAYS_SCROLL)
+    found = axe(host)
+    assert not found, "host console on a phone:\n" + _clean(found)
+    shot(host, "tournament-04-phone-correction")

@@ -196,9 +196,9 @@ export function hostConsole(tournamentId, page) {
         leftInHand: known.get(pid)?.leftInHand ?? 0,
         dealsWon: known.get(pid)?.dealsWon ?? 0,
       });
-      const cell = (key, label, max) =>
+      const cell = (key, label, max, long = label) =>
         h("label", { class: "fix-cell" }, [
-          h("span", { class: "hint" }, [label]),
+          h("span", { class: "hint", title: long }, [label]),
           h("input", {
             type: "number",
             min: key === "place" ? 1 : 0,
@@ -207,7 +207,7 @@ export function hostConsole(tournamentId, page) {
             value: row[key],
             "data-testid": `fix-${key}-${pid}`,
             "data-focus-key": `fix-${key}-${pid}`,
-            "aria-label": `${label}: ${names.get(pid) || pid}`,
+            "aria-label": `${long}: ${names.get(pid) || pid}`,
             onInput: (e) => {
               row[key] = Number(e.target.value);
             },
@@ -216,8 +216,8 @@ export function hostConsole(tournamentId, page) {
       return h("div", { class: "fix-row", "data-player-id": pid }, [
         h("strong", {}, [names.get(pid) || pid]),
         cell("place", t("host.place"), table.players.length),
-        cell("leftInHand", t("tour.tb.leftInHand"), 10000),
-        cell("dealsWon", t("tour.tb.dealsWon"), 100),
+        cell("leftInHand", t("tour.col.left"), 10000, t("tour.tb.leftInHand")),
+        cell("dealsWon", t("tour.col.won"), 100, t("tour.tb.dealsWon")),
       ]);
     });
   }
