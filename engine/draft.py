@@ -15,6 +15,13 @@ from engine.events import Event
 from engine.state import State
 from engine.turns import give_cards, next_seat
 
+KEEP_OR_DISCARD = (Action("keep"), Action("discard"))
+
+
+def draft_actions(state: State, seat: int) -> list[Action]:
+    """The listing during the draft: the drafter keeps or discards the offered card."""
+    return list(KEEP_OR_DISCARD) if seat == state.turn else []
+
 
 def offer(state: State) -> str | None:
     """The card the drafter is looking at, or None outside the draft."""

@@ -13,8 +13,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import FACES, SIDE_COLORS
-from engine.forced_play import draw_forbidden, keeping_forbidden
-from engine.game import (
+from engine.checks import (
     MULTI_RANKS,
     dump_color_of,
     holds_color,
@@ -22,6 +21,8 @@ from engine.game import (
     pass_problem,
     turn_play_problem,
 )
+from engine.draft import draft_actions
+from engine.forced_play import draw_forbidden, keeping_forbidden
 from engine.games import other_game
 from engine.jump_in import jump_card
 from engine.plays import MATCHING, PLAYS, learn, matching_table
@@ -34,7 +35,6 @@ _DRAW = Action("draw")
 _PASS = Action("pass")
 _CHALLENGE = Action("challenge")
 _NEXT = Action("nextDeal")
-_DRAFT = (Action("keep"), Action("discard"))
 _CHOOSE = {
     side: tuple(Action("chooseColor", color=c) for c in colors)
     for side, colors in SIDE_COLORS.items()
@@ -64,7 +64,7 @@ def _other_actions(state: State, seat: int) -> list[Action]:
         if phase == "chooseColor":
             return list(_CHOOSE[state.side]) if seat == state.turn else []
         if phase == "draft":
-            return list(_DRAFT) if seat == state.turn else []
+            return draft_actions(state, seat)
         return []
     actions: list[Action] = []
     card = jump_card(state, seat)

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from engine.bots.memory import WILD, Memory
 from engine.bots.reading import View
 from engine.cards import FACES
+from engine.checks import FOLLOW_START
 from engine.deal import deck_for, new_state
-from engine.game import FOLLOW_START
 from engine.rules import Rules, rules_from_json
 from engine.stacking import STACK_FAMILY
 from engine.state import State

@@ -24,7 +24,7 @@ from engine import (
     rules_from_json,
 )
 from engine.cards import FACES
-from engine.game import turn_play_problem
+from engine.checks import turn_play_problem
 from engine.legal import _turn_actions
 from engine.plays import MATCHING, PLAYS
 
