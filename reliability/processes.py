@@ -167,6 +167,21 @@ class Node:
             self.kill()
         self.process = None
 
+    def gauges(self) -> dict[str, float]:
+        """This node's ``uno_*`` gauges from ``/metrics`` (empty if it does not answer)."""
+        try:
+            with urllib.request.urlopen(self.base + "/metrics", timeout=5) as answer:
+                text = answer.read().decode()
+        except OSError:
+            return {}
+        out = {}
+        for line in text.splitlines():
+            name, _, value = line.partition(" ")
+            if name.startswith("uno_") and "{" not in name:
+                with contextlib.suppress(ValueError):
+                    out[name] = float(value)
+        return out
+
     def rss_kb(self) -> int:
         for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):

@@ -31,18 +31,32 @@ async def run(
 ) -> Report:
     seconds = minutes * 60
     samples: list[tuple[float, int]] = []  # (seconds into the run, summed RSS in kB)
+    # The nodes' gauges beside the RSS (what holds the memory), summed over the nodes.
+    gauges: list[tuple[float, dict[str, float]]] = []
+    lag = 0.0  # how late this script's own loop woke (it drives every bot)
     dropped = 0
 
+    async def sample_gauges(cluster: Cluster, at: float) -> None:
+        total: dict[str, float] = {}
+        for node in cluster.nodes:
+            if node.alive:
+                for name, value in (await asyncio.to_thread(node.gauges)).items():
+                    total[name] = total.get(name, 0.0) + value
+        gauges.append((at, total))
+
     async def attack(cluster: Cluster) -> None:
-        nonlocal dropped
+        nonlocal dropped, lag
         start = time.monotonic()
         bots = [b for t in cluster.tables for b in t.players]
         per_minute = max(1, round(len(bots) * drop))
         owed = 0.0  # drops due, spread evenly over each minute
         while (elapsed := time.monotonic() - start) < seconds:
             samples.append((elapsed, sum(n.rss_kb() for n in cluster.nodes if n.alive)))
+            await sample_gauges(cluster, elapsed)
             tick = min(5.0, max(0.0, seconds - elapsed))
+            slept = time.monotonic()
             await asyncio.sleep(tick)
+            lag = max(lag, time.monotonic() - slept - tick)
             owed += per_minute * tick / 60
             while owed >= 1:
                 owed -= 1
@@ -53,6 +67,7 @@ async def run(
         samples.append(
             (time.monotonic() - start, sum(n.rss_kb() for n in cluster.nodes if n.alive))
         )
+        await sample_gauges(cluster, time.monotonic() - start)
 
     outcome = await run_cluster(
         attack, rooms=rooms, seats=seats, think=think, seed=seed, lease_ms=5000, settle=2
@@ -83,6 +98,15 @@ async def run(
     report.add("RSS at the end (MB, both nodes)", round(end / 1024, 1))
     report.add("RSS growth after warm-up", f"{growth:.1f} %", "< 10 %", growth < 10)
     report.add("seconds", c["seconds"])
+    report.add("latest wake-up of this script's loop (s)", round(lag, 2))
+    warm_gauges = next((g for at, g in gauges if at >= seconds / 5), gauges[0][1] if gauges else {})
+    end_gauges = gauges[-1][1] if gauges else {}
+    for name in ("uno_sockets", "uno_rooms", "uno_frames_queued", "uno_commands_waiting"):
+        most = max((g.get(name, 0.0) for _, g in gauges), default=0.0)
+        report.add(
+            f"{name} (both nodes): after warm-up / at the end / most",
+            f"{warm_gauges.get(name, 0):g} / {end_gauges.get(name, 0):g} / {most:g}",
+        )
     for table in outcome.cluster.tables:
         report.notes += [f"wedged in room {table.room_id}: {why}" for why in table.wedges]
         report.notes += [f"unequal view in room {table.room_id}: {why}" for why in table.unequal]

@@ -547,6 +547,10 @@ class RoomService:
                 "Open WebSockets (seats and spectators) on this node",
                 sum(len(group) for group in self._listeners.values()),
             ),
+            "uno_frames_queued": (
+                "Frames queued for this node's sockets and not yet written (slow readers)",
+                sum(getattr(listener, "queued", 0) for listener in self.listeners()),
+            ),
             "uno_commands_waiting": (
                 "Commands sent from this node and not answered yet",
                 len(self._pending),

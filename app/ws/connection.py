@@ -138,6 +138,11 @@ class Connection:
 
     # Outgoing
 
+    @property
+    def queued(self) -> int:
+        """Frames queued for this socket and not yet written to it."""
+        return self._queue.qsize()
+
     def send(self, message: dict[str, Any] | str, moves: int | None = None) -> None:
         """Queue ``message``; ``moves``: the position its view shows, timed when written."""
         if self._closing:
