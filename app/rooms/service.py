@@ -198,9 +198,16 @@ class RoomService:
         if writer is not None and writer.submit(command):
             # The room's writer runs here: no log entry (see RoomWriter.submit).
             return future
+        acquired: bool | None = None  # not tried yet
         try:
-            # A writer running here is woken directly; others through the store.
-            await self.store.append(room_id, command, wake=room_id not in self._writers)
+            if room_id in self._writers or self._closing:
+                # A writer running here (busy) is woken directly.
+                await self.store.append(room_id, command, wake=room_id not in self._writers)
+            else:
+                # Woken through the store where it runs; taken here if it runs nowhere.
+                _, acquired = await self.store.append_and_acquire(
+                    room_id, command, self.node, self._ttl_ms
+                )
         except StoreFull:
             # Redis is full and refused the entry: the command is not in the log.
             self._pending.pop(cid, None)
@@ -209,7 +216,7 @@ class RoomService:
             self._pending.pop(cid, None)
             raise
         try:
-            await self._ensure_writer(room_id)
+            await self._ensure_writer(room_id, acquired)
         except StoreFull:
             # Logged, and now no writer may take the room: the sweeper tries again.
             log.warning("room %s: the store is full; no writer could take the room", room_id)
@@ -278,14 +285,20 @@ class RoomService:
                 except Exception:
                     log_failure(log, "room %s: could not start a writer", room_id)
 
-    async def _ensure_writer(self, room_id: str) -> None:
+    async def _ensure_writer(self, room_id: str, acquired: bool | None = None) -> None:
+        """Wake the room's writer here, or start one if this node gets the lease
+        (``acquired``: the lease was just tried, with this outcome)."""
         writer = self._writers.get(room_id)
         if writer is not None:
             writer.wake()
             return
         if self._closing:
+            if acquired:
+                await self.store.release(room_id, self.node)  # taken on the way out
             return
-        if await self.store.acquire(room_id, self.node, self._ttl_ms):
+        if acquired is None:
+            acquired = await self.store.acquire(room_id, self.node, self._ttl_ms)
+        if acquired:
             if room_id in self._writers:  # started while we waited
                 self._writers[room_id].wake()
                 return

@@ -155,6 +155,15 @@ class RoomStore(abc.ABC):
     async def read_log(self, room_id: str, after: str, count: int) -> list[tuple[str, Any]]:
         """Up to ``count`` entries after the id ``after``, oldest first, without waiting."""
 
+    async def append_and_acquire(
+        self, room_id: str, command: dict[str, Any], owner: str, ttl_ms: int
+    ) -> tuple[str, bool]:
+        """:meth:`append` (waking the writer) then :meth:`acquire`: a node with a command
+        for a room it does not write takes the room if nobody holds it (the Redis store
+        does both in one request)."""
+        entry_id = await self.append(room_id, command, wake=True)
+        return entry_id, await self.acquire(room_id, owner, ttl_ms)
+
     # The writer's lease
 
     @abc.abstractmethod

@@ -102,6 +102,25 @@ if ARGV[3] ~= '' then redis.call(ARGV[5], ARGV[3], ARGV[4]) end
 return id
 """
 
+# KEYS: log, lease. ARGV: as _APPEND's, then the lease's owner and TTL ms. _APPEND, then
+# _ACQUIRE (after the entry: a script that wrote is not refused halfway by a full Redis,
+# so an entry refused is never followed by a lease taken for it). Returns {id, 1 or 0}.
+_APPEND_ACQUIRE = (
+    _APPEND.replace("return id\n", "")
+    + """
+local v = redis.call('GET', KEYS[2])
+if v == ARGV[6] then
+  redis.call('PEXPIRE', KEYS[2], ARGV[7])
+  return {id, 1}
+end
+if not v then
+  redis.call('SET', KEYS[2], ARGV[6], 'PX', ARGV[7])
+  return {id, 1}
+end
+return {id, 0}
+"""
+)
+
 # KEYS: room, lease, hist, log, deal, outbox.
 # ARGV: owner, seq, doc, log id, change, history size, history ttl ms, changes channel,
 #       deal reset (0/1), number of deal entries, lease ttl ms (0: keep), outbox key ('':
@@ -258,6 +277,7 @@ class RedisStore(RoomStore):
         self._release = client.register_script(_RELEASE)
         self._commit = client.register_script(self._COMMIT_SCRIPT)
         self._append = client.register_script(_APPEND)
+        self._append_acquire = client.register_script(_APPEND_ACQUIRE)
         self._drop_code_script = client.register_script(_DROP_CODE)
         self._load = client.register_script(_LOAD)
         self._history = client.register_script(_HISTORY)
@@ -445,17 +465,26 @@ class RedisStore(RoomStore):
 
     async def append(self, room_id: str, command: dict[str, Any], wake: bool = True) -> str:
         entry_id: bytes = await self._eval(
-            self._append,
-            [self._key(room_id, "log")],
-            [
-                orjson.dumps(command),
-                _renewed_ttl(self.room_ttl_seconds * 1000),
-                self._key(room_id, "wake") if wake else "",
-                room_id,
-                self._PUBLISH,
-            ],
+            self._append, [self._key(room_id, "log")], self._append_args(room_id, command, wake)
         )
         return entry_id.decode()
+
+    def _append_args(self, room_id: str, command: dict[str, Any], wake: bool) -> list[Any]:
+        return [
+            orjson.dumps(command),
+            _renewed_ttl(self.room_ttl_seconds * 1000),
+            self._key(room_id, "wake") if wake else "",
+            room_id,
+            self._PUBLISH,
+        ]
+
+    async def append_and_acquire(
+        self, room_id: str, command: dict[str, Any], owner: str, ttl_ms: int
+    ) -> tuple[str, bool]:
+        keys = [self._key(room_id, "log"), self._key(room_id, "lease")]
+        args = [*self._append_args(room_id, command, True), owner, ttl_ms]
+        entry_id, got = await self._eval(self._append_acquire, keys, args)
+        return entry_id.decode(), bool(got)
 
     async def read_log(self, room_id: str, after: str, count: int) -> list[tuple[str, Any]]:
         entries = await self._batch.call(

@@ -86,6 +86,19 @@ async def test_the_log_keeps_append_order(store: RoomStore) -> None:
     assert [e[1]["n"] for e in later] == [2, 3]
 
 
+async def test_an_append_takes_the_lease_only_if_nobody_holds_it(store: RoomStore) -> None:
+    await store.create("r1", _doc(), None, listed=False)
+    first, taken = await store.append_and_acquire("r1", {"n": 0}, "w1", 5000)
+    assert taken
+    second, taken = await store.append_and_acquire("r1", {"n": 1}, "w2", 5000)
+    assert not taken  # w1 holds it: the entry is in the log all the same
+    third, taken = await store.append_and_acquire("r1", {"n": 2}, "w1", 5000)
+    assert taken  # the holder's own: extended
+    entries = await store.read_log("r1", "0", 10)
+    assert [(e[0], e[1]["n"]) for e in entries] == [(first, 0), (second, 1), (third, 2)]
+    assert not await store.acquire("r1", "w2", 5000)
+
+
 async def test_one_lease_holder_at_a_time_until_it_expires(store: RoomStore) -> None:
     await store.create("r1", _doc(), None, listed=False)
     assert await store.acquire("r1", "w1", 200)
