@@ -14,7 +14,7 @@ import engine
 from app.api.deps import AppSettings, Authorization, Db, RoomHost, Rooms, RoomSeat, bearer
 from app.api.errors import RULE_CODES, responses
 from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN
-from app.rooms import tokens
+from app.rooms import commands, tokens
 from app.rooms.doc import new_doc, player_by_token, summary
 from app.rooms.errors import RoomError
 from app.rooms.eventlog import deal_events
@@ -268,13 +268,7 @@ async def _join(
 ) -> Joined:
     token, pid = tokens.new_token(), tokens.new_id()
     await db.record_player(pid, name)
-    command = {
-        "k": "join",
-        "pid": pid,
-        "name": name,
-        "token": tokens.hash_token(token),
-        "age": age,
-    }
+    command = commands.Join(pid=pid, name=name, token=tokens.hash_token(token), age=age)
     result = await rooms.submit(room_id, command)
     return Joined(roomId=room_id, seat=result["seat"], token=token, playerId=pid, code=code)
 
@@ -353,7 +347,7 @@ async def mute_seat(
     """Mute (``muted: false``: unmute) a seat's chat and reactions (host only; any time).
     The game is not touched; ``room.muted`` lists the muted seats."""
     await host(room_id)
-    await rooms.submit(room_id, {"k": "mute", "seat": body.seat, "muted": body.muted})
+    await rooms.submit(room_id, commands.Mute(seat=body.seat, muted=body.muted))
     return Response(status_code=204)
 
 
@@ -361,7 +355,7 @@ async def mute_seat(
 async def start_room(room_id: RoomId, rooms: Rooms, host: RoomHost) -> Started:
     """Deal the first hand (host only; at least two seated players)."""
     await host(room_id)
-    result = await rooms.submit(room_id, {"k": "start"})
+    result = await rooms.submit(room_id, commands.Start())
     return Started(seq=result["seq"])
 
 
@@ -371,7 +365,7 @@ async def leave_room(room_id: RoomId, rooms: Rooms, seat: RoomSeat) -> Response:
     the end (its score kept, marked ``left``); before or after one the seat is freed. The
     token dies either way."""
     pid = await seat(room_id)
-    await rooms.submit(room_id, {"k": "leave", "pid": pid})
+    await rooms.submit(room_id, commands.Leave(pid=pid))
     return Response(status_code=204)
 
 
@@ -380,7 +374,7 @@ async def back_to_seat(room_id: RoomId, rooms: Rooms, seat: RoomSeat) -> Respons
     """ "I'm back" (bearer: the seat's token): the autopilot gives an ``away`` seat back.
     (Opening a socket with the seat's token does the same.)"""
     pid = await seat(room_id)
-    await rooms.submit(room_id, {"k": "back", "pid": pid})
+    await rooms.submit(room_id, commands.Back(pid=pid))
     return Response(status_code=204)
 
 
@@ -389,7 +383,7 @@ async def claim_win(room_id: RoomId, rooms: Rooms, seat: RoomSeat) -> Response:
     """Two seats, the opponent away (or left): the present player ends the match as its
     winner (bearer: the seat's token)."""
     pid = await seat(room_id)
-    await rooms.submit(room_id, {"k": "claim", "pid": pid})
+    await rooms.submit(room_id, commands.Claim(pid=pid))
     return Response(status_code=204)
 
 
@@ -415,7 +409,7 @@ async def add_bot(
 ) -> BotSeated:
     """Seat a bot in the lowest free seat (host only; not during a match)."""
     await host(room_id)
-    result = await rooms.submit(room_id, {"k": "bot", "level": body.level})
+    result = await rooms.submit(room_id, commands.Bot(level=body.level))
     return BotSeated(seat=result["seat"])
 
 
@@ -433,7 +427,7 @@ async def unban(
 ) -> Response:
     """Lift a kick's ban: the name may take a seat again (host only)."""
     await host(room_id)
-    await rooms.submit(room_id, {"k": "unban", "name": body.name})
+    await rooms.submit(room_id, commands.Unban(name=body.name))
     return Response(status_code=204)
 
 
@@ -447,7 +441,7 @@ async def kick_player(
     """Remove the player in ``seat`` (host only). Their token dies and their name is banned
     from the room until the host lifts it; during a match a bot plays the seat on."""
     await host(room_id)
-    await rooms.submit(room_id, {"k": "kick", "seat": body.seat})
+    await rooms.submit(room_id, commands.Kick(seat=body.seat))
     return Response(status_code=204)
 
 
@@ -497,7 +491,7 @@ async def change_settings(
     if "rules" in changes:
         changes["rules"] = _rules(changes["rules"])
     if changes:
-        await rooms.submit(room_id, {"k": "settings", "changes": changes})
+        await rooms.submit(room_id, commands.Settings(changes=changes))
     record = await rooms.load(room_id)
     doc = record.doc
     await db.record_room(room_id, doc["name"], doc["rules"], doc["seats"], doc["private"])

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.api.deps import Authorization, Db, Rooms, Runner, Tournaments, bearer
 from app.api.errors import responses
 from app.api.tournaments import TournamentId
-from app.rooms import tokens
+from app.rooms import commands, tokens
 from app.rooms.errors import RoomError
 from app.tournaments import rounds, tables
 from app.tournaments import service as tour
@@ -118,7 +118,7 @@ async def pause(
     doc, room_ids = await service.change(
         tournament_id, _as_host(authorization, lambda d: rounds.pause(d, now))
     )
-    await tables.tell(rooms, room_ids, {"k": "pause"})
+    await tables.tell(rooms, room_ids, commands.Pause())
     return tour.public(tournament_id, doc)
 
 
@@ -137,7 +137,7 @@ async def resume(
     doc, room_ids = await service.change(
         tournament_id, _as_host(authorization, lambda d: rounds.resume(d, now))
     )
-    await tables.tell(rooms, room_ids, {"k": "unpause"})
+    await tables.tell(rooms, room_ids, commands.Unpause())
     return tour.public(tournament_id, doc)
 
 

@@ -230,7 +230,7 @@ class RoomMachine:
             return None
         ended = self.doc.get("dealOverAt") or self.doc.get("ts", now_ms)
         since = max(0, now_ms - ended) / 1000
-        return max(0.0, delay - since), {"k": "timer", "deal": state.deal}
+        return max(0.0, delay - since), commands.encode(commands.Timer(deal=state.deal))
 
     def to_doc(self) -> dict[str, Any]:
         """The document to commit."""
@@ -527,17 +527,17 @@ class RoomMachine:
     def gone(self, dead: set[str]) -> list[dict[str, Any]]:
         """Disconnects for every connection held on a ``dead`` node: one command
         per socket (each is a change of its own, as its own disconnect would have been)."""
-        commands: list[dict[str, Any]] = []
+        found: list[dict[str, Any]] = []
         # Spectators first: the seats' disconnects, each a change, then show them gone.
         for node, count in self.doc.get("watchAt", {}).items():
             if node in dead:
-                commands.extend({"k": "unwatch", "at": node} for _ in range(count))
+                found.extend(commands.encode(commands.Unwatch(at=node)) for _ in range(count))
         for player in self.doc["players"]:
             for node, count in player.get("at", {}).items():
                 if node in dead:
-                    command = {"k": "disconnect", "pid": player["pid"], "at": node}
-                    commands.extend(dict(command) for _ in range(count))
-        return commands
+                    closed = commands.Disconnect(pid=player["pid"], at=node)
+                    found.extend(commands.encode(closed) for _ in range(count))
+        return found
 
     def _player(self, pid: str) -> dict[str, Any]:
         player = player_by_pid(self.doc, pid)

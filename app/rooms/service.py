@@ -24,6 +24,7 @@ from typing import Any, Protocol
 import orjson
 
 from app.metrics import Metrics
+from app.rooms import commands
 from app.rooms.archiver import Archive, Archiver
 from app.rooms.autoplay import RoomTimes
 from app.rooms.clock import now_ms
@@ -150,7 +151,9 @@ class RoomService:
             raise not_found(room_id)
         return record
 
-    async def submit(self, room_id: str, command: dict[str, Any]) -> dict[str, Any]:
+    async def submit(
+        self, room_id: str, command: commands.Command | dict[str, Any]
+    ) -> dict[str, Any]:
         """Append a command to the room's log and wait for the writer's answer.
 
         :raises RoomError: the writer refused the command, or no answer came in time.
@@ -178,7 +181,7 @@ class RoomService:
         return True
 
     async def enqueue(
-        self, room_id: str, command: dict[str, Any]
+        self, room_id: str, command: commands.Command | dict[str, Any]
     ) -> asyncio.Future[dict[str, Any]]:
         """Append a command to the room's log (its place in the room's order is now fixed)
         and make sure a writer will read it; returns the future of the writer's result
@@ -189,6 +192,8 @@ class RoomService:
             raise RoomError(503, "shutting_down", "the server is shutting down")
         # Unique on this node, which is all a result's address needs (the node id is random).
         cid = str(next(self._cids))
+        if isinstance(command, commands.Command):
+            command = commands.encode(command)
         command = {**command, "cid": cid, "node": self.node}
         loop = asyncio.get_running_loop()
         future: asyncio.Future[dict[str, Any]] = loop.create_future()
@@ -397,7 +402,9 @@ class RoomService:
         if writer is not None:
             writer.wake()
 
-    def schedule(self, room_id: str, delay: float, command: dict[str, Any]) -> None:
+    def schedule(
+        self, room_id: str, delay: float, command: commands.Command | dict[str, Any]
+    ) -> None:
         """Send ``command`` to the room's log after ``delay`` s (a short timer of no
         consequence if lost, such as a view refresh). It goes through the log like any
         command, so a player's action before it wins."""
@@ -449,7 +456,7 @@ class RoomService:
                 continue
             self._ticked[room_id] = now
             try:
-                future = await self.enqueue(room_id, {"k": "tick"})
+                future = await self.enqueue(room_id, commands.Tick())
             except Exception:
                 log_failure(log, "room %s: could not send its timer tick", room_id)
                 continue
@@ -619,5 +626,5 @@ class _WriterLink:
     def lost(self, command: dict[str, Any], error: Exception) -> None:
         self._service._lost(command, error)
 
-    def schedule(self, room_id: str, delay: float, command: dict[str, Any]) -> None:
+    def schedule(self, room_id: str, delay: float, command: commands.Command) -> None:
         self._service.schedule(room_id, delay, command)

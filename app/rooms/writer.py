@@ -24,6 +24,7 @@ import orjson
 
 import engine
 from app.metrics import Metrics
+from app.rooms import commands
 from app.rooms.archiver import Archiver, outbox_entry
 from app.rooms.autoplay import RoomTimes
 from app.rooms.clock import now_ms
@@ -76,7 +77,7 @@ class WriterNode(Protocol):
         """A command handed over directly that could be neither applied nor passed on to
         the log: its sender learns why, instead of waiting for its answer's deadline."""
 
-    def schedule(self, room_id: str, delay: float, command: dict[str, Any]) -> None:
+    def schedule(self, room_id: str, delay: float, command: commands.Command) -> None:
         """Send ``command`` to the room's log after ``delay`` s (the room's own timers)."""
 
 
@@ -510,7 +511,7 @@ class RoomWriter:
         if machine.watchers_stale() and not self._watchers_armed:
             # One refresh of the count the views show per period, however many come and go.
             self._watchers_armed = True
-            self._node.schedule(self.room_id, self._watchers_every, {"k": "watchers"})
+            self._node.schedule(self.room_id, self._watchers_every, commands.Watchers())
 
     def _lease_extension(self) -> int:
         """What a commit extends the lease by: the whole TTL once a third of it has passed
@@ -565,7 +566,7 @@ class RoomWriter:
             return
         shift = now_ms() - beat
         if shift > self._ttl_ms / 3:
-            await self._apply({"k": "resume", "shift": shift}, log_id)
+            await self._apply(commands.encode(commands.Resume(shift=shift)), log_id)
 
     async def _beat(self) -> None:
         """While the room has a timer, the store knows this writer is alive (see
@@ -604,12 +605,12 @@ class RoomWriter:
     def _fire(self) -> None:
         self._timer = None
         self._timer_at = None
-        self.submit({"k": "tick"})
+        self.submit(commands.encode(commands.Tick()))
 
     def poke(self) -> None:
         """The store's index says the room is due (another node's view of it): judge now."""
         if self._timer_at is None or self._timer_at <= now_ms():
-            self.submit({"k": "tick"})
+            self.submit(commands.encode(commands.Tick()))
 
     def _change(self, machine: RoomMachine, step: Step, seq: int, ts: int) -> dict[str, Any]:
         """The published change: for each audience, its ``patch`` message, serialised once."""

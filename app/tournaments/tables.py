@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 import engine
-from app.rooms import tokens
+from app.rooms import commands, tokens
 from app.rooms.doc import ENDED, LOBBY, OVER, new_doc
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
@@ -90,7 +90,7 @@ def ready_to_start(room: dict[str, Any], table: dict[str, Any], now_ms: int) -> 
 
 async def start_table(rooms: RoomService, room_id: str) -> None:
     try:
-        await rooms.submit(room_id, {"k": "start", "absentAway": True})
+        await rooms.submit(room_id, commands.Start(absentAway=True))
     except RoomError as err:
         if err.code != "match_in_progress":  # another node started it
             raise
@@ -125,13 +125,13 @@ def result_of(room: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
     return seats, absent
 
 
-async def tell(rooms: RoomService, room_ids: list[str], command: dict[str, Any]) -> None:
+async def tell(rooms: RoomService, room_ids: list[str], command: commands.Command) -> None:
     """Send a command to each room (pause, unpause); a room that is gone is skipped."""
     for room_id in room_ids:
         try:
-            await rooms.submit(room_id, dict(command))
+            await rooms.submit(room_id, command)
         except RoomError as err:
-            log.info("room %s refused %s: %s", room_id, command.get("k"), err.code)
+            log.info("room %s refused %s: %s", room_id, command.KIND, err.code)
 
 
 async def reseat(
@@ -150,9 +150,9 @@ async def reseat(
         for seat, pid in enumerate(table["players"]):
             if seated.get(seat) != pid:
                 token = tokens.hash_token(seat_token(doc, room_id, pid))
-                command = {"k": "reseat", "seat": seat, "pid": pid, "name": names[pid]}
+                command = commands.Reseat(seat=seat, pid=pid, name=names[pid], token=token)
                 try:
-                    await rooms.submit(room_id, {**command, "token": token})
+                    await rooms.submit(room_id, command)
                 except RoomError as err:
                     # The table started meanwhile: the runner gave its room these seats
                     # before it dealt (it marks the table started first, then re-seats).
@@ -165,6 +165,6 @@ async def leave(rooms: RoomService, room_id: str, pid: str) -> None:
     """The player leaves their table (withdrawn or disqualified): a bot plays the seat to
     the end of the match, also at a table that has not dealt yet (it stays full)."""
     try:
-        await rooms.submit(room_id, {"k": "leave", "pid": pid})
+        await rooms.submit(room_id, commands.Leave(pid=pid))
     except RoomError as err:
         log.info("room %s: %s could not leave: %s", room_id, pid, err.code)

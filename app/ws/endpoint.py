@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse
 
 import engine
 from app.api.deps import AppSettings, Rooms
+from app.rooms import commands
 from app.rooms.doc import player_by_token
 from app.rooms.errors import RoomError
 from app.rooms.machine import connection_nodes
@@ -150,10 +151,10 @@ async def room_socket(
         await service.listen(room_id, conn)
         # A seat's connection is a change of the room (a spectator's is counted quietly);
         # the snapshot below already includes it.
-        opening: dict[str, Any] = (
-            {"k": "connect", "pid": pid, "max": settings.max_sockets_per_seat, "sock": sock}
+        opening = (
+            commands.Connect(pid=pid, max=settings.max_sockets_per_seat, sock=sock)
             if pid is not None
-            else {"k": "watch", "max": settings.max_spectators}
+            else commands.Watch(max=settings.max_spectators)
         )
         try:
             await service.submit(room_id, opening)
@@ -326,17 +327,17 @@ async def _action(
     if conn.pid is None:
         conn.send(error("spectator", "spectators cannot act", ref))
         return
-    command: dict[str, Any]
+    command: commands.Command
     if message.action.get("type") == "back":
         # "I'm back": a room command, not a move (no engine action, no ack of a move).
-        command = {"k": "back", "pid": conn.pid, "ref": ref}
+        command = commands.Back(pid=conn.pid, ref=ref)
     else:
         try:
             action: dict[str, Any] = engine.parse_action(message.action).to_json()
         except engine.EngineError as err:
             conn.send(error(err.code, err.message, ref))
             return
-        command = {"k": "action", "pid": conn.pid, "ref": ref, "action": action, "timing": timing}
+        command = commands.Action(pid=conn.pid, ref=ref, action=action, timing=timing)
     try:
         # Appended here, in the receive loop, so one client's actions keep their order;
         # the answer is sent when it comes, while the next message is read meanwhile.
@@ -354,7 +355,7 @@ async def _entropy(service: RoomService, conn: Connection, message: EntropyMessa
     if conn.pid is None:
         conn.send(error("spectator", "spectators do not shuffle"))
         return
-    command = {"k": "entropy", "pid": conn.pid, "deal": message.deal, "value": message.value}
+    command = commands.Entropy(pid=conn.pid, deal=message.deal, value=message.value)
     try:
         future = await service.enqueue(conn.room_id, command)
     except RoomError as err:
