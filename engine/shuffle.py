@@ -19,6 +19,12 @@ def _steps(size: int) -> tuple[tuple[int, int, int], ...]:
     return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
+def seed_of(match_seed: str, shuffles: int) -> str:
+    """The seed of a match's ``shuffles``-th shuffle: every deal and reshuffle of every
+    game draws its own, so a match replays from its seed and its action log."""
+    return f"{match_seed}:{shuffles}"
+
+
 def shuffle(seed: str, cards: list[str]) -> None:
     """Shuffle ``cards`` in place as ``random.Random(seed).shuffle(cards)`` would."""
     getrandbits = random.Random(seed).getrandbits

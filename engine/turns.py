@@ -6,7 +6,7 @@ from engine.cards import FACES
 from engine.drinks import sip
 from engine.events import Event
 from engine.hand_limit import room_for
-from engine.shuffle import shuffle
+from engine.shuffle import seed_of, shuffle
 from engine.state import State
 
 
@@ -32,7 +32,7 @@ def active_count(state: State) -> int:
 def shuffle_seed(state: State) -> str:
     """The seed of the next shuffle; counts the shuffle in ``state`` (a working copy)."""
     state.shuffles += 1
-    return f"{state.seed}:{state.shuffles}"
+    return seed_of(state.seed, state.shuffles)
 
 
 def reshuffle_discards(state: State, events: list[Event]) -> bool:

@@ -32,7 +32,6 @@ reshuffles the whole deck for the next round. With ``roundLimit`` set, the game 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -44,6 +43,7 @@ from engine.events import Event
 from engine.games import GameKind, register
 from engine.match_start import seat_the_table
 from engine.rules import Rules, rules_from_json
+from engine.shuffle import seed_of, shuffle
 
 Transition = tuple["BottleState", list[Event]]
 Sip = tuple[int, int, str]  # (seat, sips, reason)
@@ -185,7 +185,7 @@ def card_action(card: str) -> str:
 def _shuffled(state: BottleState) -> BottleState:
     pile = build_deck(state.rules.deck, state.rules.decks)
     shuffles = state.shuffles + 1
-    random.Random(f"{state.seed}:{shuffles}").shuffle(pile)
+    shuffle(seed_of(state.seed, shuffles), pile)
     return replace(state, shuffles=shuffles, pile=tuple(pile), turned=())
 
 

@@ -18,7 +18,6 @@ onto others' melds included) minus the cards left in its hand. Melds and jokers 
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -26,11 +25,13 @@ from typing import Any
 
 from engine.actions import Action, check_seat
 from engine.cards import CARD_INFO, build_deck, is_card
+from engine.drinks import hand_sips
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.games import GameKind, register
 from engine.match_start import seat_the_table
 from engine.rules import Rules, rules_from_json
+from engine.shuffle import seed_of, shuffle
 from engine.variants.rommy_melds import (
     Meld,
     candidate_melds,
@@ -60,16 +61,6 @@ def card_points(card: str) -> int:
     if info.is_number:
         return 5
     return 15
-
-
-def card_sips(card: str) -> int:
-    """DrukUNO's end-of-deal weight: Draw Two 2, Wild Draw Four 4, every other card 1."""
-    rank = CARD_INFO[card].rank
-    if rank == "+2":
-        return 2
-    if rank == "W+4":
-        return 4
-    return 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,9 +158,11 @@ class RommyState:
 # --- Starting ------------------------------------------------------------------------------
 
 
-def _rng(state: RommyState) -> tuple[RommyState, random.Random]:
+def _shuffled(state: RommyState, cards: list[str]) -> RommyState:
+    """Shuffle ``cards`` in place with the match's next shuffle seed; count the shuffle."""
     shuffles = state.shuffles + 1
-    return replace(state, shuffles=shuffles), random.Random(f"{state.seed}:{shuffles}")
+    shuffle(seed_of(state.seed, shuffles), cards)
+    return replace(state, shuffles=shuffles)
 
 
 def empty_match(rules: Rules, players: int, seed: str, dealer: int) -> RommyState:
@@ -207,8 +200,7 @@ def start_deal(state: RommyState, deck_top_first: Sequence[str] | None = None) -
     """
     if deck_top_first is None:
         pile = build_deck(state.rules.deck, state.rules.decks)
-        state, rng = _rng(state)
-        rng.shuffle(pile)
+        state = _shuffled(state, pile)
     else:
         pile = list(reversed(deck_top_first))
     n = state.players
@@ -346,8 +338,7 @@ def _draw_cards(
     for _ in range(count):
         if not stock and len(discard) > 1:
             rest = list(discard[:-1])
-            state, rng = _rng(state)
-            rng.shuffle(rest)
+            state = _shuffled(state, rest)
             stock = rest
             discard = discard[-1:]
             events.append({"type": "reshuffle", "cards": len(stock)})
@@ -538,7 +529,7 @@ def _end_deal(state: RommyState, out: int, events: list[Event]) -> Transition:
         laid[s] - sum(card_points(c) for c in state.hands[s]) for s in range(state.players)
     )
     for s in range(state.players):
-        state = _drink(state, s, sum(card_sips(c) for c in state.hands[s]), "cardsInHand", events)
+        state = _drink(state, s, sum(hand_sips(c) for c in state.hands[s]), "cardsInHand", events)
     totals = tuple(t + d for t, d in zip(state.totals, scores, strict=True))
     rules = state.rules
     best = max(totals)
