@@ -303,6 +303,12 @@ def encode(command: Command) -> dict[str, Any]:
     return entry
 
 
+def closes_by_id(command: Disconnect | Unwatch) -> bool:
+    """A seat's socket closing by its id: counted off once however often it is sent (a
+    spectator's closing is counted each time it lands)."""
+    return isinstance(command, Disconnect) and command.sock is not None
+
+
 def socket_node(command: Connect | Disconnect | Watch | Unwatch) -> str:
     """The node a socket command's socket lives on: the node that sent it, or for one a
     writer made for a dead node, that node (``at``)."""

@@ -797,14 +797,14 @@ class RoomMachine:
         player = player_by_seat(self.doc, seat)
         assert player is not None
         since = self._position_ms if self._position_ms is not None else now_ms
-        return {
-            "k": "action",
-            "pid": player["pid"],
-            "ref": f"room-{self.state.deal}-{self.state.moves}-{seat}-{action.get('type')}",
-            "action": action,
-            "timing": {"raw": max(0, now_ms - since), "delay": 0},
-            "by": pilot.by,
-        }
+        claim = commands.Action(
+            pid=player["pid"],
+            ref=f"room-{self.state.deal}-{self.state.moves}-{seat}-{action.get('type')}",
+            action=action,
+            timing={"raw": max(0, now_ms - since), "delay": 0},
+            by=pilot.by,
+        )
+        return commands.encode(claim)
 
     def _settle(self, step: Step, now_ms: int) -> None:
         """After every change: the decider's clock, the bots' next move, and whether the

@@ -162,7 +162,7 @@ class RoomService:
         await future
         return answer(future)
 
-    async def tell(self, room_id: str, command: dict[str, Any]) -> bool:
+    async def tell(self, room_id: str, hint: commands.Delay) -> bool:
         """Pass a hint (a seat's measured network delay) to the room's writer, where one
         runs: unlike a command, a hint neither starts a writer nor waits for an answer, so
         a socket's measurements never draw a room's writing to the socket's node. False
@@ -171,6 +171,7 @@ class RoomService:
         """
         if self._closing:
             return False
+        command = commands.encode(hint)
         writer = self._writers.get(room_id)
         if writer is not None and writer.submit(command):
             return True
@@ -327,13 +328,17 @@ class RoomService:
             self._spawn(self._sync_subscription(room_id), f"unsubscribe-{room_id}")
             self._spawn(self._run_writer(writer), f"writer-{room_id}")
 
-    def disconnect_later(self, room_id: str, command: dict[str, Any]) -> None:
+    def disconnect_later(
+        self, room_id: str, command: commands.Disconnect | commands.Unwatch
+    ) -> None:
         """Log a socket's closing that could not be logged (the store was unreachable)
         once the store answers again, so that its seat stops counting the socket (a seat's
         sockets are capped: its client's reconnects would be refused)."""
         self._spawn(self._retry_disconnect(room_id, command), f"disconnect-{room_id}")
 
-    async def _retry_disconnect(self, room_id: str, command: dict[str, Any]) -> None:
+    async def _retry_disconnect(
+        self, room_id: str, command: commands.Disconnect | commands.Unwatch
+    ) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + _DISCONNECT_RETRY_SECONDS
         delay = 0.5
@@ -346,7 +351,9 @@ class RoomService:
                 return
             delay = min(delay * 2, 5.0)
 
-    async def _disconnected(self, room_id: str, command: dict[str, Any]) -> bool:
+    async def _disconnected(
+        self, room_id: str, command: commands.Disconnect | commands.Unwatch
+    ) -> bool:
         """Submit a socket's closing; False if it must be sent again: the store refused it
         (nothing logged), or, for a seat's socket (closed by its id: counted once however
         often it is sent), it went unanswered."""
@@ -355,7 +362,10 @@ class RoomService:
         except RoomError as err:
             # "unavailable": in no log. "timeout": perhaps lost with a failed commit.
             # Otherwise answered (a room gone, a seat given up: nothing to count off).
-            return not (err.code == "unavailable" or (err.code == "timeout" and "sock" in command))
+            return not (
+                err.code == "unavailable"
+                or (err.code == "timeout" and commands.closes_by_id(command))
+            )
         except OUTAGE:
             return False
         return True

@@ -22,6 +22,7 @@ from typing import Any
 import orjson
 from starlette.websockets import WebSocket, WebSocketState
 
+from app.rooms import commands
 from app.rooms.clock import now_ms
 from app.rooms.machine import replay
 from app.rooms.races import credited_delay
@@ -191,10 +192,10 @@ class Connection:
         task.add_done_callback(self._reports.discard)
 
     async def _send_report(self, delay: int) -> None:
-        command = {"k": "delay", "pid": self.pid, "ms": delay}
+        assert self.pid is not None  # (see _report: a spectator reports nothing)
         told = False
         with contextlib.suppress(Exception):
-            told = await self.service.tell(self.room_id, command)
+            told = await self.service.tell(self.room_id, commands.Delay(pid=self.pid, ms=delay))
         if not told and self._reported == delay:
             self._reported = None  # no writer heard it: the next measurement tells again
 

@@ -162,7 +162,7 @@ async def room_socket(
             if pid is not None and _uncertain(err):
                 # Unanswered, yet perhaps committed: counted off once the store is back
                 # (a no-op if it never landed), or the seat counts a socket nobody holds.
-                service.disconnect_later(room_id, {"k": "disconnect", "pid": pid, "sock": sock})
+                service.disconnect_later(room_id, commands.Disconnect(pid=pid, sock=sock))
             raise
         connected = True
         await conn.snapshot()
@@ -195,9 +195,7 @@ async def room_socket(
             # Shielded: the handler may be cancelled at shutdown, the seat must still go
             # offline in the room's view.
             closing = (
-                {"k": "disconnect", "pid": pid, "sock": sock}
-                if pid is not None
-                else {"k": "unwatch"}
+                commands.Disconnect(pid=pid, sock=sock) if pid is not None else commands.Unwatch()
             )
             with contextlib.suppress(Exception):
                 await asyncio.shield(_disconnect(service, room_id, closing))
@@ -232,7 +230,9 @@ def _uncertain(err: BaseException) -> bool:
     return isinstance(err, OUTAGE)
 
 
-async def _disconnect(service: RoomService, room_id: str, command: dict[str, Any]) -> None:
+async def _disconnect(
+    service: RoomService, room_id: str, command: commands.Disconnect | commands.Unwatch
+) -> None:
     """Log a socket's closing. Refused by the store or unanswered (an outage): offered
     again until it is answered, or the seat keeps counting this socket and refuses its
     client's reconnects (too_many_sockets). A seat's socket closes by its id, so a closing
@@ -241,7 +241,8 @@ async def _disconnect(service: RoomService, room_id: str, command: dict[str, Any
         await service.submit(room_id, command)
     except REFUSED as err:
         if _uncertain(err) and (
-            "sock" in command or not (isinstance(err, RoomError) and err.code == "timeout")
+            commands.closes_by_id(command)
+            or not (isinstance(err, RoomError) and err.code == "timeout")
         ):
             service.disconnect_later(room_id, command)
 
