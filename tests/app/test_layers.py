@@ -45,3 +45,14 @@ def test_every_app_file_the_architecture_names_exists() -> None:
     text = (APP.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
     named = set(re.findall(r"`(app/[\w/]+\.py)`", text))
     assert named and sorted(p for p in named if not (APP.parent / p).is_file()) == []
+
+
+def test_routes_take_their_dependencies_from_deps() -> None:
+    # app/api/deps.py names each dependency once; a route reading app.state itself
+    # would be a second way to reach it.
+    readers = [
+        str(path.relative_to(APP.parent))
+        for path in sorted((APP / "api").glob("*.py"))
+        if path.name != "deps.py" and "app.state" in path.read_text(encoding="utf-8")
+    ]
+    assert readers == []
