@@ -41,9 +41,8 @@ from engine.cards import CARD_INFO, build_deck, is_card
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.games import GameKind, register
-from engine.match_start import seat_the_table
 from engine.rules import Rules, rules_from_json
-from engine.shuffle import seed_of, shuffle
+from engine.variants.skeleton import dealt_again, scenario_start, seated, shuffled
 
 Transition = tuple["BottleState", list[Event]]
 Sip = tuple[int, int, str]  # (seat, sips, reason)
@@ -184,9 +183,7 @@ def card_action(card: str) -> str:
 
 def _shuffled(state: BottleState) -> BottleState:
     pile = build_deck(state.rules.deck, state.rules.decks)
-    shuffles = state.shuffles + 1
-    shuffle(seed_of(state.seed, shuffles), pile)
-    return replace(state, shuffles=shuffles, pile=tuple(pile), turned=())
+    return replace(shuffled(state, pile), pile=tuple(pile), turned=())
 
 
 def empty_game(rules: Rules, players: int, seed: str, dealer: int) -> BottleState:
@@ -222,22 +219,16 @@ def _start_round(state: BottleState, pile_top_first: Sequence[str] | None = None
 
 def deal_again(state: BottleState) -> BottleState:
     """The round ``state`` is the start of, shuffled again from its seed (for the
-    verifier): starting it from the round before, with nothing shuffled yet."""
-    return _start_round(replace(state, deal=state.deal - 1, shuffles=0))[0]
+    verifier)."""
+    return dealt_again(state, _start_round)
 
 
 def new_match(rules: Rules, players: int, seed: str, dealer: int | None = None) -> Transition:
     """A Bottle UNO game with the deck shuffled; the dealer's left turns first."""
-    players, dealer, events = seat_the_table("Bottle UNO", players, seed, dealer)
-    state, more = _start_round(empty_game(rules, players, seed, dealer))
-    return state, events + more
+    return seated("Bottle UNO", rules, players, seed, dealer, empty_game, _start_round)
 
 
 # --- Transitions ---------------------------------------------------------------------------
-
-
-def _check_seat(state: BottleState, seat: object) -> int:
-    return check_seat(seat, state.players)
 
 
 def _turn_card(state: BottleState, seat: int, act: Action) -> Transition:
@@ -326,7 +317,7 @@ def apply(state: BottleState, seat: int, action: Action) -> Transition:
     :raises InvalidAction: a bad seat.
     :raises IllegalAction: not allowed now (``err.code`` says why).
     """
-    seat = _check_seat(state, seat)
+    seat = check_seat(seat, state.players)
     if action.type == "turnCard":
         return _turn_card(state, seat, action)
     if action.type == "nextDeal":
@@ -466,17 +457,19 @@ def initial_state(
 
     :raises ValueError: a malformed ``setup`` or ``deck``.
     """
-    if "setup" in scenario:
-        setup = scenario["setup"]
-        if not isinstance(setup, dict):
-            raise ValueError("'setup' must be an object")
-        return from_setup(rules, players, seed, dealer or 0, setup)
-    if "deck" in scenario:
-        deck = scenario["deck"]
-        if not isinstance(deck, list) or not deck or not all(is_card(c) for c in deck):
-            raise ValueError("'deck' must be a non-empty list of card codes")
-        return from_deck(rules, players, seed, dealer or 0, deck)
-    return new_match(rules, players, seed, dealer)[0]
+    return scenario_start(
+        scenario,
+        lambda setup: from_setup(rules, players, seed, dealer or 0, setup),
+        lambda deck: from_deck(rules, players, seed, dealer or 0, deck),
+        lambda: new_match(rules, players, seed, dealer)[0],
+        _deck_cards,
+    )
+
+
+def _deck_cards(deck: object) -> list[str]:
+    if not isinstance(deck, list) or not deck or not all(is_card(c) for c in deck):
+        raise ValueError("'deck' must be a non-empty list of card codes")
+    return deck
 
 
 register(

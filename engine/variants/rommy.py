@@ -24,14 +24,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.actions import Action, check_seat
-from engine.cards import CARD_INFO, build_deck, is_card
+from engine.cards import CARD_INFO, build_deck
 from engine.drinks import hand_sips
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.games import GameKind, register
-from engine.match_start import seat_the_table
 from engine.rules import Rules, rules_from_json
-from engine.shuffle import seed_of, shuffle
 from engine.variants.rommy_melds import (
     Meld,
     candidate_melds,
@@ -42,6 +40,7 @@ from engine.variants.rommy_melds import (
     new_meld,
     swap_joker,
 )
+from engine.variants.skeleton import card_list, dealt_again, scenario_start, seated, shuffled
 
 HAND_SIZE = 7
 DRAW_TWO_CARDS = 2
@@ -158,13 +157,6 @@ class RommyState:
 # --- Starting ------------------------------------------------------------------------------
 
 
-def _shuffled(state: RommyState, cards: list[str]) -> RommyState:
-    """Shuffle ``cards`` in place with the match's next shuffle seed; count the shuffle."""
-    shuffles = state.shuffles + 1
-    shuffle(seed_of(state.seed, shuffles), cards)
-    return replace(state, shuffles=shuffles)
-
-
 def empty_match(rules: Rules, players: int, seed: str, dealer: int) -> RommyState:
     """A match with no deal dealt yet (``deal`` 0)."""
     return RommyState(
@@ -200,7 +192,7 @@ def start_deal(state: RommyState, deck_top_first: Sequence[str] | None = None) -
     """
     if deck_top_first is None:
         pile = build_deck(state.rules.deck, state.rules.decks)
-        state = _shuffled(state, pile)
+        state = shuffled(state, pile)
     else:
         pile = list(reversed(deck_top_first))
     n = state.players
@@ -235,23 +227,16 @@ def start_deal(state: RommyState, deck_top_first: Sequence[str] | None = None) -
 
 
 def deal_again(state: RommyState) -> RommyState:
-    """The deal ``state`` is the start of, dealt again from its seed (for the verifier):
-    dealing from the deal before it, with nothing shuffled yet from the deal's seed."""
-    return start_deal(replace(state, deal=state.deal - 1, shuffles=0))[0]
+    """The deal ``state`` is the start of, dealt again from its seed (for the verifier)."""
+    return dealt_again(state, start_deal)
 
 
 def new_match(rules: Rules, players: int, seed: str, dealer: int | None = None) -> Transition:
     """A Rommy match with its first deal dealt."""
-    players, dealer, events = seat_the_table("UNO Rommy", players, seed, dealer)
-    state, more = start_deal(empty_match(rules, players, seed, dealer))
-    return state, events + more
+    return seated("UNO Rommy", rules, players, seed, dealer, empty_match, start_deal)
 
 
 # --- Checks --------------------------------------------------------------------------------
-
-
-def _check_seat(state: RommyState, seat: object) -> int:
-    return check_seat(seat, state.players)
 
 
 def _check_turn(state: RommyState, seat: int, step: str, what: str) -> None:
@@ -338,7 +323,7 @@ def _draw_cards(
     for _ in range(count):
         if not stock and len(discard) > 1:
             rest = list(discard[:-1])
-            state = _shuffled(state, rest)
+            state = shuffled(state, rest)
             stock = rest
             discard = discard[-1:]
             events.append({"type": "reshuffle", "cards": len(stock)})
@@ -592,7 +577,7 @@ def apply(state: RommyState, seat: int, action: Action) -> Transition:
     :raises InvalidAction: a bad seat, or an action malformed for Rommy.
     :raises IllegalAction: not allowed now (``err.code`` says why).
     """
-    seat = _check_seat(state, seat)
+    seat = check_seat(seat, state.players)
     handler = _HANDLERS.get(action.type)
     if handler is None:
         raise IllegalAction("not_in_this_game", f"UNO Rommy has no {action.type!r} action")
@@ -787,13 +772,6 @@ def from_setup(
     return state
 
 
-def card_list(value: object, where: str) -> list[str]:
-    """``value`` as a list of card codes, else ValueError naming ``where``."""
-    if not isinstance(value, list) or not all(is_card(c) for c in value):
-        raise ValueError(f"{where!r} must be a list of card codes")
-    return value
-
-
 def initial_state(
     rules: Rules, players: int, seed: str, dealer: int | None, scenario: dict[str, Any]
 ) -> RommyState:
@@ -801,14 +779,13 @@ def initial_state(
 
     :raises ValueError: a malformed ``setup`` or ``deck``.
     """
-    if "setup" in scenario:
-        setup = scenario["setup"]
-        if not isinstance(setup, dict):
-            raise ValueError("'setup' must be an object")
-        return from_setup(rules, players, seed, dealer or 0, setup)
-    if "deck" in scenario:
-        return from_deck(rules, players, seed, dealer or 0, card_list(scenario["deck"], "deck"))
-    return new_match(rules, players, seed, dealer)[0]
+    return scenario_start(
+        scenario,
+        lambda setup: from_setup(rules, players, seed, dealer or 0, setup),
+        lambda deck: from_deck(rules, players, seed, dealer or 0, deck),
+        lambda: new_match(rules, players, seed, dealer)[0],
+        lambda deck: card_list(deck, "deck"),
+    )
 
 
 register(
