@@ -18,7 +18,7 @@ from engine.actions import Action
 from engine.bots.reading import View, legal, on_turn
 from engine.cards import CARD_INFO
 from engine.variants.rommy import card_points
-from engine.variants.rommy_melds import Meld, candidate_melds, fits, is_joker, is_natural
+from engine.variants.rommy.melds import Meld, candidate_melds, fits, is_joker, is_natural
 
 ACTING_ORDER = {"+2": 3, "S": 2, "R": 1}
 

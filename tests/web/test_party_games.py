@@ -293,7 +293,7 @@ def test_bottle_two_players_turn_cards(new_page, server_url, shot):
 # ---- crafted views: what a random deal rarely shows on demand ------------------------------
 
 # Renders a view with the real table module and records what it sends (as in
-# test_components.py; the view shapes are engine/variants/rommy.py's and bottle.py's).
+# test_components.py; the view shapes are engine/variants/rommy/view.py's and bottle.py's).
 HARNESS = """
 async ([view, lang]) => {
   const i18n = await import('/js/i18n.js');

@@ -1,37 +1,19 @@
-"""UNO Rommy (preset ``rommy``): rummy played with UNO cards (RULES.md section 5).
-
-A deal: seven cards each, dealt one at a time from the dealer's left; the next card starts
-the discard pile; the rest is the stock. A turn has two steps:
-
-1. ``draw`` (step ``draw``): draw from the stock (``draw``), take the top discard
-   (``takeDiscard``) or take the whole discard pile (``takePile``: only when your hand and
-   the pile hold a meld, and your next move must then be a ``meld``). A pending Draw Two
-   makes the draw two cards and rules out taking from the discard pile.
-2. ``play``: any number of ``meld``, ``layOff`` and ``swapJoker``, then ``discardCard``.
-   You always keep one card to discard: going out is a final discard.
-
-Skip / Draw Two / Reverse act when discarded on a card of their colour. A deal ends when a
-player discards their last card; each seat scores the cards it laid on the table (lay-offs
-onto others' melds included) minus the cards left in its hand. Melds and jokers are in
-:mod:`engine.variants.rommy_melds`; docs/variants-party.md has every choice.
-"""
+"""UNO Rommy's deals and turns: dealing, the checks of each move, the transitions, the
+legal actions."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
 from engine.actions import Action, check_seat
 from engine.cards import CARD_INFO, build_deck
 from engine.drinks import hand_sips
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
-from engine.games import GameKind, register
-from engine.rules import Rules, rules_from_json
-from engine.variants.rommy_melds import (
-    Meld,
+from engine.rules import Rules
+from engine.variants.rommy.melds import (
     candidate_melds,
     fits,
     is_joker,
@@ -40,149 +22,18 @@ from engine.variants.rommy_melds import (
     new_meld,
     swap_joker,
 )
-from engine.variants.skeleton import card_list, dealt_again, scenario_start, seated, shuffled
-
-HAND_SIZE = 7
-DRAW_TWO_CARDS = 2
-JOKER_SWAP_SIPS = 4  # the one who laid a Wild Draw Four joker drinks this when it is swapped
-
-Transition = tuple["RommyState", list[Event]]
-Sip = tuple[int, int, str]  # (seat, sips, reason)
-
-
-def card_points(card: str) -> int:
-    """Rommy's value of a card: 1-9 = 5, 0 = 10, Skip / Draw Two / Reverse = 15, wilds 25."""
-    info = CARD_INFO[card]
-    if info.is_wild:
-        return 25
-    if info.rank == "0":
-        return 10
-    if info.is_number:
-        return 5
-    return 15
-
-
-@dataclass(frozen=True, slots=True)
-class RommyState:
-    """A UNO Rommy match at one moment (immutable: transitions build a new one)."""
-
-    rules: Rules
-    players: int
-    seed: str
-    shuffles: int
-    deal: int
-    dealer: int
-    phase: str  # playing | dealOver | matchOver
-    step: str  # draw | play (the turn holder's step while playing)
-    hands: tuple[tuple[str, ...], ...]
-    stock: tuple[str, ...]  # top last
-    discard: tuple[str, ...]  # top last
-    melds: tuple[Meld, ...]
-    turn: int
-    direction: int
-    pending: int  # cards the turn holder's draw takes (a Draw Two makes it 2)
-    must_meld: bool  # took the pile: the next move must be a meld
-    totals: tuple[int, ...]
-    deal_scores: tuple[int, ...] | None
-    winner: int | None
-    drinks: tuple[int, ...] | None  # per-seat sips (None when drinks are off)
-    sips: tuple[Sip, ...]  # every sip with its reason, in order
-    moves: int
-
-    @property
-    def match_over(self) -> bool:
-        return self.phase == "matchOver"
-
-    @property
-    def top(self) -> str | None:
-        return self.discard[-1] if self.discard else None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game": "rommy",
-            "rules": self.rules.to_json(),
-            "players": self.players,
-            "seed": self.seed,
-            "shuffles": self.shuffles,
-            "deal": self.deal,
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "step": self.step,
-            "hands": [list(h) for h in self.hands],
-            "stock": list(self.stock),
-            "discard": list(self.discard),
-            "melds": [m.to_json() for m in self.melds],
-            "turn": self.turn,
-            "direction": self.direction,
-            "pending": self.pending,
-            "mustMeld": self.must_meld,
-            "totals": list(self.totals),
-            "dealScores": None if self.deal_scores is None else list(self.deal_scores),
-            "winner": self.winner,
-            "drinks": None if self.drinks is None else list(self.drinks),
-            "sips": [list(s) for s in self.sips],
-            "moves": self.moves,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RommyState:
-        scores = data["dealScores"]
-        drinks = data["drinks"]
-        return cls(
-            rules=rules_from_json(data["rules"]),
-            players=int(data["players"]),
-            seed=str(data["seed"]),
-            shuffles=int(data["shuffles"]),
-            deal=int(data["deal"]),
-            dealer=int(data["dealer"]),
-            phase=str(data["phase"]),
-            step=str(data["step"]),
-            hands=tuple(tuple(h) for h in data["hands"]),
-            stock=tuple(data["stock"]),
-            discard=tuple(data["discard"]),
-            melds=tuple(Meld.from_json(m) for m in data["melds"]),
-            turn=int(data["turn"]),
-            direction=int(data["direction"]),
-            pending=int(data["pending"]),
-            must_meld=bool(data["mustMeld"]),
-            totals=tuple(data["totals"]),
-            deal_scores=None if scores is None else tuple(scores),
-            winner=data["winner"],
-            drinks=None if drinks is None else tuple(drinks),
-            sips=tuple((int(s), int(n), str(r)) for s, n, r in data["sips"]),
-            moves=int(data["moves"]),
-        )
-
+from engine.variants.rommy.state import (
+    DRAW_TWO_CARDS,
+    HAND_SIZE,
+    JOKER_SWAP_SIPS,
+    RommyState,
+    Transition,
+    card_points,
+    empty_match,
+)
+from engine.variants.skeleton import dealt_again, seated, shuffled
 
 # --- Starting ------------------------------------------------------------------------------
-
-
-def empty_match(rules: Rules, players: int, seed: str, dealer: int) -> RommyState:
-    """A match with no deal dealt yet (``deal`` 0)."""
-    return RommyState(
-        rules=rules,
-        players=players,
-        seed=seed,
-        shuffles=0,
-        deal=0,
-        dealer=dealer,
-        phase="dealOver",
-        step="draw",
-        hands=tuple(() for _ in range(players)),
-        stock=(),
-        discard=(),
-        melds=(),
-        turn=dealer,
-        direction=1,
-        pending=0,
-        must_meld=False,
-        totals=(0,) * players,
-        deal_scores=None,
-        winner=None,
-        drinks=(0,) * players if rules.drinks else None,
-        sips=(),
-        moves=0,
-    )
 
 
 def start_deal(state: RommyState, deck_top_first: Sequence[str] | None = None) -> Transition:
@@ -589,7 +440,7 @@ def apply(state: RommyState, seat: int, action: Action) -> Transition:
 
 def legal_actions(state: RommyState, seat: int) -> list[Action]:
     """Actions ``seat`` may take now. In the play step this lists some melds (see
-    :func:`~engine.variants.rommy_melds.candidate_melds`), every single-card lay-off and
+    :func:`~engine.variants.rommy.melds.candidate_melds`), every single-card lay-off and
     joker swap, and one discard per distinct card: not every possible meld, but every
     action listed is accepted."""
     if state.phase == "dealOver":
@@ -619,186 +470,3 @@ def legal_actions(state: RommyState, seat: int) -> list[Action]:
                 out.append(Action("swapJoker", cards=(card,), target=i))
     out += [Action("discardCard", cards=(card,)) for card in distinct]
     return out
-
-
-def _over(state: RommyState) -> bool:
-    return state.phase in ("dealOver", "matchOver")
-
-
-def view_for(state: RommyState, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` (None: a spectator) may see: its own hand, counts of the others."""
-    is_seat = seat is not None and 0 <= seat < state.players
-    me = seat if is_seat else None
-    return {
-        "game": "rommy",
-        "you": me,
-        "hand": list(state.hands[me]) if me is not None else [],
-        "players": [
-            {"seat": s, "cards": len(h), "score": state.totals[s], "out": False}
-            for s, h in enumerate(state.hands)
-        ],
-        "top": state.top,
-        "color": CARD_INFO[state.top].color if state.top else None,
-        "discard": list(reversed(state.discard)),
-        "melds": [m.to_json() for m in state.melds],
-        "turn": state.turn,
-        "direction": state.direction,
-        "step": state.step,
-        "mustMeld": state.must_meld,
-        "drawPile": len(state.stock),
-        "stock": len(state.stock),
-        "pendingDraw": state.pending,
-        "phase": state.phase,
-        "rules": state.rules.to_json(),
-        "legal": [a.to_json() for a in legal_actions(state, me)] if me is not None else [],
-        "deal": state.deal,
-        "dealer": state.dealer,
-        "drawn": None,
-        "unoExposed": None,
-        "dealScores": None if state.deal_scores is None else list(state.deal_scores),
-        "totals": list(state.totals),
-        "winner": state.winner,
-        "matchOver": state.match_over,
-        "reveal": [list(h) for h in state.hands] if _over(state) else None,
-        "drinks": None if state.drinks is None else list(state.drinks),
-        "sips": [{"seat": s, "count": n, "reason": r} for s, n, r in state.sips],
-        "moves": state.moves,
-    }
-
-
-def summary(state: RommyState) -> dict[str, Any]:
-    """The scenario runner's ``state`` (CONTRACT.md section 3) plus ``melds`` and ``stock``."""
-    return {
-        "phase": state.phase,
-        "turn": state.turn,
-        "direction": state.direction,
-        "top": state.top,
-        "color": CARD_INFO[state.top].color if state.top else None,
-        "hands": [list(h) for h in state.hands],
-        "drawPile": len(state.stock),
-        "pendingDraw": state.pending,
-        "deal": state.deal,
-        "dealer": state.dealer,
-        "dealScores": None if state.deal_scores is None else list(state.deal_scores),
-        "totals": list(state.totals),
-        "winner": state.winner,
-        "matchOver": state.match_over,
-        "drinks": None if state.drinks is None else list(state.drinks),
-        "melds": [m.to_json() for m in state.melds],
-        "stock": list(reversed(state.stock)),
-        "discard": list(reversed(state.discard)),
-        "step": state.step,
-        "mustMeld": state.must_meld,
-        "sips": [{"seat": s, "count": n, "reason": r} for s, n, r in state.sips],
-    }
-
-
-def all_cards(state: RommyState) -> list[str]:
-    """Every card of the match, wherever it is (for conservation checks)."""
-    out: list[str] = [c for h in state.hands for c in h]
-    out += state.stock
-    out += state.discard
-    for meld in state.melds:
-        out += meld.cards
-    return out
-
-
-# --- Scenario support ------------------------------------------------------------------------
-
-
-def from_deck(
-    rules: Rules, players: int, seed: str, dealer: int, deck_top_first: Sequence[str]
-) -> RommyState:
-    """A match whose first deal is dealt from a stacked deck (the scenario ``deck``)."""
-    return start_deal(empty_match(rules, players, seed, dealer), deck_top_first)[0]
-
-
-def from_setup(
-    rules: Rules, players: int, seed: str, dealer: int, setup: dict[str, Any]
-) -> RommyState:
-    """A position set up directly (the scenario ``setup``): ``hands``, ``discard`` and
-    ``stock`` (or ``drawPile``) top first, ``melds`` (each a list of cards, read as by a
-    ``meld`` action, or ``{"cards", "seat"}``), ``turn``, ``direction``, ``step``,
-    ``pendingDraw``, ``mustMeld``, ``totals``.
-
-    :raises ValueError: a malformed setup (the message says what).
-    """
-    hands = setup.get("hands")
-    if not isinstance(hands, list) or len(hands) != players:
-        raise ValueError(f"setup 'hands' must list {players} hands")
-    hands = [card_list(h, "hands") for h in hands]
-    melds: list[Meld] = []
-    raw_melds = setup.get("melds", [])
-    if not isinstance(raw_melds, list):
-        raise ValueError("setup 'melds' must be a list")
-    for raw in raw_melds:
-        cards, who = (raw.get("cards"), raw.get("seat", 0)) if isinstance(raw, dict) else (raw, 0)
-        if isinstance(who, bool) or not isinstance(who, int) or not 0 <= who < players:
-            raise ValueError("setup meld 'seat' must be a seat")
-        try:
-            melds.append(new_meld(card_list(cards, "melds"), who))
-        except IllegalAction as err:
-            raise ValueError(f"setup meld {cards}: {err.message}") from err
-    stock = card_list(setup.get("stock", setup.get("drawPile", [])), "stock")
-    discard = card_list(setup.get("discard", []), "discard")
-    turn = setup.get("turn", (dealer + 1) % players)
-    step = setup.get("step", "draw")
-    if step not in ("draw", "play") or not isinstance(turn, int) or not 0 <= turn < players:
-        raise ValueError("setup 'turn' must be a seat and 'step' draw or play")
-    totals = setup.get("totals", [0] * players)
-    if not isinstance(totals, list) or len(totals) != players:
-        raise ValueError(f"setup 'totals' must list {players} numbers")
-    direction = setup.get("direction", 1)
-    if direction not in (1, -1):
-        raise ValueError("setup 'direction' must be 1 or -1")
-    pending = setup.get("pendingDraw", 0)
-    if isinstance(pending, bool) or not isinstance(pending, int) or pending < 0:
-        raise ValueError("setup 'pendingDraw' must be a whole number >= 0")
-    state = replace(
-        empty_match(rules, players, seed, dealer),
-        deal=1,
-        phase="playing",
-        step=step,
-        hands=tuple(tuple(h) for h in hands),
-        stock=tuple(reversed(stock)),
-        discard=tuple(reversed(discard)),
-        melds=tuple(melds),
-        turn=turn,
-        direction=direction,
-        pending=pending,
-        must_meld=bool(setup.get("mustMeld", False)),
-        totals=tuple(totals),
-    )
-    return state
-
-
-def initial_state(
-    rules: Rules, players: int, seed: str, dealer: int | None, scenario: dict[str, Any]
-) -> RommyState:
-    """The scenario runner's starting state: ``setup``, a stacked ``deck`` or a seeded deal.
-
-    :raises ValueError: a malformed ``setup`` or ``deck``.
-    """
-    return scenario_start(
-        scenario,
-        lambda setup: from_setup(rules, players, seed, dealer or 0, setup),
-        lambda deck: from_deck(rules, players, seed, dealer or 0, deck),
-        lambda: new_match(rules, players, seed, dealer)[0],
-        lambda deck: card_list(deck, "deck"),
-    )
-
-
-register(
-    GameKind(
-        name="rommy",
-        new_match=new_match,
-        apply=apply,
-        legal_actions=legal_actions,
-        view_for=view_for,
-        summary=summary,
-        from_json=RommyState.from_json,
-        state_class=RommyState,
-        deal_again=deal_again,
-        options=("decks", "targetScore", "roundLimit", "drinks", "sipsAsPoints"),
-    )
-)
