@@ -17,12 +17,12 @@ from engine.events import Event
 from engine.state import State
 
 
-def play_blind(new: State, seat: int, bluff: bool, events: list[Event]) -> None:
+def play_blind(new: State, seat: int, events: list[Event]) -> None:
     """Play ``new.drawn``, the card ``seat`` just drew (a working copy)."""
     card = new.drawn
     assert card is not None
     events.append({"type": "blindPlay", "seat": seat})
-    play_cards(new, seat, (card,), None, True, None, bluff, events)
+    play_cards(new, seat, (card,), None, True, None, events)
     if FACES[new.side][card].is_wild and new.phase == "playing":
         new.after_color = new.turn
         new.turn = seat

@@ -21,7 +21,7 @@ from engine.stacking import DEFLECTORS, PENALTY, STACK_FAMILY, deflect, penalty_
 from engine.state import State
 from engine.turns import active_count, draw_cards, draw_until_color, next_seat, shuffle_seed
 from engine.uno_call import settle_call
-from engine.wild_draw_four import RESTRICTED
+from engine.wild_draw_four import RESTRICTED, wd4_is_bluff
 
 # Ranks whose play only passes the turn on (unless a 7-0 rule moves hands).
 PLAIN_RANKS = frozenset(NUMBERS + ("W", "WC"))
@@ -34,13 +34,17 @@ def play_cards(
     color: str | None,
     uno: bool,
     target: int | None,
-    bluff: bool,
     events: list[Event],
 ) -> None:
     """Move ``cards`` from the hand to the discard pile, set the colour and settle UNO;
-    then the play's effect, or the end of the deal when the hand is empty. ``bluff``: the
-    play broke the Wild Draw Four restriction (engine.wild_draw_four, judged before it)."""
-    rest = list(new.hands[seat])
+    then the play's effect, or the end of the deal when the hand is empty."""
+    held = new.hands[seat]
+    faces = FACES[new.side]
+    last = faces[cards[-1]]
+    # Whether a wild draw breaks the restriction is judged on the hand before the play
+    # (what a challenge will find out: engine.wild_draw_four).
+    bluff = last.rank in RESTRICTED and wd4_is_bluff(new, held, cards[-1])
+    rest = list(held)
     for card in cards:
         rest.remove(card)
     hand = tuple(rest)
@@ -51,8 +55,6 @@ def play_cards(
     new.drawn = None
     new.follow = 0
     new.dump_color = None
-    faces = FACES[new.side]
-    last = faces[cards[-1]]
     color = last.color or color
     new.color = color
     events.append({"type": "play", "seat": seat, "cards": list(cards), "color": color})

@@ -46,7 +46,7 @@ from engine.turns import (
     take_cards,
 )
 from engine.uno_call import call_uno, catch_uno
-from engine.wild_draw_four import RESTRICTED, challenge, wd4_is_bluff
+from engine.wild_draw_four import challenge
 
 Transition = tuple[State, list[Event]]
 
@@ -139,14 +139,10 @@ def _resolve_play(state: State, seat: int, act: Action) -> Transition:
     cards = act.cards
     new = state.moved()
     events: list[Event] = []
-    last = cards[-1]
-    bluff = FACES[state.side][last].rank in RESTRICTED and wd4_is_bluff(
-        state, state.hands[seat], last
-    )
     if seat != state.turn:
-        jump_in(state, new, seat, act, bluff, events)
+        jump_in(state, new, seat, act, events)
         return new, events
-    play_cards(new, seat, cards, act.color, act.uno, act.target, bluff, events)
+    play_cards(new, seat, cards, act.color, act.uno, act.target, events)
     return new, events
 
 
@@ -181,11 +177,7 @@ def _resolve_draw(state: State, seat: int, act: Action) -> Transition:
         record_draw(new, seat, cards, "draw", events)
         _after_drawing(new, seat, cards)
     if rules.blind_draw and new.drawn is not None:
-        card = new.drawn
-        bluff = FACES[new.side][card].rank in RESTRICTED and wd4_is_bluff(
-            new, new.hands[seat], card
-        )
-        play_blind(new, seat, bluff, events)
+        play_blind(new, seat, events)
     return new, events
 
 

@@ -45,14 +45,12 @@ def jump_card(state: State, seat: int) -> str | None:
     return None
 
 
-def jump_in(
-    state: State, new: State, seat: int, act: Action, bluff: bool, events: list[Event]
-) -> None:
+def jump_in(state: State, new: State, seat: int, act: Action, events: list[Event]) -> None:
     """``seat`` plays ``act`` out of turn (a working copy ``new`` of ``state``, every check
     passed): the play takes the turn, unless the turn holder's turn goes on."""
     events.append({"type": "jumpIn", "seat": seat})
     new.turn = seat
-    play_cards(new, seat, act.cards, act.color, act.uno, act.target, bluff, events)
+    play_cards(new, seat, act.cards, act.color, act.uno, act.target, events)
     turn_holder = state.turn
     if state.rules.jump_in_continues_from == "turnHolder" and new.phase == "playing":
         # The turn holder's turn goes on as it was, a drawn card still in hand included.
