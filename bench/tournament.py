@@ -35,6 +35,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ from typing import Any
 import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import Target, cpu_seconds, drop_prefix, percentile, pick, start_target  # noqa: E402
@@ -62,21 +63,33 @@ class Play:
 
     acks: int = 0  # actions the room applied
     ended_at: float | None = None  # when this seat saw the match over (perf_counter)
+    retries: int = 0  # sockets refused or lost before the match was over
+    missed: bool = False  # the match ended while this seat could not connect
 
 
-async def play_seat(url: str, seed: int, limit: float = 600.0) -> Play:
+async def play_seat(
+    url: str, seed: int, over: Callable[[], Awaitable[bool]], limit: float = 600.0
+) -> Play:
     """Play one seat until its match is over. A table's room may not be open yet when its
     seat is known (the host's call opens the round's rooms one by one): a socket refused
-    or closed before the match is over connects again."""
+    or closed before the match is over connects again, unless ``over()`` (asked over REST)
+    says the match ended meanwhile."""
     rng = random.Random(seed)
     done = Play()
     async with asyncio.timeout(limit):
         while done.ended_at is None:
-            with contextlib.suppress(OSError, ConnectionClosed, InvalidStatus):
+            try:
                 async with connect(url, compression=None, max_size=None) as ws:
                     await _play(ws, rng, seed, done)
+            except (OSError, WebSocketException) as err:
+                done.retries += 1
+                if done.retries == 20:
+                    print(f"a seat still cannot play after 20 tries: {err!r}", file=sys.stderr)
             if done.ended_at is None:
                 await asyncio.sleep(0.1)
+                if done.retries and await over():
+                    done.ended_at = time.perf_counter()  # (no latency is taken from it)
+                    done.missed = True
     return done
 
 
@@ -121,6 +134,22 @@ async def _play(ws: ClientConnection, rng: random.Random, seed: int, done: Play)
                 acted = seq
                 message = {"type": "action", "id": f"a{seed}-{seq}", "action": action}
                 await ws.send(orjson.dumps(message).decode())
+
+
+def _room_over(http: httpx.AsyncClient, room_id: str) -> Callable[[], Awaitable[bool]]:
+    async def over() -> bool:
+        r = await http.get(f"/api/rooms/{room_id}")
+        return r.status_code != 200 or r.json()["status"] != "playing"
+
+    return over
+
+
+def _table_over(http: httpx.AsyncClient, tid: str, table_id: str) -> Callable[[], Awaitable[bool]]:
+    async def over() -> bool:
+        r = await http.get(f"/api/tournaments/{tid}/tables/{table_id}")
+        return r.status_code == 200 and r.json()["result"] is not None
+
+    return over
 
 
 @dataclass
@@ -170,7 +199,8 @@ async def reference(target: Target, http: httpx.AsyncClient, rooms: int, seed: i
         r.raise_for_status()
         for i, token in enumerate(tokens):
             url = f"{target.ws_base}/ws/rooms/{room['roomId']}?token={token}"
-            plays.append(asyncio.create_task(play_seat(url, seed + index * TABLE + i)))
+            over = _room_over(http, room["roomId"])
+            plays.append(asyncio.create_task(play_seat(url, seed + index * TABLE + i, over)))
     done = await asyncio.gather(*plays)
     return measured.stop(sum(p.acks for p in done))
 
@@ -238,8 +268,21 @@ async def player(
             continue
         seat = r.json()
         url = f"{target.ws_base}/ws/rooms/{seat['roomId']}?token={seat['token']}"
-        played.append((number, seat["tableId"], await play_seat(url, seed * 100 + number)))
+        over = _table_over(http, tid, seat["tableId"])
+        played.append((number, seat["tableId"], await play_seat(url, seed * 100 + number, over)))
     return played
+
+
+async def _round_over(feed: Feed, number: int, bots: list[asyncio.Task[Any]]) -> None:
+    """Until the feed says round ``number`` is over; a bot that failed stops the run."""
+    over = feed.event(feed.round_over, number)
+    async with asyncio.timeout(900):
+        while not over.is_set():
+            for bot in bots:
+                if bot.done() and bot.exception() is not None:
+                    raise RuntimeError("a player's bot failed") from bot.exception()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(over.wait(), 1)
 
 
 async def tournament(
@@ -281,7 +324,7 @@ async def tournament(
         path = "start" if number == 1 else "rounds"
         r = await http.post(f"/api/tournaments/{tid}/{path}", headers=host)
         r.raise_for_status()
-        await asyncio.wait_for(feed.event(feed.round_over, number).wait(), 900)
+        await _round_over(feed, number, bots)
         phase = measured.stop(0)  # its actions are counted from the seats' acks below
         per_round.append(phase)
         print(f"round {number}: {phase.wall:.1f} s, server CPU {phase.cpu:.1f} s", flush=True)
@@ -296,7 +339,7 @@ async def tournament(
     ended: dict[str, float] = {}
     for plays in played:
         for _, table_id, p in plays:
-            if p.ended_at is not None:
+            if p.ended_at is not None and not p.missed:
                 ended[table_id] = min(ended.get(table_id, p.ended_at), p.ended_at)
     latencies = [f.standings_at[t] - ended[t] for f in feeds for t in ended if t in f.standings_at]
     standings = (await http.get(f"/api/tournaments/{tid}/standings")).json()["rows"]
@@ -309,6 +352,9 @@ async def tournament(
         # Players the autopilot played for a whole table (their bot never came): none, or
         # the figures measured the autopilot rather than the players' sockets.
         "withdrawn": sum(1 for row in standings if row["status"] != "active"),
+        # Seat sockets refused or lost before their match was over (connected again).
+        "retries": sum(p.retries for plays in played for _, _, p in plays),
+        "missed": sum(1 for plays in played for _, _, p in plays if p.missed),
     }
 
 
@@ -348,7 +394,8 @@ def report(args: argparse.Namespace, before: Phase, result: dict[str, Any], afte
         f" its result on a watcher socket; {len(lat)} pushes): p50"
         f" {percentile(lat, 0.5):.0f} ms, p95 {percentile(lat, 0.95):.0f} ms, max"
         f" {max(lat, default=float('nan')) * 1000:.0f} ms; players withdrawn (never came to"
-        f" a table): {result['withdrawn']}",
+        f" a table): {result['withdrawn']}; seat sockets connected again: {result['retries']}"
+        f" ({result['missed']} found their match over)",
     ]
     return "\n".join(lines)
 
@@ -385,6 +432,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "tables": result["tables"],
         "ranked": result["ranked"],
         "withdrawn": result["withdrawn"],
+        "retries": result["retries"],
+        "missed": result["missed"],
     }
     if args.json:
         Path(args.json).write_bytes(orjson.dumps(figures))

@@ -88,6 +88,8 @@ class TournamentRunner:
             await self.service.store.set_running(tid, False)
             return
         now = now_ms()
+        ready: list[str] = []
+        finished: list[Finished] = []
         for table in round_["tables"]:
             if table.get("result") is not None or table.get("abandoned"):
                 continue
@@ -98,22 +100,26 @@ class TournamentRunner:
                 continue
             room = record.doc
             if not doc.get("paused") and tables.ready_to_start(room, table, now):
-                await self._start(tid, table["id"])
+                ready.append(table["id"])
             elif tables.finished(room):
-                seats, absent = tables.result_of(room)
-                await self.service.change(tid, _recording(table["id"], seats, absent))
+                finished.append((table["id"], *tables.result_of(room)))
+        # One write of the tournament's document for all the tables of this look: a round's
+        # tables end (and start) close together, and each write moves the whole document.
+        if finished:
+            await self.service.change(tid, _recording(finished))
+        if ready:
+            await self._start(tid, ready)
 
-    async def _start(self, tid: str, table_id: str) -> None:
-        """Mark the table started in the tournament first (a re-seat after that is refused),
-        give its room the seats the tournament says (a re-seat's own room commands may not
-        have landed yet), then deal."""
-        doc, go = await self.service.change(tid, _marking_started(table_id))
-        if not go:
-            return  # paused, or finished, meanwhile
-        _, table = rounds.find_table(doc, table_id)
+    async def _start(self, tid: str, table_ids: list[str]) -> None:
+        """Mark the tables started in the tournament first (a re-seat after that is
+        refused), give each table's room the seats the tournament says (a re-seat's own
+        room commands may not have landed yet), then deal."""
+        doc, marked = await self.service.change(tid, _marking_started(table_ids))
         names = {p["pid"]: p["name"] for p in doc["players"]}
-        await tables.reseat(self.rooms, doc, (table,), names)
-        await tables.start_table(self.rooms, table["roomId"])
+        for table_id in marked:  # not those paused, or finished, meanwhile
+            _, table = rounds.find_table(doc, table_id)
+            await tables.reseat(self.rooms, doc, (table,), names)
+            await tables.start_table(self.rooms, table["roomId"])
 
     async def open_round(self, tid: str, doc: dict[str, Any], opened: list[dict[str, Any]]) -> None:
         """The rooms of a round just started (by this node), then every node looks after it."""
@@ -123,10 +129,18 @@ class TournamentRunner:
         await self.service.store.set_running(tid, True)
 
 
-def _marking_started(table_id: str) -> Step:
-    return lambda doc: rounds.mark_started(doc, table_id)
+# A finished table's id, its result and the players who never came to it.
+Finished = tuple[str, list[dict[str, Any]], list[str]]
 
 
-def _recording(table_id: str, seats: list[dict[str, Any]], absent: list[str]) -> Step:
-    # The time is read when the step runs (a retried change reads it again).
-    return lambda doc: rounds.record(doc, table_id, seats, absent, now_ms())
+def _marking_started(table_ids: list[str]) -> Step:
+    return lambda doc: [t for t in table_ids if rounds.mark_started(doc, t)]
+
+
+def _recording(finished: list[Finished]) -> Step:
+    def step(doc: dict[str, Any]) -> None:
+        now = now_ms()  # read when the step runs (a retried change reads it again)
+        for table_id, seats, absent in finished:
+            rounds.record(doc, table_id, seats, absent, now)
+
+    return step

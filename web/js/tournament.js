@@ -288,6 +288,7 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
   function playerStatus(player, tour) {
     if (player.status !== "active") return t(`tour.status.${player.status}`);
     if (tour.status === "registration" && tour.checkIn) return player.checkedIn ? t("tour.checkedIn") : t("tour.notCheckedIn");
+    if (tour.status === "registration") return t("tour.status.registered");
     return t("tour.status.active");
   }
 
