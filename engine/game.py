@@ -1,9 +1,11 @@
-"""The transition function and the legal-action generator.
+"""The transition function: ``apply`` and, for bots and simulations, ``apply_legal``.
 
 ``apply(state, seat, action)`` checks everything first and raises a typed
 :class:`~engine.errors.EngineError` on the first problem, so a refused action changes
-nothing; only then does it copy the state and resolve the action, collecting events.
-``legal_actions`` lists exactly what ``apply`` would accept.
+nothing; only then does it copy the state and resolve the action, collecting events. The
+checks are the ones ``legal_actions`` (engine.legal) lists by: engine.checks and each
+rule's own module (docs/engine-api.md, *Where is the rule for X*), so the list and
+``apply`` cannot disagree; nothing is kept on the state between the two.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ Transition = tuple[State, list[Event]]
 
 def apply(state: Any, seat: int, action: Mapping[str, Any] | Action) -> tuple[Any, list[Event]]:
     """The state after ``seat`` takes ``action``, and what happened (never mutates
-    ``state``). Works for every game; UNO's own states are the fast path.
+    ``state``). Works for every game.
 
     :raises InvalidAction: the action or seat is malformed.
     :raises IllegalAction: the action is not allowed now (``err.code`` says why).
