@@ -15,6 +15,7 @@ import pytest
 
 from engine import (
     Action,
+    EngineError,
     IllegalAction,
     State,
     apply,
@@ -23,7 +24,7 @@ from engine import (
     new_match,
     rules_from_json,
 )
-from engine.cards import FACES
+from engine.cards import FACES, SIDE_COLORS
 from engine.checks import turn_play_problem
 from engine.legal import _turn_actions
 from engine.plays import MATCHING, PLAYS
@@ -155,3 +156,39 @@ def test_a_card_code_first_seen_in_a_hand_is_learnt() -> None:
     MATCHING.pop((state.side, state.color, state.discard[-1]), None)
     listed = [a for a in legal_actions(state, seat) if a.type == "play"]
     assert listed == _checked_listing(state, seat)
+
+
+def _single_plays(state: State, seat: int) -> list[Action]:
+    """Every one-card play of ``seat``'s hand, in the form the listing writes it."""
+    faces = FACES[state.side]
+    plays: list[Action] = []
+    for card in dict.fromkeys(state.hands[seat]):
+        info = faces[card]
+        colors = SIDE_COLORS[state.side] if info.is_wild else (None,)
+        seven = info.rank == "7" and state.rules.seven_swaps
+        targets = [t for t in range(state.players) if t != seat] if seven else [None]
+        plays += [Action("play", (card,), color=c, target=t) for c in colors for t in targets]
+    return plays
+
+
+@pytest.mark.parametrize("rules_json", RULE_SETS, ids=lambda r: "-".join(map(str, r.values())))
+def test_apply_accepts_a_single_card_play_exactly_when_it_is_listed(
+    rules_json: dict[str, object],
+) -> None:
+    """Both ways: every one-card play of every seat's hand is accepted by apply if and
+    only if legal_actions lists it (jump-ins and the turn holder alike)."""
+    tried = accepted_plays = 0
+    for state, _, _ in _playouts(rules_json, games=2, steps=120):
+        for seat in range(state.players):
+            listed = set(legal_actions(state, seat))
+            for play in _single_plays(state, seat):
+                try:
+                    apply(state, seat, play)
+                    accepted = True
+                except EngineError:
+                    accepted = False
+                assert accepted == (play in listed), (play, seat, state)
+                tried += 1
+                accepted_plays += accepted
+    assert tried > 100
+    assert 0 < accepted_plays < tried
