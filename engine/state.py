@@ -8,6 +8,7 @@ stored top-last so that drawing is a slice from the end.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.rules import Rules, rules_from_json
@@ -18,8 +19,13 @@ Hand = tuple[str, ...]
 _LATER: dict[str, Any] = {"placed": (), "place_points": ()}
 
 
+@dataclass(slots=True, repr=False)
 class State:
-    """A match in progress. Treat as immutable; the engine copies before it changes."""
+    """A match in progress. Treat as immutable; the engine copies before it changes.
+
+    A dataclass like the states of UNO Rommy and Bottle UNO, but not frozen: a transition
+    sets the fields of its own fresh copy (see ``_copier``) before anyone else sees it.
+    """
 
     rules: Rules
     players: int
@@ -58,7 +64,6 @@ class State:
 
     # The fields are the annotations above, listed once: slots, JSON, equality and the
     # copies below are made from them in this order (the order to_json writes them).
-    __slots__ = tuple(__annotations__)
 
     def copy(self) -> State:
         """A working copy: every transition's first step (replaced below by generated
@@ -113,13 +118,6 @@ class State:
             object.__setattr__(state, name, value)
         return state
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in FIELDS)
-
-    __hash__ = None  # type: ignore[assignment]
-
     def __repr__(self) -> str:
         return (
             f"State(deal={self.deal}, phase={self.phase!r}, turn={self.turn},"
@@ -127,7 +125,7 @@ class State:
         )
 
 
-FIELDS: tuple[str, ...] = State.__slots__
+FIELDS: tuple[str, ...] = tuple(f.name for f in fields(State))
 
 
 def _copier(name: str, changed: dict[str, str]) -> Callable[[State], State]:
