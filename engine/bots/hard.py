@@ -1,24 +1,26 @@
 """The ``hard`` bot: decides its turn by simulation over the cards it cannot see.
 
 On its turn during play it lists its sensible moves (each play, a wild once per colour it
-holds, drawing or passing; never a bluffed Wild Draw Four or a challenge), then repeats:
-deal the unseen cards at random into the places the view counts (opponents' hands, the
-draw pile, under the top discard; :mod:`engine.bots.sample`), apply each move to that
-position with the engine and play the deal on for six rounds with quick policies (its own
-seat: a card of the colour it holds most, a wild only when stuck; the others: a random
-non-wild play, a wild when nothing else plays; else draw). Each move is
-played out on the same positions with the same random streams, so the moves are compared
-on equal luck. A playout scores 1 if the bot went out first, 0 if another seat did, and
-else the bot's share of the table's 1 / cards held (fewer cards, a better chance). It
-takes the move with the best score; the normal policy's own choice is kept unless another
-move scores clearly more.
+holds; drawing or passing only when no card plays; never a bluffed Wild Draw Four or a
+challenge), then repeats: deal the unseen cards at random into the places the view counts
+(opponents' hands, the draw pile, under the top discard; :mod:`engine.bots.sample`, which
+follows what the memory infers of each hand), apply each move to that position with the
+engine and play the deal on for six rounds with quick policies (its own seat: a card of
+the colour it holds most, a wild only when stuck; the others: a random non-wild play, a
+wild when nothing else plays; else draw). Each move is played out on the same positions
+with the same random streams, so the moves are compared on equal luck. A playout scores 1
+if the bot went out first, 0 if another seat did, and else the bot's share of the table's
+1 / cards held (fewer cards, a better chance). Once half the work is spent, only the
+normal policy's choice and the :data:`KEEP` best moves so far are played on. It takes the
+move with the best score; the normal policy's own choice is kept unless another move
+scores clearly more (by :data:`MARGIN` and :data:`SIGNIFICANCE` standard errors).
 
-The work is a fixed amount of playout steps (:data:`BUDGET`, weighted by hand size and
-halved under rules that make engine steps dearer), not a time: the engine reads no clock,
-and a fixed budget makes the bot replay the same from the same generator. On this
-machine that is under 50 ms per decision (docs/performance.md). Everything else
-(naming a colour, a draft pick, jump-ins, UNO calls and catches, UNO Rommy) is the normal
-policy's.
+The work is a fixed amount of playout steps (:data:`BUDGET`, weighted by hand size, each
+sample dealt counting :data:`SAMPLE_COST`; halved under rules that make engine steps
+dearer), not a time: the engine reads no clock, and a fixed budget makes the bot replay
+the same from the same generator. On this machine that is under 50 ms per decision at
+p99 (docs/performance.md). Everything else (naming a colour, a draft pick, jump-ins, UNO
+calls and catches, UNO Rommy) is the normal policy's.
 """
 
 from __future__ import annotations
@@ -35,14 +37,16 @@ from engine.bots.sample import Unseen, sample_state, unseen_of
 from engine.cards import FACES
 from engine.state import State
 
-BUDGET = 5000  # playout work per decision (steps, weighted by hand size), for all moves
+BUDGET = 8000  # playout work per decision (steps, weighted by hand size), for all moves
 HAND_COST = 6  # a step costs one more unit per this many cards in the mover's hand
 MAX_SAMPLES = 64
 HORIZON = 24  # playout steps (six rounds at four seats) before it is scored by card counts
 # Another move replaces normal's only if it scores more by this much, and by this many
 # standard errors of the paired difference.
-MARGIN = 0.02
-SIGNIFICANCE = 1.5
+MARGIN = 0.01
+SIGNIFICANCE = 1.0
+SAMPLE_COST = 5  # the work of dealing one sample, in playout steps
+KEEP = 2  # after half the budget, only normal's move and this many best are played on
 
 
 def choose_hard(
@@ -70,7 +74,11 @@ def candidate_moves(
     face = FACES[view.get("side") or "light"]
     out: list[Action] = [default]
     seen: set[tuple[object, ...]] = {_key(default)}
-    for action in legal(view):
+    actions = legal(view)
+    plays = [a for a in actions if a.type == "play" and not is_bluff(view, a.cards)]
+    for action in actions:
+        if plays and action.type in ("draw", "pass"):
+            continue  # drawing instead of a card that plays only gives the others time
         if action.type == "play":
             if is_bluff(view, action.cards):
                 continue
@@ -106,13 +114,21 @@ def simulate(view: View, unseen: Unseen, candidates: list[Action], rng: random.R
     heavy = not rules.plain_plays or rules.draw_to_match or rules.penalty_draw_to_match
     budget = BUDGET // 2 if heavy else BUDGET
     samples = 0
+    alive = list(range(len(candidates)))
+    total = budget
     while budget > 0 and samples < MAX_SAMPLES:
+        if len(alive) > KEEP + 1 and budget < total // 2 and len(scores[0]) >= 4:
+            # Spend the rest of the work telling the likeliest moves apart.
+            ranked = sorted(alive, key=lambda i: -sum(scores[i]))
+            alive = sorted({0, *ranked[:KEEP]})
         state = sample_state(view, unseen, rng)
         samples += 1
+        budget -= SAMPLE_COST
         if state is None:
             continue
         seed = rng.getrandbits(32)
-        for i, move in enumerate(candidates):
+        for i in alive:
+            move = candidates[i]
             after, _ = apply(state, me, move)
             score, steps = playout(after, me, random.Random(seed))
             scores[i].append(score)
@@ -120,11 +136,11 @@ def simulate(view: View, unseen: Unseen, candidates: list[Action], rng: random.R
     played = len(scores[0])
     if played < 2:
         return candidates[0]
-    best = max(range(len(candidates)), key=lambda i: sum(scores[i]))
+    best = max(alive, key=lambda i: sum(scores[i][-played:]))
     if best == 0:
         return candidates[0]
     # The moves were played out on the same positions: compare them pair by pair.
-    diffs = [a - b for a, b in zip(scores[best], scores[0], strict=True)]
+    diffs = [a - b for a, b in zip(scores[best][-played:], scores[0][-played:], strict=True)]
     mean = sum(diffs) / played
     spread = sum((d - mean) ** 2 for d in diffs) / (played - 1)
     if mean > MARGIN and mean > SIGNIFICANCE * (spread / played) ** 0.5:
