@@ -20,9 +20,9 @@ A fourth seat of the opponents' own kind against the same three is the reference
 should win about 25 %, the share of any seat at a table of equals); it runs in the same
 process with the same deals. (``easy`` against three ``easy`` is that reference line.)
 
-Decision time is the CPU time of each ``choose`` call the ``hard`` bot makes on its own
-turn (the process's CPU clock, so other load on the machine does not count against it),
-including the calls where it has a single sensible move.
+Decision time is the CPU time of each ``choose`` call the ``normal`` and ``hard`` bots
+make on their own turn (the process's CPU clock, so other load on the machine does not
+count against it), including the calls where it has a single sensible move.
 
     python bench/bots.py [--games 1000] [--hard-games 300] [--levels easy,normal,hard]
         [--opponents rlcard,easy] [--seed bots]
@@ -189,7 +189,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     hard_games = args.hard_games
     opponents: dict[str, Policy] = {"rlcard": rule_agent_v1, "easy": bot("easy")}
-    clock: list[float] = []
+    clocks: dict[str, list[float]] = {}
     started = time.process_time()
     for name in args.opponents.split(","):
         opponent = opponents[name]
@@ -199,15 +199,18 @@ def main(argv: list[str] | None = None) -> None:
             if level == name:
                 continue  # the reference line is this very table
             games = hard_games if level == "hard" else args.games
-            tested = bot(level, clock if level == "hard" else None)
+            clock = clocks.setdefault(level, []) if level != "easy" else None
+            tested = bot(level, clock)
             remember = level != "easy" and not args.forget
             result = win_share(tested, opponent, games, f"{args.seed}-{name}", remember)
             print(line(level + ("" if remember else " (no memory)"), name, *result), flush=True)
-    if clock:
+    for level, clock in clocks.items():
+        if not clock:
+            continue
         mean = sum(clock) / len(clock)
         ms = {q: 1000 * percentile(clock, q) for q in (0.5, 0.95, 0.99)}
         print(
-            f"hard: {len(clock)} decisions, CPU ms per decision: mean {1000 * mean:.1f},"
+            f"{level}: {len(clock)} decisions, CPU ms per decision: mean {1000 * mean:.1f},"
             f" median {ms[0.5]:.1f}, p95 {ms[0.95]:.1f}, p99 {ms[0.99]:.1f},"
             f" max {1000 * max(clock):.1f}"
         )

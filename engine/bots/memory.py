@@ -13,9 +13,7 @@ the seat's view after it. Nothing else is read.
   of the cards the seat holds now are known not to be of that kind. A seat that draws
   instead of playing held no card of the colour in force, of the top card's rank and no
   wild (a sensible player plays when it can); one that then passes kept a drawn card of
-  neither the colour nor a wild; one that lays a single wild (no draw pending) kept
-  nothing of the colour in force or of the top card's rank (a sensible player keeps its
-  wilds until nothing else plays). The cards it gets afterwards are unknown, and a card it
+  neither the colour nor a wild. The cards it gets afterwards are unknown, and a card it
   lays may be one of the known ones: a kind's count then falls by one (unless the card
   laid is of that kind, which no known card is). These are inferences about people, not
   facts: :mod:`engine.bots.sample` uses them only as long as they can be met.
@@ -43,7 +41,7 @@ HAND_MOVES = frozenset({"swapHands", "shuffleHands", "passHands", "flip", "takeP
 class Memory:
     """One seat's public history of the current deal (see the module docstring)."""
 
-    __slots__ = ("color", "complete", "deal", "discard", "pending", "sizes", "top", "void")
+    __slots__ = ("color", "complete", "deal", "discard", "sizes", "top", "void")
 
     def __init__(self) -> None:
         self.deal: int | None = None
@@ -53,7 +51,6 @@ class Memory:
         self.color: str | None = None
         self.top: str | None = None
         self.sizes: list[int] = []
-        self.pending = 0
 
     def update(self, events: Iterable[Mapping[str, Any]], view: View) -> None:
         """Take one change: its ``events`` as this seat was sent them, then ``view`` (the
@@ -66,7 +63,6 @@ class Memory:
         self.color = view.get("color")
         self.top = view.get("top")
         self.sizes = [p["cards"] for p in view.get("players") or ()]
-        self.pending = view.get("pendingDraw") or 0
         for seat, kinds in self.void.items():
             size = self.sizes[seat] if seat < len(self.sizes) else 0
             for kind in kinds:
@@ -108,22 +104,16 @@ class Memory:
 
     def _played(self, seat: int, cards: list[str], view: View) -> None:
         self.discard.extend(cards)
+        kinds = self.void.get(seat)
+        if not kinds:
+            return
         face = FACES[view.get("side") or "light"]
-        kinds = self.void.get(seat) or {}
-        for card in cards if kinds else ():
+        for card in cards:
             info = face[card]
             own = {WILD if info.is_wild else info.color or "", "#" + info.rank}
             for k in kinds:
                 if k not in own:
                     kinds[k] = max(0, kinds[k] - 1)
-        if len(cards) == 1 and face[cards[0]].is_wild and not self.pending:
-            # A sensible player keeps its wilds until nothing else plays: the cards it
-            # kept hold neither the colour in force nor the top card's rank.
-            lacking = [self.color] if self.color else []
-            if self.top is not None and not face[self.top].is_wild:
-                lacking.append("#" + face[self.top].rank)
-            if seat < len(self.sizes):
-                self._known(seat, self.sizes[seat] - 1, lacking, view)
 
     def _known(self, seat: int, size: int, kinds: Iterable[str], view: View) -> None:
         if size <= 0 or seat == view.get("you"):
