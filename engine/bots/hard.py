@@ -39,7 +39,7 @@ from engine.state import State
 
 BUDGET = 8000  # playout work per decision (steps, weighted by hand size), for all moves
 HAND_COST = 6  # a step costs one more unit per this many cards in the mover's hand
-MAX_SAMPLES = 64
+MAX_SAMPLES = 128
 HORIZON = 24  # playout steps (six rounds at four seats) before it is scored by card counts
 # Another move replaces normal's only if it scores more by this much, and by this many
 # standard errors of the paired difference.
