@@ -210,9 +210,9 @@ def main(argv: list[str] | None = None) -> None:
         mean = sum(clock) / len(clock)
         ms = {q: 1000 * percentile(clock, q) for q in (0.5, 0.95, 0.99)}
         print(
-            f"{level}: {len(clock)} decisions, CPU ms per decision: mean {1000 * mean:.1f},"
-            f" median {ms[0.5]:.1f}, p95 {ms[0.95]:.1f}, p99 {ms[0.99]:.1f},"
-            f" max {1000 * max(clock):.1f}"
+            f"{level}: {len(clock)} decisions, CPU ms per decision: mean {1000 * mean:.2f},"
+            f" median {ms[0.5]:.2f}, p95 {ms[0.95]:.2f}, p99 {ms[0.99]:.2f},"
+            f" max {1000 * max(clock):.2f}"
         )
     print(f"total CPU {time.process_time() - started:.0f} s")
 
