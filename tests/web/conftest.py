@@ -69,18 +69,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
         if here in item.path.parents:
-            # Two groups of about equal length, each on a worker of its own.
-            group = "browser-a" if item.path.name in _FIRST_GROUP else "browser-b"
+            # Three groups of about equal length, each on a worker of its own.
+            group = _GROUPS.get(item.path.name, "browser-c")
             item.add_marker(pytest.mark.xdist_group(group))
 
 
-_FIRST_GROUP = {
-    "test_play.py",
-    "test_party_games.py",
-    "test_accessibility.py",
-    "test_table_talk.py",
-    "test_resilience.py",
-    "test_tournament_pages.py",
+# The longest modules (whole deals played in several browsers) spread over the groups.
+_GROUPS = {
+    "test_play.py": "browser-a",
+    "test_resilience.py": "browser-a",
+    "test_accessibility.py": "browser-a",
+    "test_tables_in_browser.py": "browser-b",
+    "test_party_games.py": "browser-b",
+    "test_table_talk.py": "browser-b",
 }
 
 
