@@ -104,10 +104,10 @@ def test_private_room_joined_by_code(new_page, server_url):
 
 def test_three_players_finish_a_one_deal_match_under_house_rules(new_page, server_url, shot):
     """Stacking, jump-in, seven-zero and draw-to-match on: the deal still ends, and with
-    one-and-done it ends the match. (A hand limit of 14 keeps the deal short: stacked
+    one-and-done it ends the match. (A hand limit of 12 keeps the deal short: stacked
     penalties and drawing to match once made a deal of this simple play last 576 moves.)"""
     pages = [new_page(), new_page(), new_page()]
-    options = {"matchMode": "oneAndDone", "handLimit": 14}
+    options = {"matchMode": "oneAndDone", "handLimit": 12}
     room_id, code = create_room(
         pages[0], server_url, "Anna", preset="house", seats=3, options=options
     )
