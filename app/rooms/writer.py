@@ -418,6 +418,11 @@ class RoomWriter:
             await self._commit_quiet(machine, log_id, direct, node, local, result)
             return False  # quiet: no change of the room's seq
         if not step.changed:
+            if step.result.get("duplicate"):
+                # A retry of an action already applied: its commit may be one the store
+                # wrote but could not confirm (no replica in time), so the ack waits for
+                # the store to confirm the room as it is.
+                await self._store.confirm(self.room_id)
             if self._metrics is not None:
                 self._metrics.applied(command, False)
             if local:

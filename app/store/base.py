@@ -204,6 +204,14 @@ class RoomStore(abc.ABC):
         """The room's outbox was found empty: drop it from :meth:`outbox_rooms` (unless an
         entry arrived meanwhile)."""
 
+    async def confirm(self, room_id: str) -> None:
+        """Return once what the store holds of the room is as safe as a commit makes it
+        (a store whose commits wait for a replica: held by one); raise
+        :class:`StoreUnavailable` if it cannot say so. An answer drawn from stored state
+        without a commit of its own (a retried action's ack) is sent only after this.
+        Stores that confirm nothing beyond their commits need do nothing."""
+        return None
+
     @abc.abstractmethod
     async def leased(self, room_id: str) -> bool:
         """Whether some writer holds the room's lease now."""

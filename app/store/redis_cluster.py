@@ -400,6 +400,46 @@ class RedisClusterStore(RedisStore):
             return ok
         raise StoreUnavailable("the room's slot moved twice during one commit")
 
+    async def confirm(self, room_id: str) -> None:
+        if self.wait_replicas <= 0:
+            return
+        # WAIT counts the replicas that have this connection's writes; replication is one
+        # ordered stream, so a replica that has this write has every earlier write of the
+        # room's shard too (a commit written before its WAIT failed, say).
+        key = self._key(room_id, "sync")
+        node = self._cluster.get_node_from_key(key)
+        if node is None:
+            raise StoreUnavailable("no shard serves the room's slot")
+        conn = node.acquire_connection()
+        self._batch.sent += 2
+        try:
+            await conn.send_packed_command(
+                conn.pack_commands(
+                    [
+                        ("SET", key, "1", "PX", self.room_ttl_seconds * 1000),
+                        ("WAIT", self.wait_replicas, self.wait_timeout_ms),
+                    ]
+                )
+            )
+            replies: list[Any] = []
+            for _ in range(2):
+                try:
+                    replies.append(await conn.read_response())
+                except ResponseError as err:
+                    replies.append(err)
+        except BaseException:
+            await conn.disconnect()
+            raise
+        finally:
+            node.release(conn)
+        written, acked = replies
+        if isinstance(written, Exception) or isinstance(acked, Exception):
+            raise StoreUnavailable(f"could not confirm the room's state: {written!r} {acked!r}")
+        if acked < self.wait_replicas:
+            raise StoreUnavailable(
+                f"no replica confirmed the room's state within {self.wait_timeout_ms} ms"
+            )
+
     async def _published(self, room_id: str, commit: Commit) -> None:
         calls = []
         if self.wait_replicas > 0 and commit.change:

@@ -138,8 +138,10 @@ async def test_with_wait_replicas_no_action_is_acked_that_no_replica_has(tmp_pat
             prefix=f"t{secrets.token_hex(4)}",
             redis_cluster=cluster.seeds,
             redis_wait_replicas=1,
-            redis_wait_timeout_ms=300,
-            command_timeout_seconds=3.0,
+            # Long enough for a replica on a busy machine (the suite runs on four
+            # workers) to confirm a commit while it is up.
+            redis_wait_timeout_ms=1000,
+            command_timeout_seconds=5.0,
         ) as server:
             (table,) = await open_tables(server, 1)
             assert (await table.move(rng))["type"] == "ack"
