@@ -44,6 +44,11 @@ class Listener(Protocol):
 
     def close(self, code: int = 1000) -> None: ...
 
+    @property
+    def queued(self) -> int:
+        """Changes taken and not yet passed on (a socket's frames not yet written)."""
+        ...
+
 
 # How long a socket's closing that the store refused (an outage) is offered again: the
 # seat would otherwise count the gone socket for as long as the room lives.
@@ -579,7 +584,7 @@ class RoomService:
             ),
             "uno_frames_queued": (
                 "Frames queued for this node's sockets and not yet written (slow readers)",
-                sum(getattr(listener, "queued", 0) for listener in self.listeners()),
+                sum(listener.queued for listener in self.listeners()),
             ),
             "uno_commands_waiting": (
                 "Commands sent from this node and not answered yet",

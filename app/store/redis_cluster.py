@@ -357,29 +357,9 @@ class RedisClusterStore(RedisStore):
             node = self._cluster.get_node_from_key(keys[0])
             if node is None:
                 raise StoreUnavailable("no shard serves the room's slot")
-            conn = node.acquire_connection()
-            self._batch.sent += 2
-            try:
-                await conn.send_packed_command(
-                    conn.pack_commands(
-                        [
-                            ("EVALSHA", self._silent.sha, len(keys), *keys, *args),
-                            ("WAIT", self.wait_replicas, self.wait_timeout_ms),
-                        ]
-                    )
-                )
-                replies: list[Any] = []
-                for _ in range(2):
-                    try:
-                        replies.append(await conn.read_response())
-                    except ResponseError as err:
-                        replies.append(err)
-            except BaseException:
-                await conn.disconnect()
-                raise
-            finally:
-                node.release(conn)
-            ok, acked = replies
+            ok, acked = await self._then_wait(
+                node, ("EVALSHA", self._silent.sha, len(keys), *keys, *args)
+            )
             if isinstance(ok, NoScriptError) and attempt == 0:
                 await self._cluster.script_load(_SILENT_COMMIT)
                 continue
@@ -400,26 +380,15 @@ class RedisClusterStore(RedisStore):
             return ok
         raise StoreUnavailable("the room's slot moved twice during one commit")
 
-    async def confirm(self, room_id: str) -> None:
-        if self.wait_replicas <= 0:
-            return
-        # WAIT counts the replicas that have this connection's writes; replication is one
-        # ordered stream, so a replica that has this write has every earlier write of the
-        # room's shard too (a commit written before its WAIT failed, say).
-        key = self._key(room_id, "sync")
-        node = self._cluster.get_node_from_key(key)
-        if node is None:
-            raise StoreUnavailable("no shard serves the room's slot")
+    async def _then_wait(self, node: ClusterNode, write: tuple[Any, ...]) -> list[Any]:
+        """``write``, then ``WAIT`` for the replicas, on one connection of ``node`` (WAIT
+        counts the replicas that have this connection's writes), outside the batch; the
+        two replies, an error reply as its exception."""
         conn = node.acquire_connection()
         self._batch.sent += 2
         try:
             await conn.send_packed_command(
-                conn.pack_commands(
-                    [
-                        ("SET", key, "1", "PX", self.room_ttl_seconds * 1000),
-                        ("WAIT", self.wait_replicas, self.wait_timeout_ms),
-                    ]
-                )
+                conn.pack_commands([write, ("WAIT", self.wait_replicas, self.wait_timeout_ms)])
             )
             replies: list[Any] = []
             for _ in range(2):
@@ -432,7 +401,21 @@ class RedisClusterStore(RedisStore):
             raise
         finally:
             node.release(conn)
-        written, acked = replies
+        return replies
+
+    async def confirm(self, room_id: str) -> None:
+        if self.wait_replicas <= 0:
+            return
+        # WAIT counts the replicas that have this connection's writes; replication is one
+        # ordered stream, so a replica that has this write has every earlier write of the
+        # room's shard too (a commit written before its WAIT failed, say).
+        key = self._key(room_id, "sync")
+        node = self._cluster.get_node_from_key(key)
+        if node is None:
+            raise StoreUnavailable("no shard serves the room's slot")
+        written, acked = await self._then_wait(
+            node, ("SET", key, "1", "PX", self.room_ttl_seconds * 1000)
+        )
         if isinstance(written, Exception) or isinstance(acked, Exception):
             raise StoreUnavailable(f"could not confirm the room's state: {written!r} {acked!r}")
         if acked < self.wait_replicas:

@@ -64,15 +64,17 @@ async def test_shutdown_closes_sockets_with_service_restart(tmp_path: Any) -> No
         assert client.ws.close_code == 1012
 
 
+async def _idle(node: Any, room_id: str) -> None:
+    """Until ``node`` runs no writer of the room."""
+    async with asyncio.timeout(10):
+        while room_id in node.app.state.rooms._writers:
+            await asyncio.sleep(0.02)
+
+
 async def test_sockets_follow_the_room_as_its_writer_moves_between_nodes(tmp_path: Any) -> None:
     """A node's own writer hands changes to its sockets directly; once it gives the room
     up, the node receives the next writer's changes (on another node) from Redis."""
     prefix = f"t{secrets.token_hex(4)}"
-
-    async def idle(node: Any, room_id: str) -> None:
-        async with asyncio.timeout(10):
-            while room_id in node.app.state.rooms._writers:
-                await asyncio.sleep(0.02)
 
     try:
         async with (
@@ -84,15 +86,15 @@ async def test_sockets_follow_the_room_as_its_writer_moves_between_nodes(tmp_pat
             on_b = await b.connect(room_id, tokens[1])
             for client in (on_a, on_b):
                 await client.wait_seq(2)
-            await idle(a, room_id)
-            await idle(b, room_id)
+            await _idle(a, room_id)
+            await _idle(b, room_id)
             # Seat 0 acts through node a: a writes the room.
             ref = await on_a.act({"type": "play", "cards": ["R1"]})
             ack = await on_a.outcome(ref)
             assert ack["type"] == "ack" and room_id in a.app.state.rooms._writers
             for client in (on_a, on_b):
                 await client.wait_seq(ack["seq"])
-            await idle(a, room_id)
+            await _idle(a, room_id)
             # Seat 1 acts through node b: b writes the room now; a's socket still follows.
             ref = await on_b.act({"type": "draw"})
             ack = await on_b.outcome(ref)
@@ -116,11 +118,6 @@ async def test_a_room_whose_log_holds_only_refusals_rests_once_its_writer_idles(
     again."""
     prefix = f"t{secrets.token_hex(4)}"
 
-    async def idle(node: Any, room_id: str) -> None:
-        async with asyncio.timeout(10):
-            while room_id in node.app.state.rooms._writers:
-                await asyncio.sleep(0.02)
-
     try:
         async with (
             running_server("redis", tmp_path, prefix=prefix, writer_idle_seconds=0.2) as a,
@@ -134,8 +131,8 @@ async def test_a_room_whose_log_holds_only_refusals_rests_once_its_writer_idles(
             # Seat 1 plays a card it does not hold while a writes the room: refused.
             ref = await on_b.act({"type": "play", "cards": ["Y9"]})
             assert (await on_b.outcome(ref))["type"] == "error"
-            await idle(a, room_id)
-            await idle(b, room_id)
+            await _idle(a, room_id)
+            await _idle(b, room_id)
             for _ in range(75):  # 1.5 s: the room stays at rest
                 assert room_id not in a.app.state.rooms._writers
                 assert room_id not in b.app.state.rooms._writers

@@ -31,6 +31,22 @@ function newActionId() {
   return `c${Date.now().toString(36)}-${random[0].toString(36)}${random[1].toString(36)}-${idCounter}`;
 }
 
+/** The wait before reconnect attempt `attempt` (0, 1, ...): backoff, with jitter so that
+ * a server restart is not met by every client at the same instant. */
+export function retryDelay(attempt) {
+  const base = BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)];
+  return Math.round(base * (0.75 + Math.random() * 0.5));
+}
+
+/** Send `msg` as one JSON text frame if `ws` is open (false: it is not). */
+export function sendJson(ws, msg) {
+  if (ws && ws.readyState === WebSocket.OPEN) {
+    ws.send(JSON.stringify(msg));
+    return true;
+  }
+  return false;
+}
+
 export function socketUrl(roomId, token) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
@@ -111,11 +127,7 @@ export class RoomConnection {
   }
 
   send(msg) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
-      this.ws.send(JSON.stringify(msg));
-      return true;
-    }
-    return false;
+    return sendJson(this.ws, msg);
   }
 
   status(state, extra = {}) {
@@ -164,9 +176,7 @@ export class RoomConnection {
       this.status("failed", { code: event.code, reason: event.reason });
       return;
     }
-    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
-    // Jitter so a server restart is not met by every client at the same instant.
-    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    const delay = retryDelay(this.attempt);
     this.attempt += 1;
     this.status("offline", { retryIn: delay });
     this.retryTimer = setTimeout(() => this.connect(), delay);

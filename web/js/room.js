@@ -1,6 +1,7 @@
 // One room: the seat list before the start, the table after it, and the socket that
 // keeps the view current. Everything shown is re-rendered from `state` on each change.
 
+import { showConnection } from "./badge.js";
 import { followShuffle } from "./shuffle.js";
 import { api, ApiError } from "./api.js";
 import { h, mount, preservingFocus } from "./dom.js";
@@ -319,15 +320,7 @@ export function showRoom(root, roomId, params = {}) {
   }
 
   function renderConn() {
-    const el = document.getElementById("conn");
-    if (!el) return;
-    const s = state.conn;
-    el.dataset.state = s.state;
-    el.dataset.testid = "connection";
-    if (s.state === "online") el.textContent = t("conn.online");
-    else if (s.state === "offline") el.textContent = t("conn.offline", { s: Math.ceil((s.retryIn || 0) / 1000) });
-    else if (s.state === "failed") el.textContent = t("conn.failed", { why: s.reason || s.code || "?" });
-    else el.textContent = t("conn.connecting");
+    showConnection(state.conn);
   }
 
   function renderTopbar() {

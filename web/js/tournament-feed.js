@@ -4,9 +4,8 @@
 // answers with the missing events or a fresh snapshot), and a lost socket reconnects with
 // backoff and resumes from the last event it holds.
 
-import { PROTOCOL } from "./protocol.js";
+import { PROTOCOL, retryDelay, sendJson } from "./protocol.js";
 
-const BACKOFF_MS = [300, 700, 1500, 3000, 6000, 10000];
 const PING_MS = 20000;
 // Close codes after which retrying cannot help: origin refused, no such tournament.
 const FATAL_CLOSE = new Set([1008, 4404]);
@@ -72,11 +71,7 @@ export class TournamentFeed {
   }
 
   send(msg) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
-      this.ws.send(JSON.stringify(msg));
-      return true;
-    }
-    return false;
+    return sendJson(this.ws, msg);
   }
 
   status(state, extra = {}) {
@@ -92,8 +87,7 @@ export class TournamentFeed {
       this.status("failed", { code: event.code, reason: event.reason });
       return;
     }
-    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
-    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    const delay = retryDelay(this.attempt);
     this.attempt += 1;
     this.status("offline", { retryIn: delay });
     this.retryTimer = setTimeout(() => this.connect(), delay);

@@ -4,6 +4,7 @@
 // /ws/tournaments/<id>: standings come with the socket's `standings` events, and any
 // other event has the page read the tournament again (the server says what changed).
 
+import { showConnection } from "./badge.js";
 import { api, ApiError } from "./api.js";
 import { h, mount, preservingFocus } from "./dom.js";
 import { language, t } from "./i18n.js";
@@ -169,15 +170,7 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
   // ---- rendering ----------------------------------------------------------------------
 
   function renderConn() {
-    const el = document.getElementById("conn");
-    if (!el || disposed) return;
-    const s = state.conn;
-    el.dataset.state = s.state;
-    el.dataset.testid = "connection";
-    if (s.state === "online") el.textContent = t("conn.online");
-    else if (s.state === "offline") el.textContent = t("conn.offline", { s: Math.ceil((s.retryIn || 0) / 1000) });
-    else if (s.state === "failed") el.textContent = t("conn.failed", { why: s.reason || s.code || "?" });
-    else el.textContent = t("conn.connecting");
+    if (!disposed) showConnection(state.conn);
   }
 
   function head() {

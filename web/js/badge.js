@@ -1,0 +1,18 @@
+// The connection badge in the top bar (#conn): the state of the page's live socket, as
+// RoomConnection and TournamentFeed report it through their onStatus handler.
+
+import { t } from "./i18n.js";
+
+/** Show `status` ({state, retryIn, code, reason}) on the badge. */
+export function showConnection(status) {
+  const el = document.getElementById("conn");
+  if (!el) return;
+  el.dataset.state = status.state;
+  el.dataset.testid = "connection";
+  if (status.state === "online") el.textContent = t("conn.online");
+  else if (status.state === "offline")
+    el.textContent = t("conn.offline", { s: Math.ceil((status.retryIn || 0) / 1000) });
+  else if (status.state === "failed")
+    el.textContent = t("conn.failed", { why: status.reason || status.code || "?" });
+  else el.textContent = t("conn.connecting");
+}
