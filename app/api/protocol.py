@@ -12,8 +12,9 @@ from pydantic import BaseModel, Field
 from app.api.deps import AppSettings
 from app.api.errors import responses
 from app.rooms.errors import RoomError
+from app.wire.messages import VERSION
 from app.ws import schemas as wire_schemas
-from app.ws.protocol import SUBPROTOCOLS, VERSION
+from app.ws.protocol import SUBPROTOCOLS
 from app.ws.transport import CLOSE_HEARTBEAT
 
 router = APIRouter(prefix="/api", tags=["protocol"])

@@ -35,6 +35,7 @@ from app.rooms.races import Claim, RaceSettings
 from app.rooms.views import audiences, build_view, shared_parts
 from app.store.base import Commit, LeaseLost, LogAhead, RoomStore
 from app.store.outage import log_failure
+from app.wire.messages import PatchMessage
 
 log = logging.getLogger(__name__)
 
@@ -632,16 +633,10 @@ class RoomWriter:
             events = [e for e in (engine.event_for(ev, seat) for ev in step.events) if e]
             events.extend(step.public_events)
             old = self._views.get(aud)
-            message = {
-                "type": "patch",
-                "seq": seq,
-                "ts": ts,
-                # A new audience (a seat just taken) has no previous view to patch: its
-                # sockets, if any, resync from a snapshot.
-                "ops": diff(old, view) if old is not None else _whole(view),
-                "events": events,
-            }
-            messages[aud] = orjson.dumps(message).decode()
+            # A new audience (a seat just taken) has no previous view to patch: its
+            # sockets, if any, resync from a snapshot.
+            ops = diff(old, view) if old is not None else _whole(view)
+            messages[aud] = orjson.dumps(PatchMessage.build(seq, ts, ops, events)).decode()
         self._views = views
         # ``mv``: the position (moves) the views now show; sockets note when they sent it.
         moves = getattr(machine.state, "moves", None)

@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from app.rooms.doc import player_by_pid
+from app.wire.messages import ChatSaid, ReactionSent
 
 CHAT_MAX = 200  # characters of one chat message
 EMOTES = ("thumbsUp", "laugh", "wow", "sad", "angry", "clap", "gg", "uno")
@@ -70,13 +71,13 @@ def speaker(doc: dict[str, Any], pid: str | None) -> dict[str, Any]:
 
 
 def chat_message(who: dict[str, Any], text: str, ts: int) -> dict[str, Any]:
-    return {"type": "chat", **who, "text": clean_text(text), "ts": ts}
+    return ChatSaid.build(**who, text=clean_text(text), ts=ts)
 
 
 def reaction_message(who: dict[str, Any], emote: str, ts: int) -> dict[str, Any]:
     if emote not in EMOTES:
         raise ChatRefused("bad_emote", f"unknown emote {emote!r}; known: {list(EMOTES)}")
-    return {"type": "reaction", **who, "emote": emote, "ts": ts}
+    return ReactionSent.build(**who, emote=emote, ts=ts)
 
 
 def reaches(message: dict[str, Any], spectator: bool) -> bool:

@@ -28,8 +28,8 @@ from app.rooms.machine import replay
 from app.rooms.races import credited_delay
 from app.rooms.service import CLOSE_UNAVAILABLE, RoomService
 from app.rooms.views import SPECTATOR, build_view
+from app.wire.messages import ServerPing, SnapshotMessage, error
 from app.ws.chat import reaches
-from app.ws.protocol import VERSION, error
 
 log = logging.getLogger(__name__)
 
@@ -249,7 +249,7 @@ class Connection:
                         self._pings[moves] = _wall_ms()
                         if len(self._pings) > 8:  # pings never answered are forgotten
                             del self._pings[min(self._pings)]
-                        await websocket.send_text(f'{{"type":"ping","n":{moves}}}')
+                        await websocket.send_text(orjson.dumps(ServerPing.build(moves)).decode())
                         # With it, a ping frame: the round trip the client's code cannot
                         # stretch (app.rooms.races).
                         if hasattr(self._protocol, "measure"):
@@ -346,13 +346,7 @@ class Connection:
         view = build_view(doc, replay(record.deal), self.audience, record.seq)
         ts = doc.get("ts") or now_ms()
         moves = view.get("moves")
-        message = {
-            "type": "snapshot",
-            "protocol": VERSION,
-            "seq": record.seq,
-            "ts": ts,
-            "view": view,
-        }
+        message = SnapshotMessage.build(record.seq, ts, view)
         self.send(message, moves if isinstance(moves, int) else None)
         self.seq = record.seq
         self._flush()

@@ -30,6 +30,7 @@ from app.rooms.machine import connection_nodes
 from app.rooms.service import CLOSE_UNAVAILABLE, RoomService, answer
 from app.settings import Settings
 from app.store import OUTAGE
+from app.wire.messages import AckMessage, ErrorMessage, PongMessage, error
 from app.ws.chat import ChatLimiter, ChatRefused, chat_message, reaction_message, speaker
 from app.ws.connection import Connection
 from app.ws.limits import TokenBucket
@@ -43,7 +44,6 @@ from app.ws.protocol import (
     PongReply,
     ProtocolError,
     ReactMessage,
-    error,
     parse,
 )
 
@@ -281,7 +281,7 @@ async def _receive(
             conn.send(error(err.code, err.message, err.ref))
             continue
         if isinstance(parsed, PingMessage):
-            conn.send({"type": "pong", "ts": service.now_ms()})
+            conn.send(PongMessage.build(service.now_ms()))
         elif isinstance(parsed, PongReply):
             conn.on_pong(parsed.n)
         elif isinstance(parsed, EntropyMessage):
@@ -380,6 +380,8 @@ def _answer(conn: Connection, ref: str, future: asyncio.Future[dict[str, Any]]) 
     try:
         result = answer(future)
     except RoomError as err:
-        conn.send({**error(err.code, err.message, ref), **err.detail})
+        # A lost race's details: the change that won, and the claim's own place.
+        won, race = err.detail.get("won"), err.detail.get("race")
+        conn.send(ErrorMessage.build(err.code, err.message, ref, won, race))
         return
-    conn.send({"type": "ack", "ref": ref, "seq": result["seq"]})
+    conn.send(AckMessage.build(ref, result["seq"]))

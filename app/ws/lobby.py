@@ -26,8 +26,9 @@ from app.api.rooms import RoomSummary
 from app.rooms.doc import summary
 from app.settings import Settings
 from app.store.base import RoomStore
+from app.wire.messages import VERSION, error
 from app.ws.limits import TokenBucket
-from app.ws.protocol import SUBPROTOCOLS, VERSION, error
+from app.ws.protocol import SUBPROTOCOLS
 
 router = APIRouter()
 

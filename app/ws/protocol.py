@@ -1,9 +1,10 @@
-"""Every WebSocket message as a pydantic model: parsed in one place, documented from here.
+"""Every client -> server message of the room socket as a pydantic model, parsed in one
+place.
 
-Client -> server messages are a union discriminated on ``type``; :func:`parse` turns raw
-text into one of them or raises :class:`ProtocolError` with a stable code. Server -> client
-messages are built as plain dicts by the code that sends them (serialised once with orjson
-and shared between sockets); their models here fix and document their shape.
+Client messages are a union discriminated on ``type``; :func:`parse` turns raw text into
+one of them or raises :class:`ProtocolError` with a stable code. The server -> client
+messages, and their builders, are in ``app.wire.messages`` (below ``app.rooms``, which
+builds the patches).
 """
 
 from __future__ import annotations
@@ -13,20 +14,13 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from app.ws.wire import Action, Event, PatchOp, RaceOwn, View
+from app.wire.content import Action
+from app.wire.messages import VERSION
 
-# The protocol's version: the WebSocket subprotocol a client asks for, stated in every
-# snapshot and at GET /api/protocol. Within a version only additions happen (new message
-# types, new optional fields, new event types, new view keys); anything else is a new one.
-VERSION = "uno.v1"
-SUBPROTOCOLS = (VERSION,)
+SUBPROTOCOLS = (VERSION,)  # the versions this server speaks
 
 
-class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class _ClientMessage(_Message):
+class _ClientMessage(BaseModel):
     # Strict: a client sends exactly what the schemas allow (``"5"`` is no integer).
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -126,108 +120,6 @@ class ActionMessageSchema(ActionMessage):
 CLIENT_TYPES = ("action", "resume", "ping", "pong", "entropy", "chat", "react")
 
 
-# Server -> client
-
-
-class SnapshotMessage(_Message):
-    """The whole view; on connect (already including this connection) and on resync."""
-
-    type: Literal["snapshot"]
-    protocol: Literal["uno.v1"] = Field(description="the protocol version of this socket")
-    seq: int
-    ts: int
-    view: View
-
-
-class PatchMessage(_Message):
-    """One accepted change: ``ops`` (RFC 6902) turn your view at ``seq - 1`` into the view at
-    ``seq``; ``events`` say what happened, as far as you may see it."""
-
-    type: Literal["patch"]
-    seq: int
-    ts: int
-    ops: list[PatchOp]
-    events: list[Event]  # type: ignore[valid-type]
-
-
-class AckMessage(_Message):
-    """Your action ``ref`` was accepted as the change ``seq``."""
-
-    type: Literal["ack"]
-    ref: str
-    seq: int
-
-
-class RaceWinner(_Message):
-    """The change a lost race went to: its ``seq``, action ``type`` and ``seat``."""
-
-    seq: int
-    type: str | None
-    seat: int
-
-
-class ErrorMessage(_Message):
-    """Something you sent was refused; ``ref`` is the action's id when there was one. A
-    ``too_late`` refusal names the change that won the race in ``won`` (when known)."""
-
-    type: Literal["error"]
-    ref: str | None
-    code: str
-    message: str
-    won: RaceWinner | None = None
-    race: RaceOwn | None = Field(default=None, description="a lost race: your own place")
-
-
-class PongMessage(_Message):
-    """Answers ``ping`` with the server's clock (ms since the epoch) when it was read: with
-    the send and receive times of the ping, ``ts - (sent + received) / 2`` estimates the
-    offset of the server's clock from yours."""
-
-    type: Literal["pong"]
-    ts: int
-
-
-class ServerPing(_Message):
-    """The server measuring the connection: answer ``pong {n}`` with the same ``n`` at
-    once (a few times at connect, then every second)."""
-
-    type: Literal["ping"]
-    n: int
-
-
-class ChatSaid(_Message):
-    """Someone said ``text``: a seat (``seat``, ``name``) or, to spectators only, a
-    spectator (``spectator``: true, no seat). Not a game change: no ``seq``."""
-
-    type: Literal["chat"]
-    seat: int | None
-    name: str | None
-    spectator: bool
-    text: str
-    ts: int
-
-
-class ReactionSent(_Message):
-    """Someone sent a quick emote (as ``ChatSaid``, with ``emote`` instead of text)."""
-
-    type: Literal["reaction"]
-    seat: int | None
-    name: str | None
-    spectator: bool
-    emote: str
-    ts: int
-
-
-SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
-    SnapshotMessage,
-    PatchMessage,
-    AckMessage,
-    ErrorMessage,
-    PongMessage,
-    ServerPing,
-    ChatSaid,
-    ReactionSent,
-)
 CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     ActionMessageSchema,
     ResumeMessage,
@@ -282,7 +174,3 @@ _FIELD_CODES: dict[tuple[int | str, ...], str] = {
     ("value",): "bad_entropy",
     ("deal",): "bad_entropy",
 }
-
-
-def error(code: str, message: str, ref: str | None = None) -> dict[str, Any]:
-    return {"type": "error", "ref": ref, "code": code, "message": message}

@@ -1,6 +1,6 @@
 """JSON Schemas (draft 2020-12) of every socket message, view, action and event, generated
-from the models in ``app.ws.protocol`` and ``app.ws.wire``, and the AsyncAPI 3 document
-of the socket.
+from the models in ``app.ws.protocol``, ``app.wire.messages`` and ``app.wire.content``, and
+the AsyncAPI 3 document of the socket.
 
 ``python -m app.ws.schemas --write`` writes them to docs/schemas/ (one file per schema,
 plus docs/schemas/asyncapi.json) and the index in docs/protocol.md; a test keeps the files
@@ -16,8 +16,9 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, TypeAdapter
 
-from app.ws import wire
-from app.ws.protocol import CLIENT_MESSAGES, SERVER_MESSAGES, VERSION
+from app.wire import content as wire
+from app.wire.messages import SERVER_MESSAGES, VERSION
+from app.ws.protocol import CLIENT_MESSAGES
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE = "urn:uno:v1:schema:"  # the $id of each schema: a name, not a place

@@ -27,8 +27,9 @@ from app.settings import Settings
 from app.tournaments import events
 from app.tournaments import service as tour
 from app.tournaments.service import TournamentService
+from app.wire.messages import VERSION, error
 from app.ws.limits import TokenBucket
-from app.ws.protocol import SUBPROTOCOLS, VERSION, error
+from app.ws.protocol import SUBPROTOCOLS
 
 router = APIRouter()
 

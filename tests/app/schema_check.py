@@ -9,11 +9,11 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from app.wire.content import EVENT_MODELS, VIEW_MODELS
 from app.ws.schemas import schemas
-from app.ws.wire import EVENT_MODELS, VIEW_MODELS
 
 HINT = (
-    "the JSON Schemas (app/ws/wire.py, app/ws/protocol.py) do not allow this; if the "
+    "the JSON Schemas (app/wire/content.py, app/wire/messages.py) do not allow this; if the "
     "field or type is new, declare it in its model there and run "
     "`python -m app.ws.schemas --write`"
 )

@@ -1,5 +1,6 @@
-"""The app's layers import downwards only: api and ws above rooms above store and db, and
-engine below them all (docs/architecture.md)."""
+"""The app's layers import downwards only: api and ws above rooms above store and db, the
+socket messages' shapes (wire) below rooms, and engine below them all
+(docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ APP = Path(__file__).resolve().parents[2] / "app"
 # Each package, and the app packages it must not import.
 BELOW = {
     "rooms": ("app.api", "app.ws", "app.tournaments"),
+    "wire": ("app.api", "app.ws", "app.rooms", "app.store", "app.db", "app.tournaments"),
     "store": ("app.api", "app.ws", "app.rooms", "app.db", "app.tournaments"),
     "db": ("app.api", "app.ws", "app.rooms", "app.store", "app.tournaments"),
 }
