@@ -10,7 +10,6 @@ of its own (several apps share a process in the tests).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -40,8 +39,8 @@ class Metrics:
         )
         self._gauges: _Gauges | None = None
 
-    def applied(self, command: dict[str, Any], changed: bool) -> None:
-        kind = str(command.get("k"))
+    def applied(self, kind: str, changed: bool) -> None:
+        """One command of ``kind`` judged (its KIND: a fixed set of labels)."""
         self.commands.labels(kind, "accepted" if changed else "refused").inc()
 
     def watch(self, read: Callable[[], dict[str, tuple[str, float]]]) -> None:

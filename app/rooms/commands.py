@@ -14,10 +14,13 @@ makes for a dead node: the node the socket lived on).
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
-from typing import Any, ClassVar
+import logging
+from dataclasses import MISSING, dataclass, fields, replace
+from typing import Any, ClassVar, TypeVar
 
 from app.rooms.errors import RoomError
+
+log = logging.getLogger(__name__)
 
 
 class MalformedCommand(ValueError):
@@ -237,6 +240,16 @@ class Resume(Command):
     shift: int
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Unreadable(Command):
+    """A log entry that is no command (an unknown kind, or a field missing): it keeps its
+    envelope, so that its sender is answered, and the error the room refuses it with."""
+
+    KIND: ClassVar[str] = "unreadable"
+    entry: dict[str, Any]
+    error: RoomError
+
+
 KINDS: dict[str, type[Command]] = {
     kind.KIND: kind
     for kind in (
@@ -293,8 +306,38 @@ def decode(entry: dict[str, Any]) -> Command:
     return kind(**values)
 
 
+def read(entry: dict[str, Any]) -> Command:
+    """The command of a log entry, or :class:`Unreadable` for one that is none (the room
+    refuses it: nothing a sender writes into the log stops the room's writer)."""
+    try:
+        return decode(entry)
+    except RoomError as err:
+        error = err
+    except MalformedCommand as err:
+        # Only a bug of the server's own writes such an entry.
+        log.error("unreadable log entry: %s", err)
+        error = RoomError(500, "internal", str(err))
+    cid, node = entry.get("cid"), entry.get("node")
+    return Unreadable(
+        cid=cid if isinstance(cid, str) else None,
+        node=node if isinstance(node, str) else None,
+        entry=entry,
+        error=error,
+    )
+
+
+C = TypeVar("C", bound=Command)
+
+
+def addressed(command: C, cid: str, node: str) -> C:
+    """``command`` with the envelope of a sender waiting for its answer."""
+    return replace(command, cid=cid, node=node)
+
+
 def encode(command: Command) -> dict[str, Any]:
     """The log entry of a command (fields left at None are left out)."""
+    if isinstance(command, Unreadable):
+        return dict(command.entry)
     entry: dict[str, Any] = {"k": command.KIND}
     for name, _ in _FIELDS[type(command)]:
         value = getattr(command, name)

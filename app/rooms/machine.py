@@ -87,7 +87,7 @@ class Step:
     end_room: bool = False  # the room is over for good: remove it from the live store
     # Claims the room makes for the seats it plays (a bot's jump-in, UNO call or catch,
     # challenge): the writer takes them like a person's, through the claim window.
-    claims: list[dict[str, Any]] = field(default_factory=list)
+    claims: list[commands.Action] = field(default_factory=list)
 
 
 def _may_go_away(player: dict[str, Any]) -> bool:
@@ -218,7 +218,7 @@ class RoomMachine:
         """The remembered ids, for a deal-log entry that starts the log afresh."""
         return [[key, seq] for key, seq in self.acks.items()]
 
-    def next_deal_timer(self, now_ms: int) -> tuple[float, dict[str, Any]] | None:
+    def next_deal_timer(self, now_ms: int) -> tuple[float, commands.Timer] | None:
         """(delay in s, command) if the room should deal on by itself after a deal ended."""
         # A timed room deals on by itself after turnSeconds, so that no deal end waits on
         # someone who left.
@@ -230,16 +230,16 @@ class RoomMachine:
             return None
         ended = self.doc.get("dealOverAt") or self.doc.get("ts", now_ms)
         since = max(0, now_ms - ended) / 1000
-        return max(0.0, delay - since), commands.encode(commands.Timer(deal=state.deal))
+        return max(0.0, delay - since), commands.Timer(deal=state.deal)
 
     def to_doc(self) -> dict[str, Any]:
         """The document to commit."""
         return self.doc
 
     def handle(self, command: dict[str, Any] | commands.Command, now_ms: int) -> Step:
-        """Judge ``command`` (a log entry, or its dataclass) at ``now_ms``."""
+        """Judge ``command`` (its dataclass, or a log entry) at ``now_ms``."""
         try:
-            typed = command if isinstance(command, commands.Command) else commands.decode(command)
+            typed = command if isinstance(command, commands.Command) else commands.read(command)
             step: Step = HANDLERS[type(typed)](self, typed, now_ms)
         except RoomError as err:
             return _refuse(err)
@@ -524,19 +524,19 @@ class RoomMachine:
         shown: int = self.doc.get("watchers", 0)
         return shown != watching(self.doc)
 
-    def gone(self, dead: set[str]) -> list[dict[str, Any]]:
+    def gone(self, dead: set[str]) -> list[commands.Unwatch | commands.Disconnect]:
         """Disconnects for every connection held on a ``dead`` node: one command
         per socket (each is a change of its own, as its own disconnect would have been)."""
-        found: list[dict[str, Any]] = []
+        found: list[commands.Unwatch | commands.Disconnect] = []
         # Spectators first: the seats' disconnects, each a change, then show them gone.
         for node, count in self.doc.get("watchAt", {}).items():
             if node in dead:
-                found.extend(commands.encode(commands.Unwatch(at=node)) for _ in range(count))
+                found.extend(commands.Unwatch(at=node) for _ in range(count))
         for player in self.doc["players"]:
             for node, count in player.get("at", {}).items():
                 if node in dead:
                     closed = commands.Disconnect(pid=player["pid"], at=node)
-                    found.extend(commands.encode(closed) for _ in range(count))
+                    found.extend(closed for _ in range(count))
         return found
 
     def _player(self, pid: str) -> dict[str, Any]:
@@ -683,7 +683,7 @@ class RoomMachine:
                 return self._go_away(player, "absent")
         timer = self.next_deal_timer(now_ms)
         if timer is not None and timer[0] <= 0:
-            return self._on_timer(commands.Timer(deal=timer[1]["deal"]), now_ms)
+            return self._on_timer(timer[1], now_ms)
         if doc.get("botAt") and now_ms >= doc["botAt"]:
             doc["botAt"] = None
             step = self._bot_turn(now_ms)
@@ -790,7 +790,7 @@ class RoomMachine:
 
     def _room_claim(
         self, seat: int, pilot: autoplay.Pilot, action: dict[str, Any], now_ms: int
-    ) -> dict[str, Any]:
+    ) -> commands.Action:
         """The command of a claim the room makes for ``seat``. Its reaction is the time
         since the position it claims on was made (the bot's human-like pause), with no
         network delay to credit: it is judged against the people's estimates as they are."""
@@ -804,7 +804,7 @@ class RoomMachine:
             timing={"raw": max(0, now_ms - since), "delay": 0},
             by=pilot.by,
         )
-        return commands.encode(claim)
+        return claim
 
     def _settle(self, step: Step, now_ms: int) -> None:
         """After every change: the decider's clock, the bots' next move, and whether the
@@ -1097,19 +1097,19 @@ class RoomMachine:
     def fair(self) -> bool:
         return bool(self.doc.get("fairRaces", True)) and self.doc["status"] == PLAYING
 
-    def holds(self, command: dict[str, Any], window_open: bool, now_ms: int) -> int | None:
+    def holds(self, command: commands.Command, window_open: bool, now_ms: int) -> int | None:
         """The seat of ``command`` if it is a claim a window should hold: an action that
         is a race (or any action, while a window is open), valid on the table as it is.
         Anything else (None) is applied at once: refused, or an ordinary change."""
         state = self.state
-        if command.get("k") != "action" or state is None or not self.fair():
+        if not isinstance(command, commands.Action) or state is None or not self.fair():
             return None
-        player = player_by_pid(self.doc, command.get("pid", ""))
-        if player is None or f"{player['pid']}:{command.get('ref')}" in self.acks:
+        player = player_by_pid(self.doc, command.pid)
+        if player is None or f"{player['pid']}:{command.ref}" in self.acks:
             return None
         seat: int = player["seat"]
-        action = command["action"]
-        delay = (command.get("timing") or {}).get("delay")
+        action = command.action
+        delay = (command.timing or {}).get("delay")
         if isinstance(delay, int):
             self.delays[player["pid"]] = delay
         if not window_open and not is_race_claim(state, seat, action):
@@ -1122,11 +1122,11 @@ class RoomMachine:
             return None
         return seat
 
-    def window_for(self, opener: dict[str, Any]) -> int:
+    def window_for(self, opener: commands.Action) -> int:
         """How long the window ``opener`` (a claim) opens holds: by the credited delays
         of the claimant and of every other seat a person is connected at."""
-        pid = opener.get("pid")
-        delay = (opener.get("timing") or {}).get("delay")
+        pid = opener.pid
+        delay = (opener.timing or {}).get("delay")
         others = [
             self.delays.get(p["pid"])
             for p in self.doc["players"]
@@ -1134,6 +1134,9 @@ class RoomMachine:
         ]
         mine = delay if isinstance(delay, int) else self.races.delay_cap_ms
         return window_ms(mine, others, self.races)
+
+    def _on_unreadable(self, command: commands.Unreadable, now_ms: int) -> Step:
+        raise command.error
 
     def _on_delay(self, command: commands.Delay, now_ms: int) -> Step:
         """A seat's connection measured its credited delay anew (app.ws.connection): kept
@@ -1188,9 +1191,7 @@ class RoomMachine:
         }
         return {
             "event": event,
-            "claims": [
-                (c.command.get("pid"), c is winner, is_superhuman(c, self.races)) for c in ordered
-            ],
+            "claims": [(c.command.pid, c is winner, is_superhuman(c, self.races)) for c in ordered],
         }
 
     def lost_marks(self, claim: Claim, won: dict[str, Any], held_ms: int) -> dict[str, Any]:
@@ -1389,6 +1390,7 @@ HANDLERS: dict[type[commands.Command], Callable[[RoomMachine, Any, int], Step]] 
     commands.Delay: RoomMachine._on_delay,
     commands.Timer: RoomMachine._on_timer,
     commands.Entropy: RoomMachine._on_entropy,
+    commands.Unreadable: RoomMachine._on_unreadable,
 }
 
 

@@ -33,6 +33,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
+from app.rooms.commands import Action
+
 # Actions that are races by nature: they are held for a window when they open one.
 RACE_TYPES = frozenset({"callUno", "catchUno", "challenge"})
 # A claim refused with one of these claimed nothing (there was nothing to claim): its
@@ -119,7 +121,7 @@ class Claim:
     """One claim held in a window: the command, where it came from in the log, and when
     the window saw it."""
 
-    command: dict[str, Any]
+    command: Action
     log_id: str
     direct: bool
     seat: int
@@ -134,9 +136,9 @@ def rank(claims: list[Claim], settings: RaceSettings, seed: str, position: int) 
     """The claims fastest first. Reactions within ``tie_ms`` of the fastest are ordered by
     :func:`tie_value`, not by arrival; claims without an estimate come last, by arrival."""
     for claim in claims:
-        timing = claim.command.get("timing")
+        timing = claim.command.timing
         claim.reaction = reaction(timing, settings.report_margin_ms)
-        claim.tie = tie_value(seed, position, claim.seat, str(claim.command.get("ref")))
+        claim.tie = tie_value(seed, position, claim.seat, str(claim.command.ref))
     timed = sorted((c for c in claims if c.reaction is not None), key=lambda c: c.reaction or 0)
     untimed = [c for c in claims if c.reaction is None]
     if timed:
@@ -157,7 +159,7 @@ def claim_entry(claim: Claim, settings: RaceSettings, named: bool) -> dict[str, 
     """One claim as the race event or its own claimant sees it; with ``seat`` and
     ``type`` when ``named``. (The race event names the winner and every claim but a
     losing play: that would tell the others what the claimant holds.)"""
-    timing = claim.command.get("timing") or {}
+    timing = claim.command.timing or {}
     entry: dict[str, Any] = {
         "rank": claim.rank,
         "raw": timing.get("raw"),
@@ -167,7 +169,7 @@ def claim_entry(claim: Claim, settings: RaceSettings, named: bool) -> dict[str, 
         "tie": claim.tied,
         "superhuman": is_superhuman(claim, settings),
     }
-    kind = claim.command["action"].get("type")
+    kind = claim.command.action.get("type")
     if named or kind != "play":
         entry["seat"] = claim.seat
         entry["type"] = kind

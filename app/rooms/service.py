@@ -176,14 +176,13 @@ class RoomService:
         """
         if self._closing:
             return False
-        command = commands.encode(hint)
         writer = self._writers.get(room_id)
-        if writer is not None and writer.submit(command):
+        if writer is not None and writer.submit(hint):
             return True
         if room_id in self._writers or not await self.store.leased(room_id):
             return False
         # No cid and no node: the writer sends no answer for it.
-        await self.store.append(room_id, command, wake=True)
+        await self.store.append(room_id, commands.encode(hint), wake=True)
         return True
 
     async def enqueue(
@@ -198,9 +197,9 @@ class RoomService:
             raise RoomError(503, "shutting_down", "the server is shutting down")
         # Unique on this node, which is all a result's address needs (the node id is random).
         cid = str(next(self._cids))
-        if isinstance(command, commands.Command):
-            command = commands.encode(command)
-        command = {**command, "cid": cid, "node": self.node}
+        if not isinstance(command, commands.Command):
+            command = commands.read(command)  # a log entry as written
+        command = commands.addressed(command, cid, self.node)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[dict[str, Any]] = loop.create_future()
         now = loop.time()
@@ -209,15 +208,16 @@ class RoomService:
         if writer is not None and writer.submit(command):
             # The room's writer runs here: no log entry (see RoomWriter.submit).
             return future
+        entry = commands.encode(command)
         acquired: bool | None = None  # not tried yet
         try:
             if room_id in self._writers or self._closing:
                 # A writer running here (busy) is woken directly.
-                await self.store.append(room_id, command, wake=room_id not in self._writers)
+                await self.store.append(room_id, entry, wake=room_id not in self._writers)
             else:
                 # Woken through the store where it runs; taken here if it runs nowhere.
                 _, acquired = await self.store.append_and_acquire(
-                    room_id, command, self.node, self._ttl_ms
+                    room_id, entry, self.node, self._ttl_ms
                 )
         except StoreFull:
             # Redis is full and refused the entry: the command is not in the log.
@@ -489,11 +489,11 @@ class RoomService:
         if pending is not None and not pending.future.done():
             pending.future.set_result(result)
 
-    def _lost(self, command: dict[str, Any], err: Exception) -> None:
+    def _lost(self, command: commands.Command, err: Exception) -> None:
         """A command of this node's that its writer could not apply nor log: its sender
         is told the store is unavailable (the command is in no log: a retry is applied
         once), rather than that the room did not answer."""
-        pending = self._pending.pop(command.get("cid", ""), None)
+        pending = self._pending.pop(command.cid or "", None)
         if pending is not None and not pending.future.done():
             pending.future.set_exception(store_unavailable())
 
@@ -638,7 +638,7 @@ class _WriterLink:
     async def stopping(self, room_id: str, seq: int) -> None:
         await self._service._writer_stopping(room_id, seq)
 
-    def lost(self, command: dict[str, Any], error: Exception) -> None:
+    def lost(self, command: commands.Command, error: Exception) -> None:
         self._service._lost(command, error)
 
     def schedule(self, room_id: str, delay: float, command: commands.Command) -> None:

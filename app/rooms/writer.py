@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import logging
 import time
 from typing import Any, Protocol
@@ -57,7 +58,7 @@ class _Window:
         self.order: list[Claim] | None = None  # ranked, once the window has closed
         self.held_ms = 0
         self.won: dict[str, Any] | None = None  # the winning change {seq, type, seat}
-        self.after: list[dict[str, Any]] = []  # commands read while resolving
+        self.after: list[commands.Command] = []  # commands read while resolving
 
 
 class WriterNode(Protocol):
@@ -74,7 +75,7 @@ class WriterNode(Protocol):
         """Before the lease is given up (``seq``: the last change applied, -1 if none): the
         node receives the next writer's changes from the store again."""
 
-    def lost(self, command: dict[str, Any], error: Exception) -> None:
+    def lost(self, command: commands.Command, error: Exception) -> None:
         """A command handed over directly that could be neither applied nor passed on to
         the log: its sender learns why, instead of waiting for its answer's deadline."""
 
@@ -130,7 +131,7 @@ class RoomWriter:
         # writer ran here): read it before the next direct command.
         self._log_dirty = True
         # Commands from this node handed over directly, not through the log (see submit).
-        self._direct: collections.deque[dict[str, Any]] = collections.deque()
+        self._direct: collections.deque[commands.Command] = collections.deque()
         self._accepting = True
         self._stopping = False
         self._machine: RoomMachine | None = None
@@ -143,7 +144,7 @@ class RoomWriter:
         self._log_dirty = True
         self._wake.set()
 
-    def submit(self, command: dict[str, Any]) -> bool:
+    def submit(self, command: commands.Command) -> bool:
         """Take a command from this node directly, without appending it to the log: it is
         applied after whatever the log holds, in the order submitted. False when the
         writer is giving the room up (append the command to the log instead).
@@ -222,12 +223,11 @@ class RoomWriter:
             self._direct.extendleft(reversed(window.after))
             held = window.order if window.order is not None else window.claims
             for claim in reversed(held):
-                command = {k: v for k, v in claim.command.items() if k not in ("race", "lost")}
-                self._direct.appendleft(command)
+                self._direct.appendleft(dataclasses.replace(claim.command, race=None, lost=None))
         while self._direct:
             command = self._direct.popleft()
             try:
-                await self._store.append(self.room_id, command)
+                await self._store.append(self.room_id, commands.encode(command))
             except Exception as err:
                 # Its sender is told, and may retry (it is in no log: applied at most once).
                 log.warning("room %s: could not pass a command on: %r", self.room_id, err)
@@ -242,8 +242,8 @@ class RoomWriter:
             if self._log_dirty:
                 self._log_dirty = False
                 entries = await self._store.read_log(self.room_id, cursor, _BATCH)
-                for entry_id, command in entries:
-                    await self._take(command, entry_id)
+                for entry_id, entry in entries:
+                    await self._take(commands.read(entry), entry_id)
                     cursor = entry_id
                 applied += len(entries)
                 if len(entries) == _BATCH:
@@ -330,7 +330,7 @@ class RoomWriter:
             # (or twice) changes nothing the second time.
             self._direct.extend(machine.gone(dead))
 
-    async def _take(self, command: dict[str, Any], log_id: str, direct: bool = False) -> None:
+    async def _take(self, command: commands.Command, log_id: str, direct: bool = False) -> None:
         """Hold ``command`` in the claim window if it is a claim (opening one if none is
         open), else apply it."""
         machine = self._machine
@@ -341,7 +341,7 @@ class RoomWriter:
             window.after.append(command)
             return
         seat = machine.holds(command, window is not None, now_ms())
-        if seat is None:
+        if seat is None or not isinstance(command, commands.Action):
             await self._apply(command, log_id, direct)
             return
         now = time.monotonic()
@@ -367,24 +367,23 @@ class RoomWriter:
         ordered = list(window.order)
         while window.order:
             claim = window.order[0]
-            command = claim.command
             if window.won is None:
-                command["race"] = machine.race_marks(
-                    ordered, claim, window.position, window.held_ms
-                )
+                marks = machine.race_marks(ordered, claim, window.position, window.held_ms)
+                command = dataclasses.replace(claim.command, race=marks)
             else:
-                command["lost"] = machine.lost_marks(claim, window.won, window.held_ms)
+                lost = machine.lost_marks(claim, window.won, window.held_ms)
+                command = dataclasses.replace(claim.command, lost=lost)
             changed = await self._apply(command, cursor, direct=True)
             window.order.pop(0)
             if window.won is None and changed:
-                action = command["action"]
-                window.won = {"seq": machine.seq, "type": action.get("type"), "seat": claim.seat}
+                kind = command.action.get("type")
+                window.won = {"seq": machine.seq, "type": kind, "seat": claim.seat}
         self._window = None
         # In their order, before anything handed over later; a claim among them may open
         # the next window.
         self._direct.extendleft(reversed(window.after))
 
-    async def _apply(self, command: dict[str, Any], log_id: str, direct: bool = False) -> bool:
+    async def _apply(self, command: commands.Command, log_id: str, direct: bool = False) -> bool:
         """Judge one command and commit what it changed (True if it changed the room).
         ``log_id``: the last log entry this change includes (the command's own entry, or
         for a ``direct`` command the last one applied before it).
@@ -410,10 +409,10 @@ class RoomWriter:
             log.exception("room %s: command %r failed", self.room_id, command)
             step = Step({"ok": False, "status": 500, "code": "internal", "message": "bug"})
             await self._reload(views, shared)
-        result = {"cid": command.get("cid"), **step.result}
-        node = command.get("node")
+        result = {"cid": command.cid, **step.result}
+        node = command.node
         local = node == self._owner
-        if command.get("k") == "watchers":
+        if isinstance(command, commands.Watchers):
             self._watchers_armed = False
         if step.quiet:
             await self._commit_quiet(machine, log_id, direct, node, local, result)
@@ -425,12 +424,12 @@ class RoomWriter:
                 # the store to confirm the room as it is.
                 await self._store.confirm(self.room_id)
             if self._metrics is not None:
-                self._metrics.applied(command, False)
+                self._metrics.applied(command.KIND, False)
             if local:
                 self._node.answer(result)
             elif node:
                 await self._store.deliver(node, orjson.dumps(result))
-            self._stale_tick = command.get("k") == "tick"
+            self._stale_tick = isinstance(command, commands.Tick)
             await self._arm()  # a timer that found nothing due may have moved on
             return False
         archive = None if step.deal_end is None else outbox_entry(step.deal_end)
@@ -463,7 +462,7 @@ class RoomWriter:
             self._renewed = sent
         if self._metrics is not None:
             self._metrics.commit_seconds.observe(time.perf_counter() - started)
-            self._metrics.applied(command, True)
+            self._metrics.applied(command.KIND, True)
         if archive is not None:
             self._archiver.submit(self.room_id, *archive)
         machine.seq = seq
@@ -572,7 +571,7 @@ class RoomWriter:
             return
         shift = now_ms() - beat
         if shift > self._ttl_ms / 3:
-            await self._apply(commands.encode(commands.Resume(shift=shift)), log_id)
+            await self._apply(commands.Resume(shift=shift), log_id)
 
     async def _beat(self) -> None:
         """While the room has a timer, the store knows this writer is alive (see
@@ -611,12 +610,12 @@ class RoomWriter:
     def _fire(self) -> None:
         self._timer = None
         self._timer_at = None
-        self.submit(commands.encode(commands.Tick()))
+        self.submit(commands.Tick())
 
     def poke(self) -> None:
         """The store's index says the room is due (another node's view of it): judge now."""
         if self._timer_at is None or self._timer_at <= now_ms():
-            self.submit(commands.encode(commands.Tick()))
+            self.submit(commands.Tick())
 
     def _change(self, machine: RoomMachine, step: Step, seq: int, ts: int) -> dict[str, Any]:
         """The published change: for each audience, its ``patch`` message, serialised once."""

@@ -11,7 +11,7 @@ from app.rooms.machine import HANDLERS
 
 
 def test_every_kind_has_one_handler() -> None:
-    assert set(HANDLERS) == set(commands.KINDS.values())
+    assert set(HANDLERS) == set(commands.KINDS.values()) | {commands.Unreadable}
 
 
 @pytest.mark.parametrize(
@@ -34,3 +34,25 @@ def test_an_unknown_kind_or_a_missing_field_is_refused() -> None:
     assert unknown.value.code == "unknown_command"
     with pytest.raises(commands.MalformedCommand, match="pid"):
         commands.decode({"k": "leave"})
+
+
+@pytest.mark.parametrize(
+    ("entry", "code"),
+    [
+        ({"k": "dance", "cid": "c1", "node": "n1"}, "unknown_command"),
+        ({"k": "leave", "cid": "c1", "node": "n1"}, "internal"),
+    ],
+)
+def test_an_entry_that_is_no_command_is_read_as_unreadable_and_keeps_its_sender(
+    entry: dict[str, object], code: str
+) -> None:
+    command = commands.read(entry)
+    assert isinstance(command, commands.Unreadable)
+    assert (command.cid, command.node, command.error.code) == ("c1", "n1", code)
+    # Passed on to the log as it came (a writer giving the room up requeues it).
+    assert commands.encode(command) == entry
+
+
+def test_addressing_a_command_keeps_its_fields() -> None:
+    sent = commands.addressed(commands.Kick(seat=2), "c9", "n3")
+    assert commands.encode(sent) == {"k": "kick", "seat": 2, "cid": "c9", "node": "n3"}
