@@ -144,6 +144,10 @@ export function showRoom(root, roomId, params = {}) {
         // Our shuffle contribution is sent in the background; one that arrives after the
         // deal was dealt (or twice, after a reconnect) is refused, which is no news to the player.
         if (QUIET_ERRORS.has(err.code)) return;
+        // A seat removed while its shuffle contribution was on the way: that refusal (no
+        // ref: no action of the player's) would come before the socket's close, which
+        // says what happened.
+        if (err.code === "not_seated" && !err.ref) return;
         toast(errorText(err.code, err.message), { kind: "error", code: err.code });
       },
       onStatus(status) {
