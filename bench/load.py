@@ -18,7 +18,7 @@ fan-out. For the Redis store it also reports Redis memory per idle room.
 
     python bench/load.py [--rooms 50] [--seconds 10] [--latency-rooms 200]
                          [--redis redis://127.0.0.1:6379/0] [--targets reference,memory,redis]
-                         [--database postgresql+asyncpg://...]
+                         [--database postgresql+asyncpg://...] [--ack patch|frame]
 """
 
 from __future__ import annotations
@@ -183,6 +183,7 @@ class Target:
     uno: bool
     process: subprocess.Popen[bytes]
     env: dict[str, str]
+    ack: str = "patch"  # the sockets' ?ack=: "patch" (the ack rides on the patch) or "frame"
     # Every server node of the target (the first is ``process``); a room's seats are spread
     # over their sockets, seat i on node i mod n.
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
@@ -207,7 +208,8 @@ async def open_uno_room(target: Target, http: httpx.AsyncClient) -> Room:
     room.id, room.host = room_id, host  # type: ignore[attr-defined]
     for i, token in enumerate(tokens):
         ws_base = target.ws_bases[i % len(target.ws_bases)] if target.ws_bases else target.ws_base
-        ws = await connect(f"{ws_base}/ws/rooms/{room_id}?token={token}", compression=None)
+        url = f"{ws_base}/ws/rooms/{room_id}?token={token}&ack={target.ack}"
+        ws = await connect(url, compression=None)
         seat = Seat(ws, room)
         room.seats.append(seat)
         seat.task = asyncio.create_task(seat.read())
@@ -461,6 +463,7 @@ async def drop_prefix(redis_url: str, prefix: str) -> None:
 
 async def measure(name: str, args: argparse.Namespace, tmp: str) -> dict[str, Any]:
     target = await start_target(name, args.redis, tmp, args.database, args.redis_cluster)
+    target.ack = args.ack
     result: dict[str, Any] = {"target": name}
     servers: list[tuple[str, int, str]] = []
     try:
@@ -710,6 +713,13 @@ def main() -> None:
         default="reference,memory,redis",
         help="comma-separated: reference, memory, redis, cluster; NAME-2 runs two server "
         "nodes on that store, each room's seats spread over both (e.g. redis-2,cluster-2)",
+    )
+    parser.add_argument(
+        "--ack",
+        choices=("patch", "frame"),
+        default="patch",
+        help="our sockets' ?ack=: the ack riding on the acting socket's patch (one frame "
+        "fewer per action), or a frame of its own",
     )
     parser.add_argument(
         "--database",

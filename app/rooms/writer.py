@@ -401,7 +401,11 @@ class RoomWriter:
             # The room's claims for the seats it plays go the way of every claim (_take).
             self._direct.extend(step.claims)
             if step.changed:
-                change = self._change(machine, step, seq, ts)
+                # A socket's action (or "I'm back"): its ack may ride on the change.
+                pid = None
+                if isinstance(command, commands.Action | commands.Back):
+                    pid = command.pid
+                change = self._change(machine, step, seq, ts, pid)
         except Exception:
             # A bug (in judging the command or in building its views) must not wedge the
             # room: refuse this command, keep the room going. Store errors are not caught
@@ -617,8 +621,12 @@ class RoomWriter:
         if self._timer_at is None or self._timer_at <= now_ms():
             self.submit(commands.Tick())
 
-    def _change(self, machine: RoomMachine, step: Step, seq: int, ts: int) -> dict[str, Any]:
-        """The published change: for each audience, its ``patch`` message, serialised once."""
+    def _change(
+        self, machine: RoomMachine, step: Step, seq: int, ts: int, pid: str | None
+    ) -> dict[str, Any]:
+        """The published change: for each audience, its ``patch`` message, serialised once;
+        ``ack``: the seat (``pid``) and ``ref`` of the action it accepted, for a socket
+        whose ack rides on its patch (``app.ws.connection``)."""
         messages: dict[str, str] = {}
         views: dict[str, dict[str, Any]] = {}
         shared: dict[str, Any] | None = None
@@ -640,6 +648,9 @@ class RoomWriter:
         # ``mv``: the position (moves) the views now show; sockets note when they sent it.
         moves = getattr(machine.state, "moves", None)
         change = {"seq": seq, "ts": ts, "m": messages, "removed": step.removed, "mv": moves}
+        ref = step.result.get("ref")
+        if ref is not None and pid is not None:
+            change["ack"] = [pid, ref]
         if step.end_room:
             change["end"] = True  # sockets close after this change: the room is gone
         return change

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.wire.content import Event, PatchOp, RaceOwn, View
@@ -50,12 +51,31 @@ class PatchMessage(_Message):
     ts: int
     ops: list[PatchOp]
     events: list[Event]  # type: ignore[valid-type]
+    ack: str | None = Field(
+        default=None,
+        description="only on a socket opened with `ack=patch`: the `id` of this socket's"
+        " action that made this change, in place of a separate `ack {ref, seq}` with this"
+        " `seq`",
+    )
 
     @staticmethod
     def build(
-        seq: int, ts: int, ops: list[dict[str, Any]], events: list[dict[str, Any]]
+        seq: int,
+        ts: int,
+        ops: list[dict[str, Any]],
+        events: list[dict[str, Any]],
+        ack: str | None = None,
     ) -> dict[str, Any]:
-        return {"type": "patch", "seq": seq, "ts": ts, "ops": ops, "events": events}
+        out = {"type": "patch", "seq": seq, "ts": ts, "ops": ops, "events": events}
+        if ack is not None:
+            out["ack"] = ack
+        return out
+
+    @staticmethod
+    def with_ack(text: str, ack: str) -> str:
+        """The serialised patch ``text`` (built without ``ack``) with ``ack`` added: the
+        acting socket's copy of a patch serialised once for its whole audience."""
+        return f'{text[:-1]},"ack":{orjson.dumps(ack).decode()}}}'
 
 
 class AckMessage(_Message):

@@ -5,6 +5,10 @@ its audience's message, checks that it follows the last ``seq`` it delivered, an
 it. A gap (a lost publication, a reconnect of the pub/sub link) is repaired by a fresh
 snapshot. While a snapshot or resume is being prepared, arriving changes are buffered so
 that nothing is sent out of order.
+
+On a socket opened with ``ack=patch``, the ack of an action it sent rides on the patch of
+the change that action made (one frame fewer per action); when the answer comes first (a
+duplicate, a writer on another node), it is a frame of its own.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from app.rooms.machine import replay
 from app.rooms.races import credited_delay
 from app.rooms.service import CLOSE_UNAVAILABLE, RoomService
 from app.rooms.views import SPECTATOR, build_view
-from app.wire.messages import ServerPing, SnapshotMessage, error
+from app.wire.messages import AckMessage, PatchMessage, ServerPing, SnapshotMessage, error
 from app.ws.chat import reaches
 
 log = logging.getLogger(__name__)
@@ -99,6 +103,7 @@ class Connection:
         delay_cap_ms: int = 250,
         ws_slack_ms: int = 15,
         report_step_ms: int = 10,
+        ack_in_patch: bool = False,
     ) -> None:
         self.websocket = websocket
         self.service = service
@@ -114,6 +119,11 @@ class Connection:
         self._close_code = 1000
         self._closing = False
         self._resync: asyncio.Task[None] | None = None
+        # ``ack=patch``: the refs of actions sent here whose ack may still ride on their
+        # change's patch, and those whose ack has ridden (no ack frame for them then).
+        self.ack_in_patch = ack_in_patch
+        self._riding: set[str] = set()
+        self._rode: set[str] = set()
         # Claim timing (app.rooms.races): when each position was written to this socket
         # (wall ms, this node's clock), and this connection's measured round trips.
         self.sent: dict[int, float] = {}
@@ -266,6 +276,30 @@ class Connection:
             with contextlib.suppress(Exception):
                 await websocket.close(self._close_code)
 
+    # Acks
+
+    def sending(self, ref: str) -> None:
+        """An action ``ref`` is on its way to the room (before it can be applied)."""
+        if self.ack_in_patch:
+            self._riding.add(ref)
+
+    def accepted(self, ref: str, seq: int) -> None:
+        """The action ``ref`` was accepted as change ``seq``: its ack, unless it rode."""
+        if ref in self._rode:
+            self._rode.discard(ref)
+            return
+        self._riding.discard(ref)
+        self.send(AckMessage.build(ref, seq))
+
+    def unanswered(self, ref: str) -> bool:
+        """The action ``ref`` was refused, or its answer lost: True if its ack rode on a
+        patch already (it was accepted: there is nothing to refuse)."""
+        self._riding.discard(ref)
+        if ref in self._rode:
+            self._rode.discard(ref)
+            return True
+        return False
+
     # Chat (app.ws.chat): relayed as it comes, outside the changes' order
 
     def on_say(self, message: dict[str, Any]) -> None:
@@ -296,6 +330,12 @@ class Connection:
                 self._resync = asyncio.create_task(self._resnapshot())
             return
         self.seq = seq
+        if self._riding:
+            ack = change.get("ack")
+            if ack is not None and ack[1] in self._riding and ack[0] == self.pid:
+                self._riding.discard(ack[1])
+                self._rode.add(ack[1])
+                message = PatchMessage.with_ack(message, ack[1])
         self.send(message, change.get("mv"))
         if change.get("end"):
             self.ended = True  # nothing to disconnect from: the room is gone

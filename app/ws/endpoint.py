@@ -30,12 +30,13 @@ from app.rooms.machine import connection_nodes
 from app.rooms.service import CLOSE_UNAVAILABLE, RoomService, answer
 from app.settings import Settings
 from app.store import OUTAGE
-from app.wire.messages import AckMessage, ErrorMessage, PongMessage, error
+from app.wire.messages import ErrorMessage, PongMessage, error
 from app.ws.chat import ChatLimiter, ChatRefused, chat_message, reaction_message, speaker
 from app.ws.connection import Connection
 from app.ws.limits import TokenBucket
 from app.ws.origins import allowed_origins, origin_allowed
 from app.ws.protocol import (
+    ACK_MODES,
     SUBPROTOCOLS,
     ActionMessage,
     ChatMessage,
@@ -89,6 +90,7 @@ async def room_socket(
     settings: AppSettings,
     service: Rooms,
     token: str | None = None,
+    ack: str | None = None,
 ) -> None:
     if not _origin_allowed(websocket, settings):
         await websocket.close(1008)  # before accept: the client sees HTTP 403
@@ -100,6 +102,10 @@ async def room_socket(
             "code": "unsupported_protocol",
             "message": f"this server speaks {', '.join(SUBPROTOCOLS)}, not {offered}",
         }
+        await websocket.send_denial_response(JSONResponse(body, status_code=400))
+        return
+    if ack is not None and ack not in ACK_MODES:
+        body = {"code": "invalid_request", "message": f"ack must be one of {list(ACK_MODES)}"}
         await websocket.send_denial_response(JSONResponse(body, status_code=400))
         return
     try:
@@ -140,6 +146,7 @@ async def room_socket(
         pid,
         delay_cap_ms=settings.race_delay_cap_ms,
         ws_slack_ms=settings.race_ws_slack_ms,
+        ack_in_patch=ack == "patch",
     )
     sender = asyncio.create_task(conn.run_sender())
     pinger: asyncio.Task[None] | None = None
@@ -339,11 +346,13 @@ async def _action(
             conn.send(error(err.code, err.message, ref))
             return
         command = commands.Action(pid=conn.pid, ref=ref, action=action, timing=timing)
+    conn.sending(ref)  # before it can be applied: its change may come before the answer
     try:
         # Appended here, in the receive loop, so one client's actions keep their order;
         # the answer is sent when it comes, while the next message is read meanwhile.
         future = await service.enqueue(conn.room_id, command)
     except RoomError as err:
+        conn.unanswered(ref)
         conn.send(error(err.code, err.message, ref))
         return
     # A callback, not a task per action: the answer needs no waiting of its own.
@@ -376,12 +385,15 @@ def _entropy_answer(conn: Connection, future: asyncio.Future[dict[str, Any]]) ->
 
 def _answer(conn: Connection, ref: str, future: asyncio.Future[dict[str, Any]]) -> None:
     if future.cancelled():
+        conn.unanswered(ref)
         return
     try:
         result = answer(future)
     except RoomError as err:
+        if conn.unanswered(ref):
+            return  # its patch said it was accepted (an answer that came too late)
         # A lost race's details: the change that won, and the claim's own place.
         won, race = err.detail.get("won"), err.detail.get("race")
         conn.send(ErrorMessage.build(err.code, err.message, ref, won, race))
         return
-    conn.send(AckMessage.build(ref, result["seq"]))
+    conn.accepted(ref, result["seq"])

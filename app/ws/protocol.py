@@ -18,6 +18,9 @@ from app.wire.content import Action
 from app.wire.messages import VERSION
 
 SUBPROTOCOLS = (VERSION,)  # the versions this server speaks
+# The socket's ``?ack=``: an accepted action's ack as a frame of its own (``frame``, the
+# default), or riding on the acting socket's patch of the change (``patch``).
+ACK_MODES = ("frame", "patch")
 
 
 class _ClientMessage(BaseModel):

@@ -18,7 +18,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from app.wire import content as wire
 from app.wire.messages import SERVER_MESSAGES, VERSION
-from app.ws.protocol import CLIENT_MESSAGES
+from app.ws.protocol import ACK_MODES, CLIENT_MESSAGES
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE = "urn:uno:v1:schema:"  # the $id of each schema: a name, not a place
@@ -133,7 +133,8 @@ def asyncapi() -> dict[str, Any]:
             "room": {
                 "address": "/ws/rooms/{roomId}",
                 "title": "A room",
-                "description": "`?token=` a seat token (no token: a spectator).",
+                "description": "`?token=` a seat token (no token: a spectator); `ack=patch`: the"
+                " ack of an action rides on the acting socket's patch.",
                 "parameters": {"roomId": {"description": "the room's id"}},
                 "messages": {name: ref(name) for name in client + server},
                 "bindings": {
@@ -142,7 +143,16 @@ def asyncapi() -> dict[str, Any]:
                         "query": {
                             "type": "object",
                             "properties": {
-                                "token": {"type": "string", "description": "a seat token"}
+                                "token": {"type": "string", "description": "a seat token"},
+                                "ack": {
+                                    "type": "string",
+                                    "enum": list(ACK_MODES),
+                                    "default": ACK_MODES[0],
+                                    "description": "`patch`: the ack of this socket's "
+                                    "action rides on the patch of its change (`ack`: the "
+                                    "action's id) instead of a separate `ack` frame, "
+                                    "whenever that patch is sent before the answer",
+                                },
                             },
                         },
                         "bindingVersion": "0.1.0",

@@ -17,6 +17,7 @@ import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 import jsonpatch
@@ -107,14 +108,17 @@ class Server:
         token: str | None = None,
         pong_delay: float = 0.0,
         via: int | None = None,
+        ack: str | None = None,
         **kw: Any,
     ) -> Client:
         """A client of the room (``pong_delay``: it answers the server's ``ping`` messages
-        that much later; ``via``: the port of a reliability.netdelay link to this server)."""
+        that much later; ``via``: the port of a reliability.netdelay link to this server;
+        ``ack``: the socket's ``?ack=``)."""
         base = self.ws_base if via is None else f"ws://127.0.0.1:{via}"
         url = f"{base}/ws/rooms/{room_id}"
-        if token is not None:
-            url += f"?token={token}"
+        query = urlencode({k: v for k, v in (("token", token), ("ack", ack)) if v is not None})
+        if query:
+            url += f"?{query}"
         ws = await websockets.connect(url, compression=None, **kw)
         client = Client(ws, pong_delay)
         await client.expect("snapshot")
@@ -174,6 +178,9 @@ class Client:
                     self.seq = message["seq"]
                     assert self.view["seq"] == self.seq
                     self.events.extend(message["events"])
+                    if "ack" in message:  # a riding ack (ack=patch): as an ack frame would
+                        ref = message["ack"]
+                        self.acks[ref] = {"type": "ack", "ref": ref, "seq": message["seq"]}
                 elif kind == "ack":
                     self.acks[message["ref"]] = message
                 elif kind == "error":

@@ -8,6 +8,7 @@ import inspect
 import typing
 from typing import Any
 
+import orjson
 import pytest
 from pydantic import BaseModel
 from schema_check import check_server_message
@@ -69,6 +70,7 @@ def _built() -> list[tuple[type[BaseModel], dict[str, Any]]]:
     return [
         (SnapshotMessage, SnapshotMessage.build(1, 5, after)),
         (PatchMessage, PatchMessage.build(1, 5, diff(before, after), events)),
+        (PatchMessage, PatchMessage.build(1, 5, diff(before, after), events, ack="a1")),
         (AckMessage, AckMessage.build("a1", 1)),
         (ErrorMessage, ErrorMessage.build("not_your_turn", "wait", "a1")),
         (ErrorMessage, ErrorMessage.build("bad_json", "a message must be one JSON object")),
@@ -83,6 +85,14 @@ def _built() -> list[tuple[type[BaseModel], dict[str, Any]]]:
         (ChatSaid, ChatSaid.build(0, "Ann", False, "hi", 5)),
         (ReactionSent, ReactionSent.build(None, None, True, "gg", 5)),
     ]
+
+
+def test_a_riding_ack_added_to_a_serialised_patch_is_the_patch_built_with_it() -> None:
+    before, after, events = _room()
+    plain = orjson.dumps(PatchMessage.build(1, 5, diff(before, after), events)).decode()
+    for ref in ("a1", 'quo"te\\é'):
+        built = PatchMessage.build(1, 5, diff(before, after), events, ack=ref)
+        assert orjson.loads(PatchMessage.with_ack(plain, ref)) == built
 
 
 def test_what_the_builders_make_validates_against_models_and_schemas() -> None:

@@ -47,9 +47,11 @@ export function sendJson(ws, msg) {
   return false;
 }
 
+// `ack=patch`: the ack of this socket's action rides on the patch of its change (one frame
+// fewer per action for the server to send); see onPatch.
 export function socketUrl(roomId, token) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  const query = token ? `?token=${encodeURIComponent(token)}&ack=patch` : "";
   return `${scheme}://${location.host}/ws/rooms/${encodeURIComponent(roomId)}${query}`;
 }
 
@@ -199,8 +201,7 @@ export class RoomConnection {
         this.onPatch(msg);
         break;
       case "ack":
-        this.pending.delete(msg.ref);
-        this.handlers.onAck?.(msg);
+        this.onAck(msg);
         break;
       case "error":
         if (msg.ref) this.pending.delete(msg.ref);
@@ -241,7 +242,15 @@ export class RoomConnection {
     }
   }
 
+  onAck(ack) {
+    this.pending.delete(ack.ref);
+    this.handlers.onAck?.(ack);
+  }
+
   onPatch(msg) {
+    // A riding ack counts as it arrives, even on a patch not applied (a repeat, or one
+    // held for a gap): the copy a resume replays carries none.
+    if (typeof msg.ack === "string") this.onAck({ type: "ack", ref: msg.ack, seq: msg.seq });
     if (this.seq === null || msg.seq <= this.seq) return; // before our snapshot, or a repeat
     this.buffer.set(msg.seq, msg);
     this.drain();

@@ -65,7 +65,9 @@ class RoomSession:
     ) -> None:
         self.url = f"{ws_base.rstrip('/')}/ws/rooms/{room_id}"
         if token is not None:
-            self.url += f"?token={token}"
+            # The ack of this seat's action rides on the patch of its change (one frame
+            # fewer for the server to send); it still comes as a frame when it cannot.
+            self.url += f"?token={token}&ack=patch"
         self.view: dict[str, Any] | None = None
         self.seq = -1
         self.events: list[dict[str, Any]] = []
@@ -165,6 +167,11 @@ class RoomSession:
             self._notify()
         elif kind == "patch":
             seq = message["seq"]
+            if "ack" in message:
+                # Settled as it arrives, even if this patch is not applied (a repeat, or
+                # a gap): the copy a resume replays carries no ack.
+                ack = {"type": "ack", "ref": message["ack"], "seq": seq}
+                self._settle(message["ack"], ack, None)
             if self.view is None or seq <= self.seq:
                 return  # included already
             if seq != self.seq + 1:

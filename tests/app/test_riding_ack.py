@@ -1,0 +1,79 @@
+"""``?ack=patch``: the ack of a socket's action rides on that socket's patch of the change
+(one frame fewer per action), for each room store; every other socket, and a socket
+without the option, sees exactly what it saw before."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import websockets
+from live import Client, Server, seeded_room
+from test_socket import SETUP
+
+
+def _kinds(client: Client, ref: str) -> list[tuple[str, str | None]]:
+    """The frames that answered ``ref``: ("ack", None) or ("patch", its ack)."""
+    return [
+        (m["type"], m.get("ack"))
+        for m in client.messages
+        if (m["type"] == "ack" and m["ref"] == ref) or (m["type"] == "patch" and "ack" in m)
+    ]
+
+
+async def test_the_ack_rides_on_the_acting_sockets_patch_only(server: Server) -> None:
+    room_id, tokens = await seeded_room(server, 3, {}, SETUP)
+    actor = await server.connect(room_id, tokens[0], ack="patch")
+    twin = await server.connect(room_id, tokens[0], ack="patch")  # the seat's other device
+    plain = await server.connect(room_id, tokens[0])
+    other = await server.connect(room_id, tokens[1], ack="patch")
+    ref = await actor.act({"type": "play", "cards": ["R1"]})
+    outcome = await actor.outcome(ref)
+    seq = outcome["seq"]
+    for client in (twin, plain, other):
+        await client.wait_seq(seq)
+    await asyncio.sleep(0.1)  # an ack frame, if one were sent, would be here by now
+    patch = next(m for m in actor.messages if m["type"] == "patch" and m["seq"] == seq)
+    assert patch["ack"] == ref
+    assert _kinds(actor, ref) == [("patch", ref)]  # and no ack frame
+    for client in (twin, plain, other):
+        assert _kinds(client, ref) == []
+        mine = next(m for m in client.messages if m["type"] == "patch" and m["seq"] == seq)
+        assert "ack" not in mine
+    assert twin.view == actor.view
+    for client in (actor, twin, plain, other):
+        await client.close()
+
+
+async def test_without_the_option_the_ack_is_a_frame_of_its_own(server: Server) -> None:
+    room_id, tokens = await seeded_room(server, 3, {}, SETUP)
+    for ack in (None, "frame"):
+        client = await server.connect(room_id, tokens[0], ack=ack)
+        ref = await client.act({"type": "play", "cards": ["R1"]}, ref="same")
+        await client.expect("ack", ref=ref)
+        assert all("ack" not in m for m in client.messages if m["type"] == "patch")
+        await client.close()
+
+
+async def test_a_retry_and_a_refusal_are_answered_with_frames(server: Server) -> None:
+    room_id, tokens = await seeded_room(server, 3, {}, SETUP)
+    client = await server.connect(room_id, tokens[0], ack="patch")
+    ref = await client.act({"type": "play", "cards": ["R1"]}, ref="same")
+    seq = (await client.outcome(ref))["seq"]
+    # The same id again changes nothing: no patch to ride on, the first ack as a frame.
+    await client.act({"type": "play", "cards": ["R1"]}, ref="same")
+    again = await client.expect("ack", ref="same")
+    assert again == {"type": "ack", "ref": "same", "seq": seq}
+    refused = await client.act({"type": "play", "cards": ["G3"]})
+    error = await client.expect("error", ref=refused)
+    assert error["code"] == "not_your_turn"
+    await client.close()
+
+
+async def test_an_unknown_ack_mode_is_refused_at_the_handshake(server: Server) -> None:
+    room, seats = await server.table(2)
+    url = f"{server.ws_base}/ws/rooms/{room['roomId']}?token={seats[0]['token']}&ack=both"
+    with pytest.raises(websockets.InvalidStatus) as refused:
+        await websockets.connect(url)
+    assert refused.value.response.status_code == 400
+    assert b'"invalid_request"' in refused.value.response.body
