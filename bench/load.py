@@ -95,9 +95,37 @@ def serve_reference(port: int) -> None:
 # --- clients ------------------------------------------------------------------------------
 
 
+def apply_ops(view: dict[str, Any], ops: Any) -> dict[str, Any]:
+    """``view`` (changed in place) after the server's patch ops: the add, remove and
+    replace operations it sends, at any depth (a few us, where the jsonpatch library
+    takes ~50: the bench's bots should cost the machine little)."""
+    for op in ops:
+        path = op["path"]
+        if path == "":
+            view = op["value"]
+            continue
+        *parents, last = [t.replace("~1", "/").replace("~0", "~") for t in path[1:].split("/")]
+        node: Any = view
+        for token in parents:
+            node = node[int(token)] if isinstance(node, list) else node[token]
+        if isinstance(node, list):
+            index = len(node) if last == "-" else int(last)
+            if op["op"] == "replace":
+                node[index] = op["value"]
+            elif op["op"] == "remove":
+                del node[index]
+            else:
+                node.insert(index, op["value"])
+        elif op["op"] == "remove":
+            node.pop(last, None)
+        else:
+            node[last] = op["value"]
+    return view
+
+
 @dataclass
 class Seat:
-    """One bot socket: keeps its view from snapshot + top-level patches."""
+    """One bot socket: keeps its view from snapshot + patches."""
 
     ws: ClientConnection
     room: Room
@@ -111,15 +139,7 @@ class Seat:
                 message = orjson.loads(raw)
                 kind = message["type"]
                 if kind == "patch":
-                    view = self.view
-                    for op in message.get("ops", ()):
-                        path = op["path"]
-                        if path == "":
-                            view = self.view = op["value"]
-                        elif op["op"] == "remove":
-                            view.pop(path[1:], None)
-                        else:
-                            view[path[1:]] = op["value"]
+                    self.view = apply_ops(self.view, message.get("ops", ()))
                     self.seq = message["seq"]
                     self.room.arrived(self)
                 elif kind == "snapshot":

@@ -46,7 +46,15 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import Target, cpu_seconds, drop_prefix, percentile, pick, start_target  # noqa: E402
+from load import (  # noqa: E402
+    Target,
+    apply_ops,
+    cpu_seconds,
+    drop_prefix,
+    percentile,
+    pick,
+    start_target,
+)
 
 TABLE = 4
 TURN_SECONDS = 30
@@ -94,8 +102,8 @@ async def play_seat(
 
 
 async def _play(ws: ClientConnection, rng: random.Random, seed: int, done: Play) -> None:
-    """The view is kept from the snapshot and the top-level patches (the server patches
-    the view's top-level keys); the bot acts as soon as it is its turn."""
+    """The view is kept from the snapshot and the patches; the bot acts as soon as it is
+    its turn."""
     view: dict[str, Any] = {}
     seq = 0
     acted = -1
@@ -108,14 +116,7 @@ async def _play(ws: ClientConnection, rng: random.Random, seed: int, done: Play)
         if kind == "snapshot":
             view, seq = message["view"], message["seq"]
         elif kind == "patch":
-            for op in message.get("ops", ()):
-                path = op["path"]
-                if path == "":
-                    view = op["value"]
-                elif op["op"] == "remove":
-                    view.pop(path[1:], None)
-                else:
-                    view[path[1:]] = op["value"]
+            view = apply_ops(view, message.get("ops", ()))
             seq = message["seq"]
         elif kind == "ack":
             done.acks += 1

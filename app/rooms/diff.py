@@ -1,10 +1,15 @@
-"""RFC 6902 patches between two views, from their top-level keys only.
+"""RFC 6902 patches between two views, from their keys and a few levels below.
 
 A generic deep diff (``jsonpatch.make_patch``) costs ~440 us on a 2 KB view; run per seat
-per action it would cap the server near 500 actions/s. Views are shallow records whose
-top-level values change as a whole (a hand, the players list, the top card), so comparing
-top-level values and replacing those that differ is exact and ~50x cheaper. Lists and
-objects that changed are replaced whole.
+per action it would cap the server near 500 actions/s. Views are shallow records: their
+top-level values change as a whole (a hand, the top card), or they are lists and objects
+of which one entry changes (a player's card count in ``players``, a field of ``room``).
+So the diff compares top-level values; a list of containers of the same length, or an
+object with the same keys, that changed in few places is followed down (at most
+:data:`_DEPTH` pointer tokens deep) and only its changed entries are replaced
+(``/players/2/cards``); anything else that changed is replaced whole. That is exact and
+still cheap, and a play's patch no longer carries the whole ``players`` list: every
+seat's patch of every action is stored in the room's history and sent on the wire.
 """
 
 from __future__ import annotations
@@ -13,6 +18,13 @@ from typing import Any
 
 _POINTERS: dict[str, str] = {}
 _MISSING = object()
+# How deep a replaced value may sit: /players/2/cards is 3 tokens.
+_DEPTH = 3
+# The last diff of each top-level key that was followed down: (before, value, its ops).
+# Every audience's view of a change holds the same objects for the parts all see alike
+# (app.rooms.views.shared_parts), so the players' diff is made once per change, not once
+# per audience. Matched by identity, and the objects are held here, so never stale.
+_LAST: dict[str, tuple[Any, Any, list[dict[str, Any]]]] = {}
 
 
 def _pointer(key: str) -> str:
@@ -21,6 +33,11 @@ def _pointer(key: str) -> str:
     if pointer is None:
         pointer = _POINTERS[key] = "/" + key.replace("~", "~0").replace("/", "~1")
     return pointer
+
+
+def _differ(before: Any, value: Any) -> bool:
+    # `==` alone would call 1 == True equal; JSON tells them apart.
+    return before is not value and (type(before) is not type(value) or before != value)
 
 
 def diff(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
@@ -38,5 +55,66 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
             ops.append({"op": "add", "path": _pointer(key), "value": value})
         # `==` alone would call 1 == True equal; JSON tells them apart.
         elif before != value or type(before) is not type(value):
-            ops.append({"op": "replace", "path": _pointer(key), "value": value})
+            if _nested(value):
+                last = _LAST.get(key)
+                if last is not None and last[0] is before and last[1] is value:
+                    ops.extend(last[2])
+                    continue
+                mine: list[dict[str, Any]] = []
+                _replace(mine, _pointer(key), before, value, 1)
+                _LAST[key] = (before, value, mine)
+                ops.extend(mine)
+            else:
+                ops.append({"op": "replace", "path": _pointer(key), "value": value})
     return ops
+
+
+def _nested(value: Any) -> bool:
+    """Whether a changed ``value`` may be followed down: an object, or a list of them."""
+    if isinstance(value, dict):
+        return True
+    return isinstance(value, list) and bool(value) and isinstance(value[0], (dict, list))
+
+
+def _replace(ops: list[dict[str, Any]], path: str, before: Any, value: Any, depth: int) -> None:
+    """Append the operations that turn ``before`` into ``value`` (which differ) at
+    ``path``, ``depth`` tokens deep: the changed entries only, when they are few."""
+    if depth < _DEPTH and type(before) is type(value):
+        changed: list[tuple[str, Any, Any]] | None = None
+        if isinstance(value, dict):
+            changed = _changed_fields(before, value)
+        elif isinstance(value, list) and _nested(value):
+            changed = _changed_items(before, value)
+        if changed is not None:
+            for token, old_item, new_item in changed:
+                _replace(ops, f"{path}/{token}", old_item, new_item, depth + 1)
+            return
+    ops.append({"op": "replace", "path": path, "value": value})
+
+
+def _changed_fields(before: dict[str, Any], value: dict[str, Any]) -> list[Any] | None:
+    """The entries that differ of two objects with the same keys, or None (replace the
+    whole object: its keys differ, or more than half its entries changed, which a whole
+    value says in fewer bytes)."""
+    if len(before) != len(value) or before.keys() != value.keys():
+        return None
+    changed = [
+        (key.replace("~", "~0").replace("/", "~1"), before[key], item)
+        for key, item in value.items()
+        if _differ(before[key], item)
+    ]
+    return changed if 2 * len(changed) <= len(value) else None
+
+
+def _changed_items(before: list[Any], value: list[Any]) -> list[Any] | None:
+    """The items that differ of two lists of the same length, or None (replace the whole
+    list: lengths differ, or more than half of them changed). Only lists of containers
+    come here: in a list of cards, an index says little less than the list."""
+    if len(before) != len(value):
+        return None
+    changed = [
+        (str(i), old, new)
+        for i, (old, new) in enumerate(zip(before, value, strict=True))
+        if _differ(old, new)
+    ]
+    return changed if 2 * len(changed) <= len(value) else None

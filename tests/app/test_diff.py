@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import jsonpatch
 from hypothesis import given, settings
@@ -59,3 +60,68 @@ def test_diff_follows_every_view_of_random_games() -> None:
                 # Only what changed travels.
                 assert all(op["op"] == "replace" for op in diff(old, new))
                 views[s] = new
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON: ``==`` that also tells true from 1."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(_same, a, b))
+    return a == b
+
+
+@given(objects, objects)
+@settings(max_examples=300, deadline=None)
+def test_diff_is_exact_down_to_the_type_of_each_value(old: dict, new: dict) -> None:
+    assert _same(jsonpatch.apply_patch(old, diff(old, new)), new)
+
+
+@given(
+    st.integers(2, 6),
+    st.sampled_from([{}, {"preset": "house"}, {"sevenZero": True, "stacking": True}]),
+    st.integers(0, 2**32),
+)
+@settings(max_examples=30, deadline=None)
+def test_diff_turns_each_view_of_a_game_into_the_next(seats: int, rules: dict, seed: int) -> None:
+    rng = random.Random(seed)
+    state, _ = engine.new_match(engine.rules_from_json(rules), seats, f"seed{seed}")
+    audiences = [*range(seats), None]
+    views = {s: engine.view_for(state, s) for s in audiences}
+    for _ in range(60):
+        actions = engine.legal_actions(state, state.turn) if state.turn is not None else []
+        if state.phase in ("dealOver", "matchOver") or not actions:
+            break
+        state, _ = engine.apply(state, state.turn, rng.choice(actions))
+        for s in audiences:
+            new = engine.view_for(state, s)
+            assert _same(jsonpatch.apply_patch(views[s], diff(views[s], new)), new)
+            views[s] = new
+
+
+def test_a_card_count_that_changed_is_replaced_alone() -> None:
+    players = [{"seat": s, "cards": 7, "name": f"p{s}"} for s in range(4)]
+    after = [dict(p) for p in players]
+    after[2]["cards"] = 6
+    old = {"players": players, "turn": 2}
+    new = {"players": after, "turn": 3}
+    assert diff(old, new) == [
+        {"op": "replace", "path": "/players/2/cards", "value": 6},
+        {"op": "replace", "path": "/turn", "value": 3},
+    ]
+
+
+def test_lists_of_other_lengths_and_hands_are_replaced_whole() -> None:
+    old = {"hand": ["R1", "G2", "B3"], "players": [{"cards": 1}], "o": {"a": 1}}
+    new = {"hand": ["R1", "G2", "B4"], "players": [{"cards": 1}, {"cards": 2}], "o": {"b": 1}}
+    assert [op["path"] for op in diff(old, new)] == ["/hand", "/players", "/o"]
+
+
+def test_keys_that_need_escaping_are_escaped_below_the_top() -> None:
+    old = {"o": {"a/b": 1, "c~d": 2, "e": 3, "f": 4, "g": 5}}
+    new = {"o": {"a/b": 9, "c~d": 8, "e": 3, "f": 4, "g": 5}}
+    ops = diff(old, new)
+    assert [op["path"] for op in ops] == ["/o/a~1b", "/o/c~0d"]
+    assert jsonpatch.apply_patch(old, ops) == new

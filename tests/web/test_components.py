@@ -10,10 +10,14 @@ behaviour is imitated.
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from playwright.sync_api import expect
 from web_helpers import open_settled_lobby
+
+import engine
+from app.rooms.diff import diff
 
 pytestmark = pytest.mark.browser
 
@@ -413,6 +417,31 @@ def test_json_patch_applier_follows_rfc_6902(page):
         assert out == expected, json.dumps(ops)
         assert untouched, f"the input document was changed by {ops}"
     assert bad == ["PatchError"] * len(PATCH_ERRORS)
+
+
+def test_json_patch_applier_follows_the_servers_patches_of_a_game(page):
+    # The server's diff replaces single entries below the top (/players/2/cards): the
+    # browser's applier must take each patch of a real game to the next view.
+    rng = random.Random(5)
+    state, _ = engine.new_match(engine.rules_from_json({}), 4, "browser")
+    old = engine.view_for(state, 0)
+    steps = []
+    while state.phase == "playing" and len(steps) < 60:
+        state, _ = engine.apply(
+            state, state.turn, rng.choice(engine.legal_actions(state, state.turn))
+        )
+        new = engine.view_for(state, 0)
+        steps.append([old, diff(old, new), new])
+        old = new
+    assert any(op["path"].count("/") == 3 for _, ops, _ in steps for op in ops)
+    results = page.evaluate(
+        """async (steps) => {
+            const { applyPatch, deepEqual } = await import('/js/patch.js');
+            return steps.map(([before, ops, after]) => deepEqual(applyPatch(before, ops), after));
+        }""",
+        steps,
+    )
+    assert results == [True] * len(steps)
 
 
 def test_multi_play_offers_the_cards_that_may_go_along(page):
