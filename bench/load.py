@@ -574,8 +574,9 @@ def redis_servers(store: str, args: argparse.Namespace) -> list[tuple[str, int, 
 
 
 def redis_stats(servers: list[tuple[str, int, str]]) -> dict[str, dict[str, float]]:
-    """Per role: commands executed (INFO commandstats: a script's own calls included) and
-    CPU seconds used (INFO cpu, user + system), summed over the role's servers."""
+    """Per role: commands executed (INFO commandstats: a script's own calls included),
+    CPU seconds used (INFO cpu, user + system) and bytes received (INFO stats), summed
+    over the role's servers."""
     import redis
 
     totals: dict[str, dict[str, float]] = {}
@@ -583,8 +584,11 @@ def redis_stats(servers: list[tuple[str, int, str]]) -> dict[str, dict[str, floa
         client = redis.Redis(host=host, port=port)
         stats = client.info("commandstats")
         cpu = client.info("cpu")
-        into = totals.setdefault(role, {"cpu": 0.0, "calls": 0.0})
+        net = client.info("stats")
+        into = totals.setdefault(role, {"cpu": 0.0, "calls": 0.0, "bytes_in": 0.0})
         into["cpu"] += float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"])
+        # What the server nodes send it (and, on replicas, the replication stream).
+        into["bytes_in"] += float(net["total_net_input_bytes"])
         for command, values in stats.items():
             # INFO itself and the cluster's own chatter are not the server's work.
             if command in ("cmdstat_info", "cmdstat_cluster|nodes", "cmdstat_cluster|slots"):
@@ -608,6 +612,7 @@ def per_action(
         result[role] = {
             "cpu_us": delta["cpu"] * 1e6,
             "calls": delta["calls"],
+            "bytes_in": delta["bytes_in"],
             "top": [(k, round(v, 2)) for k, v in top[:8] if v >= 0.01],
         }
     return result
@@ -663,28 +668,25 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
             "",
             "What Redis does per accepted action (flat-out phase): commands the server nodes "
             "sent (their `uno_redis_commands_sent`), commands Redis executed (INFO "
-            "commandstats: a script's own calls included) and Redis CPU (INFO cpu), on the "
-            "masters and on the replicas.",
+            "commandstats: a script's own calls included), bytes the masters received (INFO "
+            "stats) and Redis CPU (INFO cpu), on the masters and on the replicas.",
             "",
             "| target | server nodes | actions/s | server CPU per action (us) | commands sent "
-            "| commands executed (masters) | Redis CPU per action, masters (us) "
-            "| replicas (us) | most executed (per action) |",
-            "|---|---|---|---|---|---|---|---|---|",
+            "| commands executed (masters) | bytes into the masters "
+            "| Redis CPU per action, masters (us) | replicas (us) | most executed (per action) |",
+            "|---|---|---|---|---|---|---|---|---|---|",
         ]
         for r in costs:
             c = r["redis"]
             master = c.get("master", {})
             replica = c.get("replica")
             top = ", ".join(f"{k} {v}" for k, v in master.get("top", []))
+            replicas = f"{replica['cpu_us']:.1f}" if replica else "-"
             lines.append(
                 f"| {store_of(r['target'])} | {nodes_of(r['target'])} | {r['max']:.0f} "
                 f"| {r['cpu_us']:.0f} | {c['sent']:.2f} | {master.get('calls', 0):.2f} "
-                f"| {master.get('cpu_us', 0):.1f} "
-                f"| {replica['cpu_us']:.1f} | {top} |"
-                if replica
-                else f"| {store_of(r['target'])} | {nodes_of(r['target'])} | {r['max']:.0f} "
-                f"| {r['cpu_us']:.0f} | {c['sent']:.2f} | {master.get('calls', 0):.2f} "
-                f"| {master.get('cpu_us', 0):.1f} | - | {top} |"
+                f"| {master.get('bytes_in', 0):.0f} | {master.get('cpu_us', 0):.1f} "
+                f"| {replicas} | {top} |"
             )
     for r in results:
         if "redis_bytes" in r:

@@ -281,4 +281,6 @@ async def end(
     doc, _ = await service.change(
         tournament_id, _as_host(authorization, lambda d: rounds.end_early(d, now))
     )
+    # The runner archives it and sets it to expire (one ended before it ever ran too).
+    await service.store.set_running(tournament_id, True)
     return tour.public(tournament_id, doc)

@@ -1,5 +1,7 @@
 """Every node's look after running tournaments: open their tables' rooms, start each
-table on time, and record each table's result when its match ends.
+table on time, record each table's result when its match ends, archive a tournament that
+is over and set it to expire; and, every ``sweep_seconds``, the sweep of the tournament
+indexes.
 
 Nothing is kept here between looks: the tournament's document (in the store) and its
 tables' rooms say what is to do, so a node that restarts, or another node, carries every
@@ -12,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 from app.rooms.service import RoomService
@@ -59,6 +62,7 @@ class TournamentRunner:
             await asyncio.gather(self._task, return_exceptions=True)
 
     async def _run(self) -> None:
+        swept = time.monotonic()
         while not self._stop.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), self.poll)
@@ -66,6 +70,9 @@ class TournamentRunner:
             try:
                 for tid in await self.service.store.running():
                     await self.look(tid)
+                if time.monotonic() - swept >= self.service.store.sweep_seconds:
+                    swept = time.monotonic()
+                    await self.service.store.sweep()
             except OUTAGE as err:
                 log.warning("tournaments: the store cannot be reached: %r", err)
             except Exception:
@@ -81,10 +88,12 @@ class TournamentRunner:
         round_ = rounds.current(doc)
         if doc["status"] != RUNNING or round_ is None:
             if doc["status"] == OVER:
-                # Kept in SQL before the store forgets it may need looking after.
+                # Kept in SQL before the store forgets it may need looking after; then it
+                # expires from the store (its GETs are answered from SQL once it has).
                 await self.db.archive_tournament(
                     tid, public(tid, doc), standings(doc), seat_points(doc)
                 )
+                await self.service.store.expire(tid, self.service.store.finished_ttl_ms)
             await self.service.store.set_running(tid, False)
             return
         now = now_ms()

@@ -9,11 +9,17 @@ two indexes (the ids by creation, the ids running) sit in the slot of the room s
 other indexes. An index entry whose tournament is gone is passed over by the reads (the
 list skips it, the runner drops it from the running set); a tournament whose index entry
 could not be written (its shard down) was refused to its creator, who is told.
+
+A tournament that is over expires (:meth:`TournamentStore.expire`: the runner sets it
+once SQL holds the archive, which answers its GETs from then on), and the index entries
+of tournaments gone are dropped (:meth:`TournamentStore.sweep`, every node's runner, every
+``sweep_seconds``): nothing of a finished tournament stays in the store for ever.
 """
 
 from __future__ import annotations
 
 import abc
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +33,20 @@ class VersionConflict(Exception):
 
 
 class TournamentStore(abc.ABC):
+    # How long a finished tournament stays (the room store's finished_room_ttl_seconds),
+    # and how often the indexes are swept.
+    finished_ttl_ms: int = 3_600_000
+    sweep_seconds: float = 300.0
+
+    @abc.abstractmethod
+    async def expire(self, tournament_id: str, ttl_ms: int) -> None:
+        """The tournament's document goes in ``ttl_ms`` (its index entries at the next
+        :meth:`sweep` after that)."""
+
+    @abc.abstractmethod
+    async def sweep(self) -> int:
+        """Drop the index entries (newest, running) of tournaments gone; how many."""
+
     @abc.abstractmethod
     async def create(self, tournament_id: str, doc: dict[str, Any]) -> None:
         """Store a new tournament at version 1."""
@@ -44,7 +64,8 @@ class TournamentStore(abc.ABC):
 
     @abc.abstractmethod
     async def recent(self, limit: int) -> list[str]:
-        """Ids of the newest tournaments, newest first."""
+        """Ids of the newest tournaments, newest first (perhaps some gone since the last
+        :meth:`sweep`: their loads say None)."""
 
     @abc.abstractmethod
     async def set_running(self, tournament_id: str, running: bool) -> None:
@@ -60,17 +81,36 @@ class MemoryTournaments(TournamentStore):
         self._docs: dict[str, tuple[bytes, int]] = {}
         self._order: list[str] = []
         self._running: set[str] = set()
+        self._expires: dict[str, float] = {}  # monotonic s
+
+    def _live(self, tournament_id: str) -> tuple[bytes, int] | None:
+        at = self._expires.get(tournament_id)
+        if at is not None and time.monotonic() >= at:
+            del self._expires[tournament_id]
+            self._docs.pop(tournament_id, None)
+        return self._docs.get(tournament_id)
+
+    async def expire(self, tournament_id: str, ttl_ms: int) -> None:
+        if tournament_id in self._docs:
+            self._expires[tournament_id] = time.monotonic() + ttl_ms / 1000
+
+    async def sweep(self) -> int:
+        gone = [t for t in self._order if self._live(t) is None]
+        self._order = [t for t in self._order if t not in gone]
+        dropped = [t for t in self._running if self._live(t) is None]
+        self._running.difference_update(dropped)
+        return len(gone) + len(dropped)
 
     async def create(self, tournament_id: str, doc: dict[str, Any]) -> None:
         self._docs[tournament_id] = (orjson.dumps(doc), 1)
         self._order.append(tournament_id)
 
     async def load(self, tournament_id: str) -> tuple[dict[str, Any], int] | None:
-        found = self._docs.get(tournament_id)
+        found = self._live(tournament_id)
         return None if found is None else (orjson.loads(found[0]), found[1])
 
     async def replace(self, tournament_id: str, doc: dict[str, Any], version: int) -> int:
-        found = self._docs.get(tournament_id)
+        found = self._live(tournament_id)
         if found is None or found[1] != version:
             raise VersionConflict(tournament_id)
         self._docs[tournament_id] = (orjson.dumps(doc), version + 1)
@@ -96,6 +136,10 @@ return tonumber(ARGV[2]) + 1
 """
 
 
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
 class RedisTournaments(TournamentStore):
     """A hash per tournament (``doc``, ``version``), a sorted set of ids by creation and a
     set of the ids running. ``index`` names a key of no tournament (the room store's
@@ -111,6 +155,25 @@ class RedisTournaments(TournamentStore):
 
     def _key(self, tournament_id: str) -> str:
         return f"{self._prefix}:tournament:{{{tournament_id}}}"
+
+    async def expire(self, tournament_id: str, ttl_ms: int) -> None:
+        # A later replace (a result corrected after the end) keeps the TTL: HSET does.
+        await self._redis.pexpire(self._key(tournament_id), ttl_ms)
+
+    async def sweep(self) -> int:
+        removed = 0
+        for index, ids in (
+            (self._ids, [t async for t, _ in self._redis.zscan_iter(self._ids, count=500)]),
+            (self._running, list(await self._redis.smembers(self._running))),
+        ):
+            # One EXISTS per tournament (on a cluster each hash is a slot of its own).
+            gone = [t for t in ids if not await self._redis.exists(self._key(_text(t)))]
+            if gone:
+                if index == self._ids:
+                    removed += await self._redis.zrem(index, *gone)
+                else:
+                    removed += await self._redis.srem(index, *gone)
+        return removed
 
     async def create(self, tournament_id: str, doc: dict[str, Any]) -> None:
         await self._redis.hset(
@@ -134,7 +197,7 @@ class RedisTournaments(TournamentStore):
 
     async def recent(self, limit: int) -> list[str]:
         ids = await self._redis.zrevrange(self._ids, 0, limit - 1)
-        return [i.decode() if isinstance(i, bytes) else str(i) for i in ids]
+        return [_text(i) for i in ids]
 
     async def set_running(self, tournament_id: str, running: bool) -> None:
         if running:
@@ -144,13 +207,19 @@ class RedisTournaments(TournamentStore):
 
     async def running(self) -> list[str]:
         ids = await self._redis.smembers(self._running)
-        return sorted(i.decode() if isinstance(i, bytes) else str(i) for i in ids)
+        return sorted(_text(i) for i in ids)
 
 
 def tournaments_beside(rooms: RoomStore) -> TournamentStore:
     """The tournament store kept where the rooms are: the same Redis, or this process."""
     from app.store.redis import RedisStore
 
+    store: TournamentStore
     if isinstance(rooms, RedisStore):
-        return RedisTournaments(rooms._redis, rooms.prefix, rooms.index_key)
-    return MemoryTournaments()
+        store = RedisTournaments(rooms._redis, rooms.prefix, rooms.index_key)
+    else:
+        store = MemoryTournaments()
+    # A finished tournament stays as long as a finished room does.
+    store.finished_ttl_ms = rooms.finished_room_ttl_seconds * 1000
+    store.sweep_seconds = rooms.sweep_seconds
+    return store

@@ -216,3 +216,72 @@ async def test_keys_a_commit_makes_get_their_ttl_though_the_rooms_are_not_due(
     await store.commit("r1", "w1", _commit(4))
     keys = await _keys_of(store, "r1")
     assert all(ttl > 50_000 for k, ttl in keys.items() if not k.endswith("hist")), keys
+
+
+async def test_nothing_of_a_finished_tournament_stays_in_redis(tmp_path: Any) -> None:
+    from tournament_play import ROUND_SETTINGS, host, new_tournament, register_all, wait_for
+
+    ttls = {
+        "finished_room_ttl_seconds": 2,
+        "store_sweep_seconds": 0.3,
+        # A table's writer gives its room up when idle, and then the archiver's drain
+        # drops the room from the set of rooms with outbox entries.
+        "writer_idle_seconds": 1.0,
+        "outbox_drain_seconds": 0.3,
+        **ROUND_SETTINGS,
+    }
+    async with running_server("redis", tmp_path, **ttls) as server:
+        made = await new_tournament(server, tableStartSeconds=0, rounds=1)
+        tid = made["tournamentId"]
+        await register_all(server, tid, 4)
+        # One ended before it ever ran goes too.
+        never = await new_tournament(server)
+        assert (await host(server, never, "/end")).status_code == 200
+        assert (await host(server, made, "/start")).status_code == 200
+        # Nobody comes: the autopilot plays the table to the end.
+        doc = await wait_for(server, tid, lambda d: d["status"] == "over")
+        rooms = [t["roomId"] for t in doc["roundLog"][0]["tables"]]
+        store = server.app.state.store
+        redis: Any = store._redis
+        names = [tid, never["tournamentId"], *rooms]
+
+        async def left() -> dict[str, int]:
+            """Every key naming the tournaments or their rooms, with its TTL (-1: none)."""
+            keys = [k async for k in redis.scan_iter(match=f"{store.prefix}:*")]
+            return {
+                k.decode(): await redis.pttl(k)
+                for k in keys
+                if any(name in k.decode() for name in names)
+            }
+
+        async with asyncio.timeout(20):
+            # Archived in SQL, then set to expire: every key has its TTL.
+            while (await server.http.get(f"/api/tournaments/{tid}/export.json")).status_code != 200:
+                await asyncio.sleep(0.1)
+            while -1 in (await left()).values():
+                await asyncio.sleep(0.1)
+            assert await left()
+            # They expire, and the sweeps drop their index entries.
+            while await left() or await _in_index(store, names):
+                await asyncio.sleep(0.2)
+        # Its GETs are answered from SQL.
+        assert (await server.http.get(f"/api/tournaments/{tid}")).json()["status"] == "over"
+        listed = (await server.http.get("/api/tournaments")).json()
+        assert tid not in {t["tournamentId"] for t in listed}
+
+
+async def _in_index(store: Any, names: list[str]) -> list[str]:
+    """The store's keys (sets, sorted sets, hashes) whose members or values name any of
+    ``names``."""
+    redis = store._redis
+    found = []
+    for key in [k async for k in redis.scan_iter(match=f"{store.prefix}:*")]:
+        kind = (await redis.type(key)).decode()
+        members = {
+            "zset": lambda k: redis.zrange(k, 0, -1),
+            "set": redis.smembers,
+            "hash": redis.hvals,
+        }.get(kind)
+        if members is not None and {m.decode() for m in await members(key)} & set(names):
+            found.append(key.decode())
+    return found

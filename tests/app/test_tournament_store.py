@@ -3,6 +3,7 @@ compare-and-set, the two indexes, and their repair when a tournament is gone."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import AsyncIterator
 from typing import Any
@@ -82,3 +83,27 @@ async def test_tournaments_live_beside_the_rooms_and_their_indexes_mend(rooms: R
 class _Service:
     def __init__(self, store: TournamentStore) -> None:
         self.store = store
+
+
+async def test_a_tournament_set_to_expire_goes_with_its_index_entries(rooms: RoomStore) -> None:
+    store = tournaments_beside(rooms)
+    assert store.finished_ttl_ms == rooms.finished_room_ttl_seconds * 1000
+    await store.create("t1", {"createdAt": 1})
+    await store.create("t2", {"createdAt": 2})
+    await store.set_running("t1", True)
+    await store.expire("t1", 300)
+    if not isinstance(rooms, MemoryStore):
+        redis: Any = rooms._redis  # type: ignore[attr-defined]
+        key = f"{rooms.prefix}:tournament:{{t1}}"  # type: ignore[attr-defined]
+        assert 0 < await redis.pttl(key) <= 300
+    # A change after the end (a result corrected) keeps the expiry.
+    assert await store.replace("t1", {"createdAt": 1, "fixed": True}, 1) == 2
+    assert await store.sweep() == 0  # nothing is gone yet
+    await asyncio.sleep(0.5)
+    assert await store.load("t1") is None
+    assert await store.sweep() == 2  # its entries in both indexes
+    assert await store.recent(10) == ["t2"]
+    assert await store.running() == [] and await store.load("t2") is not None
+    if not isinstance(rooms, MemoryStore):
+        assert not await redis.zscore(rooms.index_key("tournaments"), "t1")  # type: ignore[attr-defined]
+        assert not await redis.exists(key)
