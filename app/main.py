@@ -68,6 +68,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         room_ttl_seconds=settings.room_ttl_seconds,
         finished_room_ttl_seconds=settings.finished_room_ttl_seconds,
         sweep_seconds=settings.store_sweep_seconds,
+        room_format=settings.room_format,
     )
     await _warn_about(store)
     db = await Database.connect(settings.database_url)

@@ -8,12 +8,15 @@ times a second does). The reference, in the same run on the same Redis, is a scr
 only writes those bytes (the document into the room hash, the change into the history,
 the entry into the deal log), with no check, TTL or publish: the least a commit can cost;
 and a script that returns at once, given the same bytes: what the arguments alone cost.
-``--small`` commits a document and a change of a few bytes instead: what the bytes cost.
+``--small`` commits a document and a change of a few bytes instead: what the bytes cost;
+``--change-bytes`` sets the change's size; ``--format 2`` has the store write the
+document's cold fields apart, only when they change (docs/architecture.md, "The room
+document's format"; the reference still writes the whole document).
 Reads INFO cpu and INFO commandstats before and after, so the Redis must serve nothing
 else; without ``--redis`` the bench starts a redis-server of its own on a free port.
 
-    python bench/commit.py [--rooms 30] [--commits 300] [--small] [--json FILE]
-                           [--redis redis://HOST:PORT/0]
+    python bench/commit.py [--rooms 30] [--commits 300] [--small] [--change-bytes 3370]
+                           [--format 1|2] [--json FILE] [--redis redis://HOST:PORT/0]
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from app.store.base import Commit  # noqa: E402
 from app.store.redis import RedisStore  # noqa: E402
 
 
-def payloads(small: bool) -> tuple[dict[str, Any], bytes, dict[str, Any]]:
+def payloads(small: bool, change_bytes: int = 3370) -> tuple[dict[str, Any], bytes, dict[str, Any]]:
     """A document, a change and a deal entry of the sizes the load bench commits (or of
     a few bytes)."""
     n = 0 if small else 1
@@ -53,7 +56,7 @@ def payloads(small: bool) -> tuple[dict[str, Any], bytes, dict[str, Any]]:
         "players": [{"seat": i, "name": "p" * 230 * n} for i in range(4)],
         "deals": "d" * 1350 * n,
     }
-    change = orjson.dumps({"seq": 0, "ts": 0, "m": {"seat": "z" * 3370 * n}})
+    change = orjson.dumps({"seq": 0, "ts": 0, "m": {"seat": "z" * change_bytes * n}})
     entry = {"seq": 0, "seat": 1, "action": {"type": "play", "cards": ["GS"]}, "k": "k" * 45 * n}
     return doc, change, entry
 
@@ -128,10 +131,12 @@ async def measure(
     }
 
 
-async def run(url: str, rooms: int, commits: int, small: bool) -> dict[str, dict[str, float]]:
-    DOC, CHANGE, ENTRY = payloads(small)
+async def run(
+    url: str, rooms: int, commits: int, small: bool, change_bytes: int = 3370, room_format: int = 1
+) -> dict[str, dict[str, float]]:
+    DOC, CHANGE, ENTRY = payloads(small, change_bytes)
     prefix = f"benchcommit{os.getpid()}"
-    store = await RedisStore.connect(url, prefix=prefix)
+    store = await RedisStore.connect(url, prefix=prefix, room_format=room_format)
     client = redis.Redis.from_url(url)
     bare = store._redis.register_script(_BARE)
     arguments = store._redis.register_script(_ARGUMENTS)
@@ -189,13 +194,21 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=30)
     parser.add_argument("--commits", type=int, default=300)
     parser.add_argument("--small", action="store_true", help="payloads of a few bytes")
+    parser.add_argument("--change-bytes", type=int, default=3370, help="the change's size")
+    parser.add_argument("--format", type=int, default=1, choices=(1, 2), help="room format")
     parser.add_argument("--redis", default=None, help="a Redis serving nothing else")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     with contextlib.ExitStack() as stack:
         url = args.redis or stack.enter_context(own_redis())
-        figures = asyncio.run(run(url, args.rooms, args.commits, args.small))
-    sizes = "payloads of a few bytes" if args.small else "3.8 KB document, 3.4 KB change"
+        figures = asyncio.run(
+            run(url, args.rooms, args.commits, args.small, args.change_bytes, args.format)
+        )
+    sizes = (
+        "payloads of a few bytes"
+        if args.small
+        else f"3.8 KB document, {args.change_bytes / 1000:.1f} KB change, format {args.format}"
+    )
     print(
         f"{args.rooms} rooms x {args.commits} commits, {sizes}; load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n\n"

@@ -7,7 +7,9 @@ one Redis Cluster slot and the commit script may touch them together.
 key                 type       holds
 ==================  =========  ===============================================
 uno:{r}:room        hash       ``doc`` (JSON), ``seq``, ``log`` (last applied id),
-                               ``ex``/``hx`` (when the keys/the history expire)
+                               ``ex``/``hx`` (when the keys/the history expire);
+                               format 2 also ``cold``, ``cd``, ``fmt`` (see
+                               app.store.redis_common.FORMATS)
 uno:{r}:log         stream     commands not yet applied (trimmed on commit)
 uno:{r}:lease       string     the writer's id, with a TTL
 uno:{r}:hist        list       the last changes as published (capped, expiring)
@@ -59,7 +61,16 @@ from app.store.base import (
     StoreUnreachable,
 )
 from app.store.outage import log_failure
-from app.store.redis_common import Batcher, confirmed, connection_of, queue_room, stop
+from app.store.redis_common import (
+    FORMATS,
+    Batcher,
+    confirmed,
+    connection_of,
+    queue_room,
+    read_doc,
+    split_doc,
+    stop,
+)
 
 log = logging.getLogger(__name__)
 
@@ -124,11 +135,14 @@ return {id, 0}
 # KEYS: room, lease, hist, log, deal, outbox.
 # ARGV: owner, seq, doc, log id, change, history size, history ttl ms, changes channel,
 #       deal reset (0/1), number of deal entries, lease ttl ms (0: keep), outbox key ('':
-#       none), outbox record, direct (0/1), room ttl ms, the deal entries, then (channel,
+#       none), outbox record, direct (0/1), room ttl ms, the digest of the document's cold
+#       fields ('': the document is in format 1, whole in ARGV[3]), those fields ('': as
+#       stored, if the stored digest is this one), the deal entries, then (channel,
 #       payload) pairs of results. An empty change is a quiet commit (see Commit.change):
 #       the stored seq must be seq itself, and only the results are published. Everything
 #       is written before anything is published. Returns 1, or 0 (no lease), -1 (out of
-#       order), -2 (direct, and the log holds entries after the log id).
+#       order), -2 (direct, and the log holds entries after the log id), -3 (the cold
+#       fields were left out and the stored ones are not those: nothing was written).
 #
 # What it does not do on every commit, to keep a commit at about 8 Redis calls: the TTLs
 # of the room's keys are set again only when less than the TTL is left (to the TTL plus a
@@ -143,11 +157,12 @@ if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 local seq = tonumber(ARGV[2])
 local quiet = ARGV[5] == ''
 if quiet then seq = seq + 1 end
-local stored = redis.call('HMGET', KEYS[1], 'seq', 'log', 'ex', 'hx')
+local stored = redis.call('HMGET', KEYS[1], 'seq', 'log', 'ex', 'hx', 'cd')
 if tonumber(stored[1]) ~= seq - 1 then return -1 end
 if ARGV[14] == '1' and #redis.call('XRANGE', KEYS[4], '(' .. ARGV[4], '+', 'COUNT', 1) > 0 then
   return -2
 end
+if ARGV[16] ~= '' and ARGV[17] == '' and stored[5] ~= ARGV[16] then return -3 end
 if ARGV[11] ~= '0' then redis.call('PEXPIRE', KEYS[2], ARGV[11]) end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
@@ -155,6 +170,9 @@ local function due(at, ttl)
   return not at or tonumber(at) < now + ttl or tonumber(at) > now + ttl + math.floor(ttl / 16)
 end
 local fields = {'doc', ARGV[3], 'seq', ARGV[2]}
+if ARGV[17] ~= '' then
+  for _, v in ipairs({'cold', ARGV[17], 'cd', ARGV[16], 'fmt', '2'}) do table.insert(fields, v) end
+end
 if stored[2] ~= ARGV[4] then
   redis.call('XTRIM', KEYS[4], 'MINID', ARGV[4])
   table.insert(fields, 'log')
@@ -180,11 +198,12 @@ if not quiet then
   end
 end
 redis.call('HSET', KEYS[1], unpack(fields))
+if ARGV[16] == '' and stored[5] then redis.call('HDEL', KEYS[1], 'cold', 'cd', 'fmt') end
 if hist_keep then redis.call('PEXPIRE', KEYS[3], hist_keep) end
 if ARGV[9] == '1' then redis.call('DEL', KEYS[5]) end
 local n = tonumber(ARGV[10])
 local dealt = 0
-if n > 0 then dealt = redis.call('RPUSH', KEYS[5], unpack(ARGV, 16, 15 + n)) end
+if n > 0 then dealt = redis.call('RPUSH', KEYS[5], unpack(ARGV, 18, 17 + n)) end
 if renew then
   redis.call('PEXPIRE', KEYS[1], keep)
   redis.call('PEXPIRE', KEYS[4], keep)
@@ -194,7 +213,7 @@ elseif n > 0 and dealt == n then
 end
 if ARGV[12] ~= '' then redis.call('HSET', KEYS[6], ARGV[12], ARGV[13]) end
 if not quiet then redis.call('PUBLISH', ARGV[8], ARGV[5]) end
-for i = 16 + n, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
+for i = 18 + n, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
 return 1
 """
 
@@ -232,6 +251,9 @@ return {redis.call('HGET', KEYS[1], 'seq'), redis.call('LRANGE', KEYS[2], -tonum
 """
 
 
+# Where the commit script's cold fields are among its arguments (ARGV[17]).
+_COLD_ARG = 16
+
 # A reply that did not come: see RedisStore._each.
 _FAILED: Any = object()
 
@@ -260,6 +282,7 @@ class RedisStore(RoomStore):
         room_ttl_seconds: int = 86_400,
         finished_room_ttl_seconds: int = 3_600,
         sweep_seconds: float = 300.0,
+        room_format: int = 1,
         **_: int,
     ) -> None:
         # Every key and channel starts with ``prefix`` (tests run side by side on one Redis).
@@ -269,6 +292,15 @@ class RedisStore(RoomStore):
         self.room_ttl_seconds = room_ttl_seconds
         self.finished_room_ttl_seconds = finished_room_ttl_seconds
         self.sweep_seconds = sweep_seconds
+        # The format rooms are written in (both are read): 2 once every node reads it
+        # (docs/architecture.md, "The room document's format").
+        if room_format not in FORMATS:
+            raise ValueError(f"room format {room_format}: this server writes {FORMATS}")
+        self.room_format = room_format
+        # The digest of the cold fields each room holds, as this node last wrote or read
+        # them: a commit leaves those fields out when they are the same (the script
+        # checks the stored digest and asks for them otherwise). Forgotten on release.
+        self._cold: dict[str, str] = {}
         self._sweeper: asyncio.Task[None] | None = None
         # Any: redis-py's annotations cannot tell that replies are bytes
         # (decode_responses=False).
@@ -410,7 +442,7 @@ class RedisStore(RoomStore):
         self, pipe: Any, room_id: str, doc: dict[str, Any], deal: list[dict[str, Any]] | None
     ) -> None:
         room, deal_key = self._key(room_id, "room"), self._key(room_id, "deal")
-        queue_room(pipe, room, deal_key, doc, deal, self.room_ttl_ms(doc))
+        queue_room(pipe, room, deal_key, doc, deal, self.room_ttl_ms(doc), self.room_format)
 
     async def load(self, room_id: str) -> RoomRecord | None:
         flat, deal = await self._eval(
@@ -419,8 +451,10 @@ class RedisStore(RoomStore):
         if not flat:
             return None
         raw = dict(zip(flat[::2], flat[1::2], strict=True))
+        if b"cd" in raw:
+            self._remember_cold(room_id, raw[b"cd"].decode())
         return RoomRecord(
-            orjson.loads(raw[b"doc"]),
+            read_doc(raw),
             int(raw[b"seq"]),
             raw[b"log"].decode(),
             [orjson.loads(e) for e in deal],
@@ -450,12 +484,21 @@ class RedisStore(RoomStore):
             ids = await self._redis.zrange(lobby, start, start + limit - len(docs) - 1)
             if not ids:
                 break
+            fields = (b"doc", b"cold", b"fmt")
             found = await self._each(
-                [("HGET", self._key(room_id.decode(), "room"), "doc") for room_id in ids]
+                [("HMGET", self._key(room_id.decode(), "room"), *fields) for room_id in ids]
             )
-            gone = [room_id for room_id, doc in zip(ids, found, strict=True) if doc is None]
+            gone = [
+                room_id
+                for room_id, d in zip(ids, found, strict=True)
+                if d is not _FAILED and d[0] is None
+            ]
             # A room whose Cluster shard is down is left out this time, not dropped.
-            docs.extend(orjson.loads(d) for d in found if d is not None and d is not _FAILED)
+            docs.extend(
+                read_doc({k: v for k, v in zip(fields, d, strict=True) if v is not None})
+                for d in found
+                if d is not _FAILED and d[0] is not None
+            )
             if gone:
                 await self._redis.zrem(lobby, *gone)
             start += len(ids) - len(gone)
@@ -509,14 +552,26 @@ class RedisStore(RoomStore):
         return bool(await self._eval(self._acquire, [self._key(room_id, "lease")], [owner, ttl_ms]))
 
     async def release(self, room_id: str, owner: str) -> None:
+        self._cold.pop(room_id, None)
         await self._release(keys=[self._key(room_id, "lease")], args=[owner])
+
+    def _remember_cold(self, room_id: str, digest: str) -> None:
+        if room_id not in self._cold and len(self._cold) >= 100_000:
+            del self._cold[next(iter(self._cold))]  # the oldest: a bound, in case
+        self._cold[room_id] = digest
 
     async def commit(self, room_id: str, owner: str, commit: Commit) -> None:
         ttl_ms = commit.ttl_ms or self.room_ttl_ms(commit.doc)
+        cold, digest = b"", ""
+        if self.room_format == 2:
+            doc, cold, digest = split_doc(commit.doc)
+        else:
+            doc = orjson.dumps(commit.doc)
+        known = self.room_format == 2 and self._cold.get(room_id) == digest
         args: list[Any] = [
             owner,
             commit.seq,
-            orjson.dumps(commit.doc),
+            doc,
             commit.log_id,
             commit.change,
             self.history_size,
@@ -528,6 +583,8 @@ class RedisStore(RoomStore):
             *(commit.archive or ("", b"")),
             "1" if commit.direct else "0",
             ttl_ms,
+            digest,
+            b"" if known else cold,
         ]
         args.extend(orjson.dumps(entry) for entry in commit.deal_append)
         if self._RESULTS_IN_SCRIPT:
@@ -543,6 +600,10 @@ class RedisStore(RoomStore):
         )
         try:
             ok = await self._run_commit(keys, args)
+            if ok == -3:
+                # Another node wrote other cold fields since: written again, with them.
+                args[_COLD_ARG] = cold
+                ok = await self._run_commit(keys, args)
         finally:
             if marked is not None:
                 try:
@@ -561,7 +622,10 @@ class RedisStore(RoomStore):
         if ok == -2:
             raise LogAhead(room_id)
         if ok != 1:
+            self._cold.pop(room_id, None)
             raise LeaseLost(room_id)
+        if digest:
+            self._remember_cold(room_id, digest)
         await self._published(room_id, commit)
 
     async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:

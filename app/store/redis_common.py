@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
@@ -102,6 +103,42 @@ async def answer(
             future.set_result(reply)
 
 
+# The room document's stored formats (docs/architecture.md, "The room document's format"):
+# 1, the whole document in the room hash's ``doc``; 2, the fields below apart, in ``cold``
+# (JSON), with ``cd`` (their digest) and ``fmt`` ("2"), and the rest in ``doc``. These
+# fields (~2 KB: the rules, the shuffle's secret and commitments, the finished deals'
+# scores, the match's tally) change once a deal at most, while the rest changes with
+# every action: format 2 writes them only when they changed.
+FORMATS = (1, 2)
+COLD_FIELDS = frozenset(("rules", "shuffle", "deals", "tally"))
+
+
+def split_doc(doc: dict[str, Any]) -> tuple[bytes, bytes, str]:
+    """A document as format 2 stores it: (``doc``, ``cold``, ``cd``)."""
+    hot = {k: v for k, v in doc.items() if k not in COLD_FIELDS}
+    cold = orjson.dumps({k: v for k, v in doc.items() if k in COLD_FIELDS})
+    return orjson.dumps(hot), cold, cold_digest(cold)
+
+
+def cold_digest(cold: bytes) -> str:
+    return hashlib.blake2b(cold, digest_size=12).hexdigest()
+
+
+def read_doc(fields: dict[bytes, bytes]) -> dict[str, Any]:
+    """The document of a room hash in either format.
+
+    :raises ValueError: a format this version does not know (written by a newer one).
+    """
+    doc: dict[str, Any] = orjson.loads(fields[b"doc"])
+    stored = fields.get(b"fmt")
+    if stored is None:
+        return doc
+    if int(stored) not in FORMATS:
+        raise ValueError(f"a room document in format {int(stored)}, newer than this server's")
+    doc.update(orjson.loads(fields[b"cold"]))
+    return doc
+
+
 def queue_room(
     pipe: Any,
     room_key: str,
@@ -109,13 +146,19 @@ def queue_room(
     doc: dict[str, Any],
     deal: list[dict[str, Any]] | None,
     ttl_ms: int,
+    room_format: int = 1,
 ) -> None:
-    """Queue on ``pipe`` (a transaction) the writes of a new room: its hash at seq 0 and
-    its deal log, each with the room's TTL."""
+    """Queue on ``pipe`` (a transaction) the writes of a new room: its hash at seq 0 (in
+    ``room_format``) and its deal log, each with the room's TTL."""
     if deal:
         pipe.rpush(deal_key, *(orjson.dumps(e) for e in deal))
         pipe.pexpire(deal_key, ttl_ms)
-    pipe.hset(room_key, mapping={"doc": orjson.dumps(doc), "seq": 0, "log": "0-0"})
+    fields: dict[str, Any] = {"doc": orjson.dumps(doc), "seq": 0, "log": "0-0"}
+    if room_format == 2:
+        fields["doc"], fields["cold"], fields["cd"] = split_doc(doc)
+        fields["fmt"] = 2
+    pipe.delete(room_key)  # nothing of an older room of the same id (a restored room)
+    pipe.hset(room_key, mapping=fields)
     pipe.pexpire(room_key, ttl_ms)
 
 

@@ -23,9 +23,20 @@ def store_kind(request: pytest.FixtureRequest) -> str:
     return kind
 
 
+@pytest.fixture(params=[1, 2], ids=["format1", "format2"])
+def room_format(request: pytest.FixtureRequest) -> int:
+    """The Redis stores keep the contract writing either document format."""
+    kind: int = request.param
+    return kind
+
+
 @pytest.fixture
-async def store(store_kind: str, request: pytest.FixtureRequest) -> AsyncIterator[RoomStore]:
+async def store(
+    store_kind: str, room_format: int, request: pytest.FixtureRequest
+) -> AsyncIterator[RoomStore]:
     if store_kind == "memory":
+        if room_format != 1:
+            pytest.skip("the memory store keeps documents as they are")
         yield MemoryStore(history_size=4)
         return
     prefix = f"t{secrets.token_hex(4)}"
@@ -34,7 +45,7 @@ async def store(store_kind: str, request: pytest.FixtureRequest) -> AsyncIterato
 
         cluster: OwnCluster = request.getfixturevalue("redis_cluster")
         cluster_store = await RedisClusterStore.connect(
-            cluster.seeds, history_size=4, prefix=prefix
+            cluster.seeds, history_size=4, prefix=prefix, room_format=room_format
         )
         try:
             yield cluster_store
@@ -45,7 +56,9 @@ async def store(store_kind: str, request: pytest.FixtureRequest) -> AsyncIterato
     await require_redis()
     from app.store.redis import RedisStore
 
-    redis_store = await RedisStore.connect(REDIS_URL, history_size=4, prefix=prefix)
+    redis_store = await RedisStore.connect(
+        REDIS_URL, history_size=4, prefix=prefix, room_format=room_format
+    )
     try:
         yield redis_store
     finally:
