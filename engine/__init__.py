@@ -12,7 +12,7 @@ from engine.errors import EngineError, IllegalAction, InvalidAction, InvalidRule
 from engine.events import Event, event_for, event_full
 from engine.rules import PRESETS, Rules, describe_options, rules_from_json, with_options
 from engine.state import State
-from engine.view import wire_legal
+from engine.view import view_parts, wire_legal
 
 __all__ = [
     "PRESETS",
@@ -35,6 +35,7 @@ __all__ = [
     "rules_from_json",
     "state_from_json",
     "view_for",
+    "view_parts",
     "wire_legal",
     "with_options",
 ]

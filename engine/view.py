@@ -22,13 +22,38 @@ def view_for(state: Any, seat: int | None) -> dict[str, Any]:
     While a deal is on no other seat's cards are in it; after the deal ``reveal`` lists
     every hand.
     """
+    table, (part,) = view_parts(state, [seat])
+    return part | table
+
+
+def view_parts(state: Any, seats: list[int | None]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The views of ``seats`` in two parts: the table, what every seat (and a spectator)
+    sees alike, built once; and for each seat what it alone sees. A seat's view is its
+    part with the table (:func:`view_for`). A game that does not split its view has an
+    empty table and whole views as parts."""
     if type(state) is not State:
-        return other_game(state).view_for(state, seat)
+        view = other_game(state).view_for
+        return {}, [view(state, seat) for seat in seats]
+    return _table(state), [_seat_part(state, seat) for seat in seats]
+
+
+def _seat_part(state: State, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` alone may see (a spectator: no hand, nothing to do)."""
     is_seat = seat is not None and 0 <= seat < state.players
+    mine = seat if is_seat else None
+    return {
+        "you": mine,
+        "hand": list(state.hands[mine]) if mine is not None else [],
+        "legal": wire_legal(state, mine) if mine is not None else [],
+        "drawn": state.drawn if mine is not None and mine == state.turn else None,
+        "offer": offer(state) if mine is not None and mine == state.turn else None,
+    }
+
+
+def _table(state: State) -> dict[str, Any]:
+    """What every seat (and a spectator) sees alike."""
     over = state.phase in ("dealOver", "matchOver")
     return {
-        "you": seat if is_seat else None,
-        "hand": list(state.hands[seat]) if is_seat and seat is not None else [],
         "players": [
             {
                 "seat": s,
@@ -48,10 +73,8 @@ def view_for(state: Any, seat: int | None) -> dict[str, Any]:
         "pendingKind": state.pending_kind,
         "phase": state.phase,
         "rules": state.rules.to_json(),
-        "legal": wire_legal(state, seat) if is_seat and seat is not None else [],
         "deal": state.deal,
         "dealer": state.dealer,
-        "drawn": state.drawn if is_seat and seat == state.turn else None,
         "unoExposed": state.exposed,
         "dealScores": list(state.deal_scores) if state.deal_scores is not None else None,
         "totals": list(state.totals),
@@ -61,7 +84,6 @@ def view_for(state: Any, seat: int | None) -> dict[str, Any]:
         "shownHands": shown_hands(state),
         "teams": team_view(state.rules, state.players, state.totals),
         "moves": state.moves,
-        "offer": offer(state) if is_seat and seat == state.turn else None,
         "draftPile": len(state.draft),
         "followColor": state.follow > 0,
         "dumpColor": state.dump_color,

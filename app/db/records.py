@@ -6,7 +6,7 @@ routers and any other reader agree on one spelling.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
@@ -30,8 +30,10 @@ class DealRecord:
     seats: list[dict[str, Any]]
 
     def to_json(self) -> dict[str, Any]:
-        """The outbox's form (snake_case keys, as every outbox entry has been written)."""
-        return asdict(self)
+        """The outbox's form (snake_case keys, as every outbox entry has been written).
+        Shallow: the values are the record's own, to be serialised, not changed (a deep
+        copy of the start state and every action cost ~0.5 ms per deal)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DealRecord:

@@ -51,59 +51,72 @@ def audiences(doc: dict[str, Any]) -> list[str]:
     return out
 
 
-def build_view(
+def build_view(doc: dict[str, Any], state: Any, audience: str, seq: int) -> dict[str, Any]:
+    """The view ``audience`` may see of the room at ``seq`` (``state``: an engine State)."""
+    return build_views(doc, state, [audience], seq)[0][audience]
+
+
+def build_views(
     doc: dict[str, Any],
     state: Any,
-    audience: str,
+    audiences: list[str],
     seq: int,
-    shared: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The view ``audience`` may see of the room at ``seq`` (``state``: an engine State).
+    previous: dict[str, Any] | None = None,
+) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """The view of each of ``audiences`` of the room at ``seq``, and the parts they share.
 
-    ``shared``: the parts every audience sees alike (:func:`shared_parts` of another
-    audience's view of the same change), used instead of building them again.
+    What every audience sees alike (the engine's table, the room's parts) is built once
+    and held by every view as the same object, and as the ``previous`` change's object
+    (its shared parts) where it did not change: diffing each view against its previous
+    one then finds those parts unchanged by identity, instead of comparing the table once
+    per audience.
     """
-    player = None if audience == SPECTATOR else player_by_pid(doc, audience)
-    seat = None if player is None else player["seat"]
+    seats = [_seat_of(doc, audience) for audience in audiences]
+    parts: list[dict[str, Any]]
     if state is None:
-        view = _lobby_view(doc, seat)
+        table, parts = _lobby_view(doc), [{"you": seat} for seat in seats]
     else:
-        view = engine.view_for(state, seat)
-        if shared is None:
-            view["players"] = _named_players(doc, view["players"])
+        table, parts = engine.view_parts(state, seats)
+    if not parts:
+        return {}, {}
+    shared = dict(table)
+    if state is not None:
+        # (A game that does not split its view: every seat's players are the same.)
+        shared["players"] = _named_players(doc, (table or parts[0])["players"])
     # A paused table (a tournament's host paused it) shows no running deadline.
     clock = None if doc.get("pausedAt") else doc.get("clock")
     # The current decision's deadline (server ms) and whose it is, for the countdown.
-    view["deadline"] = None if clock is None else clock["deadline"]
-    view["deadlineSeat"] = None if clock is None else clock["seat"]
+    shared["deadline"] = None if clock is None else clock["deadline"]
+    shared["deadlineSeat"] = None if clock is None else clock["seat"]
     ended = doc.get("ended")
+    over = False
     if ended is not None and state is not None:
         # The room ended the match (a claimed win, an empty room): the table is over.
-        view.update(phase="matchOver", matchOver=True, winner=ended["winner"], legal=[])
-    view["seq"] = seq
-    if shared is None:
-        view["room"] = room_info(doc)
-        view["shuffle"] = shuffle_view(doc, state)
-    else:
-        view.update(shared)
-    return view
+        over = True
+        shared.update(phase="matchOver", matchOver=True, winner=ended["winner"])
+    shared["seq"] = seq
+    shared["room"] = room_info(doc)
+    shared["shuffle"] = shuffle_view(doc, state)
+    if previous:
+        for key, value in shared.items():
+            old = previous.get(key, _MISSING)
+            # Lists and objects only: a scalar is compared as cheaply as it is kept.
+            if isinstance(value, list | dict) and old is not value and old == value:
+                shared[key] = old
+    views = {}
+    for audience, part in zip(audiences, parts, strict=True):
+        view = views[audience] = part | shared
+        if over:
+            view["legal"] = []
+    return views, shared
 
 
-# The parts of a view that are the same for every audience.
-_SHARED = ("players", "rules", "room", "shuffle")
+_MISSING = object()
 
 
-def shared_parts(view: dict[str, Any], previous: dict[str, Any]) -> dict[str, Any]:
-    """The parts of ``view`` every audience sees alike, each as the ``previous`` change's
-    object when it did not change. All audiences' views then hold the same objects, and
-    diffing them against the previous views finds them unchanged by identity, instead of
-    comparing the players, rules and room info once per audience."""
-    out = {}
-    for key in _SHARED:
-        value = view[key]
-        old = previous.get(key)
-        out[key] = old if old == value else value
-    return out
+def _seat_of(doc: dict[str, Any], audience: str) -> int | None:
+    player = None if audience == SPECTATOR else player_by_pid(doc, audience)
+    return None if player is None else player["seat"]
 
 
 def _named_players(doc: dict[str, Any], entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -136,11 +149,10 @@ def _seat_marks(player: dict[str, Any] | None) -> dict[str, Any]:
     }
 
 
-def _lobby_view(doc: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def _lobby_view(doc: dict[str, Any]) -> dict[str, Any]:
     # The same keys as a game view where they mean something before the deal, so that a
-    # client can render both with one code path.
+    # client can render both with one code path (and ``you``, the one part per seat).
     return {
-        "you": seat,
         "hand": [],
         "players": [
             {

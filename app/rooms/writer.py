@@ -33,7 +33,7 @@ from app.rooms.diff import diff
 from app.rooms.doc import is_listed
 from app.rooms.machine import RoomMachine, Step, connection_nodes
 from app.rooms.races import Claim, RaceSettings
-from app.rooms.views import audiences, build_view, shared_parts
+from app.rooms.views import audiences, build_views
 from app.store.base import Commit, LeaseLost, LogAhead, RoomStore
 from app.store.outage import log_failure
 from app.wire.messages import PatchMessage
@@ -180,10 +180,9 @@ class RoomWriter:
             self._machine = machine
             self._listed = record.doc.get("listed")
             self._indexed = machine.next_due()
-            self._views = {
-                aud: build_view(machine.doc, machine.state, aud, machine.seq)
-                for aud in audiences(machine.doc)
-            }
+            self._views, self._shared = build_views(
+                machine.doc, machine.state, audiences(machine.doc), machine.seq
+            )
             await self._give_time_back(record.log_id)
             await self._arm()  # timers of a room taken over (a turn clock, a deal end)
             # Deals a previous writer committed but did not get into SQL.
@@ -628,14 +627,10 @@ class RoomWriter:
         ``ack``: the seat (``pid``) and ``ref`` of the action it accepted, for a socket
         whose ack rides on its patch (``app.ws.connection``)."""
         messages: dict[str, str] = {}
-        views: dict[str, dict[str, Any]] = {}
-        shared: dict[str, Any] | None = None
-        for aud in audiences(machine.doc):
-            view = build_view(machine.doc, machine.state, aud, seq, shared)
-            if shared is None:
-                shared = self._shared = shared_parts(view, self._shared)
-                view.update(shared)
-            views[aud] = view
+        views, self._shared = build_views(
+            machine.doc, machine.state, audiences(machine.doc), seq, self._shared
+        )
+        for aud, view in views.items():
             seat = view["you"]
             events = [e for e in (engine.event_for(ev, seat) for ev in step.events) if e]
             events.extend(step.public_events)

@@ -48,6 +48,22 @@ class HeartbeatProtocol(WebSocketsSansIOProtocol):
         self.transport.write(b"".join(self.conn.data_to_send()))
         return True
 
+    def write_text(self, text: str) -> bool:
+        """Write one text frame at once, as uvicorn's ``send`` of a ``websocket.send``
+        would, without its ASGI round (a task switch and a message dict per frame, a
+        fifth of a send's cost). False, nothing written, when the socket is not open or
+        its transport asked to pause: the frame then goes the ASGI way, in order."""
+        if (
+            not self.writable.is_set()
+            or self.close_sent
+            or self.disconnected
+            or self.conn.state is not State.OPEN
+            or self.transport.is_closing()
+        ):
+            return False
+        self.transport.write(text_frame(text.encode()))
+        return True
+
     def handle_pong(self, event: Frame) -> None:
         sent = self._rtt_pings.pop(bytes(event.data), None)
         if sent is None:
@@ -64,6 +80,18 @@ class HeartbeatProtocol(WebSocketsSansIOProtocol):
         self.transport.write(b"".join(self.conn.data_to_send()))
         self.close_sent = True
         self.transport.close()
+
+
+def text_frame(data: bytes) -> bytes:
+    """A whole, unmasked WebSocket text frame (RFC 6455 section 5.2) of UTF-8 ``data``,
+    as a server sends it: no extension is negotiated (``permessage-deflate`` is off), so
+    the frame is its header and the payload as it is."""
+    size = len(data)
+    if size < 126:
+        return bytes((0x81, size)) + data
+    if size < 0x10000:
+        return struct.pack("!BBH", 0x81, 126, size) + data
+    return struct.pack("!BBQ", 0x81, 127, size) + data
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:

@@ -10,7 +10,17 @@ from typing import Any
 import pytest
 from uno_helpers import cards, challenge, draw, play, position
 
-from engine import State, apply, event_for, legal_actions, new_match, rules_from_json, view_for
+from engine import (
+    PRESETS,
+    State,
+    apply,
+    event_for,
+    legal_actions,
+    new_match,
+    rules_from_json,
+    view_for,
+    view_parts,
+)
 
 HANDS = ["R1 R2 W", "G2 G3 G4", "Y4 Y5 Y6 Y7"]
 
@@ -199,3 +209,23 @@ def test_view_legal_says_a_seven_swap_needs_a_target_even_as_the_last_card() -> 
     state = initial_state({"rules": {"preset": "warszawa"}, "players": 3, "setup": setup})
     legal = view_for(state, 0)["legal"]
     assert {"type": "play", "cards": ["R7"], "needs": ["target"], "targets": [1, 2]} in legal
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_table_part_and_a_seats_part_make_its_view(preset: str) -> None:
+    # The room builds the table once per change and gives every audience that one copy.
+    rules = rules_from_json({"preset": preset})
+    players = 2 if preset == "duo" else 4
+    state, _ = new_match(rules, players, f"seed-{preset}")
+    rng = random.Random(preset)
+    seats: list[int | None] = [*range(players), None]
+    for _ in range(60):
+        table, parts = view_parts(state, seats)
+        assert [part | table for part in parts] == [view_for(state, seat) for seat in seats]
+        assert not table.keys() & parts[0].keys()
+        assert bool(table) is (type(state) is State)  # UNO's own games split their views
+        moves = [(s, a) for s in range(players) for a in legal_actions(state, s)]
+        if not moves:
+            break
+        seat, action = rng.choice(moves)
+        state, _ = apply(state, seat, action)
