@@ -2,7 +2,7 @@
 
 A writer runs on the node that holds the room's lease. It keeps the room decoded in memory
 (engine state, every audience's last view) while it holds the lease, so that an action costs
-one engine call, one view per audience, a top-level diff each and one store round trip.
+one engine call, one view per audience, a diff each and one store round trip.
 
 For each command: judge it (:class:`RoomMachine`); if it changed the room, build the new
 views, diff them against the previous ones, then commit state + seq + log position +
