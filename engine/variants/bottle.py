@@ -41,8 +41,15 @@ from engine.cards import CARD_INFO, build_deck, is_card
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.games import GameKind, register
-from engine.rules import Rules, rules_from_json
-from engine.variants.skeleton import dealt_again, scenario_start, seated, shuffled
+from engine.rules import Rules
+from engine.variants.skeleton import (
+    dealt_again,
+    match_fields,
+    match_json,
+    scenario_start,
+    seated,
+    shuffled,
+)
 
 Transition = tuple["BottleState", list[Event]]
 Sip = tuple[int, int, str]  # (seat, sips, reason)
@@ -115,14 +122,7 @@ class BottleState:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "game": "bottle",
-            "rules": self.rules.to_json(),
-            "players": self.players,
-            "seed": self.seed,
-            "shuffles": self.shuffles,
-            "deal": self.deal,
-            "dealer": self.dealer,
-            "phase": self.phase,
+            **match_json("bottle", self),
             "pile": list(self.pile),
             "turned": list(self.turned),
             "turn": self.turn,
@@ -138,13 +138,7 @@ class BottleState:
     def from_json(cls, data: dict[str, Any]) -> BottleState:
         last = data["last"]
         return cls(
-            rules=rules_from_json(data["rules"]),
-            players=int(data["players"]),
-            seed=str(data["seed"]),
-            shuffles=int(data["shuffles"]),
-            deal=int(data["deal"]),
-            dealer=int(data["dealer"]),
-            phase=str(data["phase"]),
+            **match_fields(data),
             pile=tuple(data["pile"]),
             turned=tuple(data["turned"]),
             turn=int(data["turn"]),

@@ -1,5 +1,6 @@
-"""What UNO Rommy and Bottle UNO share: seating a new match, the seeded shuffle of each
-deal, dealing a deal again for the verifier, and the scenario runner's three ways in.
+"""What UNO Rommy and Bottle UNO share: the match fields of their states and their JSON,
+seating a new match, the seeded shuffle of each deal, dealing a deal again for the
+verifier, and the scenario runner's three ways in.
 
 Each game supplies its own empty state and its own start of a deal; the steps around them
 are written once here. The states are frozen dataclasses with ``seed``, ``shuffles`` and
@@ -15,7 +16,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from engine.cards import is_card
 from engine.events import Event
 from engine.match_start import seat_the_table
-from engine.rules import Rules
+from engine.rules import Rules, rules_from_json
 from engine.shuffle import seed_of, shuffle
 
 
@@ -30,6 +31,46 @@ class Seeded(Protocol):
     def shuffles(self) -> int: ...
     @property
     def deal(self) -> int: ...
+
+
+class Matched(Seeded, Protocol):
+    """A game state with the match fields both party games keep."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+
+
+def match_json(game: str, state: Matched) -> dict[str, Any]:
+    """The start of a party game state's JSON: its game and the match fields."""
+    return {
+        "game": game,
+        "rules": state.rules.to_json(),
+        "players": state.players,
+        "seed": state.seed,
+        "shuffles": state.shuffles,
+        "deal": state.deal,
+        "dealer": state.dealer,
+        "phase": state.phase,
+    }
+
+
+def match_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """The match fields of a party game state, read from its JSON (:func:`match_json`)."""
+    return {
+        "rules": rules_from_json(data["rules"]),
+        "players": int(data["players"]),
+        "seed": str(data["seed"]),
+        "shuffles": int(data["shuffles"]),
+        "deal": int(data["deal"]),
+        "dealer": int(data["dealer"]),
+        "phase": str(data["phase"]),
+    }
 
 
 S = TypeVar("S", bound=Seeded)

@@ -7,10 +7,11 @@ from typing import Any
 
 from engine.cards import CARD_INFO
 from engine.events import Event
-from engine.rules import Rules, rules_from_json
+from engine.rules import Rules
 from engine.variants.rommy.melds import (
     Meld,
 )
+from engine.variants.skeleton import match_fields, match_json
 
 HAND_SIZE = 7
 DRAW_TWO_CARDS = 2
@@ -69,14 +70,7 @@ class RommyState:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "game": "rommy",
-            "rules": self.rules.to_json(),
-            "players": self.players,
-            "seed": self.seed,
-            "shuffles": self.shuffles,
-            "deal": self.deal,
-            "dealer": self.dealer,
-            "phase": self.phase,
+            **match_json("rommy", self),
             "step": self.step,
             "hands": [list(h) for h in self.hands],
             "stock": list(self.stock),
@@ -99,13 +93,7 @@ class RommyState:
         scores = data["dealScores"]
         drinks = data["drinks"]
         return cls(
-            rules=rules_from_json(data["rules"]),
-            players=int(data["players"]),
-            seed=str(data["seed"]),
-            shuffles=int(data["shuffles"]),
-            deal=int(data["deal"]),
-            dealer=int(data["dealer"]),
-            phase=str(data["phase"]),
+            **match_fields(data),
             step=str(data["step"]),
             hands=tuple(tuple(h) for h in data["hands"]),
             stock=tuple(data["stock"]),
