@@ -4,10 +4,11 @@ On its turn during play it lists its sensible moves (each play, a wild once per 
 holds; drawing or passing only when no card plays; never a bluffed Wild Draw Four or a
 challenge), then repeats: deal the unseen cards at random into the places the view counts
 (opponents' hands, the draw pile, under the top discard; :mod:`engine.bots.sample`, which
-follows what the memory infers of each hand), apply each move to that position with the
-engine and play the deal on for six rounds with quick policies (its own seat: a card of
-the colour it holds most, a wild only when stuck; the others: a random non-wild play, a
-wild when nothing else plays; else draw). Each move is played out on the same positions
+follows what the memory infers of each hand, and keeps one of :data:`POOL` such deals by
+how well it explains the opponents' plays: :mod:`engine.bots.likelihood`), apply each
+move to that position with the engine and play the deal on for six rounds with quick
+policies (its own seat: a card of the colour it holds most, a wild only when stuck; the
+others: a random non-wild play, a wild when nothing else plays; else draw). Each move is played out on the same positions
 with the same random streams, so the moves are compared on equal luck. A playout scores 1
 if the bot went out first, 0 if another seat did, and else the bot's share of the table's
 1 / cards held (fewer cards, a better chance). Once half the work is spent, only the
@@ -33,11 +34,11 @@ from engine.api import apply, apply_legal, legal_actions
 from engine.bots.memory import Memory
 from engine.bots.normal import choose_normal, finish, is_bluff
 from engine.bots.reading import View, color_counts, complete_play, legal, on_turn, remaining
-from engine.bots.sample import Unseen, sample_state, unseen_of
+from engine.bots.sample import Unseen, likely_state, unseen_of
 from engine.cards import FACES
 from engine.state import State
 
-BUDGET = 8000  # playout work per decision (steps, weighted by hand size), for all moves
+BUDGET = 7000  # playout work per decision (steps, weighted by hand size), for all moves
 HAND_COST = 6  # a step costs one more unit per this many cards in the mover's hand
 MAX_SAMPLES = 128
 HORIZON = 24  # playout steps (six rounds at four seats) before it is scored by card counts
@@ -47,6 +48,7 @@ MARGIN = 0.01
 SIGNIFICANCE = 1.0
 SAMPLE_COST = 5  # the work of dealing one sample, in playout steps
 KEEP = 2  # after half the budget, only normal's move and this many best are played on
+POOL = 4  # samples dealt for each one played out, kept by how well they explain the plays
 
 
 def choose_hard(
@@ -121,9 +123,9 @@ def simulate(view: View, unseen: Unseen, candidates: list[Action], rng: random.R
             # Spend the rest of the work telling the likeliest moves apart.
             ranked = sorted(alive, key=lambda i: -sum(scores[i]))
             alive = sorted({0, *ranked[:KEEP]})
-        state = sample_state(view, unseen, rng)
+        state = likely_state(view, unseen, rng, POOL)
         samples += 1
-        budget -= SAMPLE_COST
+        budget -= SAMPLE_COST * (POOL if unseen.evidence else 1)
         if state is None:
             continue
         seed = rng.getrandbits(32)

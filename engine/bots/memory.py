@@ -17,6 +17,10 @@ the seat's view after it. Nothing else is read.
   lays may be one of the known ones: a kind's count then falls by one (unless the card
   laid is of that kind, which no known card is). These are inferences about people, not
   facts: :mod:`engine.bots.sample` uses them only as long as they can be met.
+- ``plays``: per seat, each play it made since its hand last took cards nobody else saw
+  (a draw of any kind, a swap), as a :class:`Play`: the cards, and the colour and top
+  card it was laid on. The hand it chose from is its hand now and the cards it laid since:
+  :mod:`engine.bots.likelihood` weighs a sample by how likely those choices were from it.
 
 :func:`replay` builds the memory of a seat from a deal's start and its actions, for a
 room that did not keep one (a writer that took the room over).
@@ -25,7 +29,7 @@ room that did not keep one (a writer that took the room over).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.api import apply, view_for
 from engine.cards import FACES
@@ -38,16 +42,41 @@ WILD = "W"
 HAND_MOVES = frozenset({"swapHands", "shuffleHands", "passHands", "flip", "takePile"})
 
 
+class Play(NamedTuple):
+    """A play a seat was seen to make, with the position it chose it in."""
+
+    cards: tuple[str, ...]
+    color: str | None  # the colour in force before it
+    top: str | None  # the top discard before it
+    pending: int  # the draw penalty it faced (then only stacking cards play)
+    drawn: bool  # the card it had just drawn (no choice but whether to play it)
+    named: str | None = None  # the colour it named with a wild
+
+
 class Memory:
     """One seat's public history of the current deal (see the module docstring)."""
 
-    __slots__ = ("color", "complete", "deal", "discard", "sizes", "top", "void")
+    __slots__ = (
+        "color",
+        "complete",
+        "deal",
+        "discard",
+        "drew",
+        "pending",
+        "plays",
+        "sizes",
+        "top",
+        "void",
+    )
 
     def __init__(self) -> None:
         self.deal: int | None = None
         self.complete = False
         self.discard: list[str] = []
         self.void: dict[int, dict[str, int]] = {}
+        self.plays: dict[int, list[Play]] = {}
+        self.drew: int | None = None  # the seat that has just drawn a card to play
+        self.pending = 0  # the draw penalty the turn holder faces
         self.color: str | None = None
         self.top: str | None = None
         self.sizes: list[int] = []
@@ -62,6 +91,7 @@ class Memory:
             self._reset(view.get("deal"), complete=False)
         self.color = view.get("color")
         self.top = view.get("top")
+        self.pending = view.get("pendingDraw") or 0
         self.sizes = [p["cards"] for p in view.get("players") or ()]
         for seat, kinds in self.void.items():
             size = self.sizes[seat] if seat < len(self.sizes) else 0
@@ -80,6 +110,8 @@ class Memory:
         self.complete = complete
         self.discard = []
         self.void = {}
+        self.plays = {}
+        self.drew = None
 
     def _event(self, event: Mapping[str, Any], view: View) -> None:
         kind = event.get("type")
@@ -90,17 +122,32 @@ class Memory:
         elif kind == "reshuffle":
             self.discard = self.discard[-1:]
         elif kind == "play":
-            self._played(int(event["seat"]), list(event["cards"]), view)
+            seat = int(event["seat"])
+            cards = tuple(event["cards"])
+            named = event.get("color")
+            play = Play(cards, self.color, self.top, self.pending, self.drew == seat, named)
+            self.plays.setdefault(seat, []).append(play)
+            self._played(seat, list(cards), view)
             self.color = event.get("color")
-            self.top = event["cards"][-1]
+            self.top = cards[-1]
+            self.drew = None
+            self.pending = 0
         elif kind == "chooseColor":
             self.color = event.get("color")
-        elif kind == "draw" and event.get("reason") == "draw":
-            self._drew(int(event["seat"]), view)
+        elif kind == "draw":
+            seat = int(event["seat"])
+            self.plays.pop(seat, None)  # its hand now holds cards only it has seen
+            self.drew = seat if event.get("reason") == "draw" else None
+            if event.get("reason") == "draw":
+                self._drew(seat, view)
+            else:
+                self.pending = 0  # a penalty drawn is paid
         elif kind == "pass":
             self._passed(int(event["seat"]), view)
+            self.drew = None
         elif kind in HAND_MOVES:
             self.void = {}
+            self.plays = {}
 
     def _played(self, seat: int, cards: list[str], view: View) -> None:
         self.discard.extend(cards)

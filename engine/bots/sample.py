@@ -17,6 +17,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
+from engine.bots.likelihood import Evidence, evidence, likelihood
 from engine.bots.memory import WILD, Memory
 from engine.bots.reading import View
 from engine.cards import FACES
@@ -41,6 +42,8 @@ class Unseen:
     # Per opponent, (kinds it is known to lack, how many of its cards) most cards first.
     known: tuple[tuple[int, tuple[tuple[frozenset[str], int], ...]], ...] = ()
     kinds: dict[str, frozenset[str]] | None = None  # card -> its kinds (memory.WILD, ...)
+    # What the opponents' plays since their last draws tell (engine.bots.likelihood).
+    evidence: Evidence = ()
 
 
 def unseen_of(view: View, memory: Memory | None = None) -> Unseen | None:
@@ -97,9 +100,10 @@ def _remembered(
         )
         known.append((seat, slots))
     under = tuple(memory.discard[:-1])
-    return Unseen(
-        rules, tuple(sorted(left.elements())), sizes, view["drawPile"], under, tuple(known), kinds
-    )
+    plays = {s: made for s, made in memory.plays.items() if s != view["you"] and s < len(sizes)}
+    judged = evidence(plays, face)
+    cards = tuple(sorted(left.elements()))
+    return Unseen(rules, cards, sizes, view["drawPile"], under, tuple(known), kinds, judged)
 
 
 def _deal_known(unseen: Unseen, cards: list[str]) -> dict[int, list[str]]:
@@ -181,3 +185,23 @@ def sample_state(view: View, unseen: Unseen, rng: random.Random) -> State | None
     if state.turn == me and wire_legal(state, me) != list(view.get("legal") or ()):
         return None
     return state
+
+
+def likely_state(view: View, unseen: Unseen, rng: random.Random, pool: int) -> State | None:
+    """One of ``pool`` sampled positions, each kept with a chance in proportion to its
+    :func:`likelihood` (a single sample when nothing was recorded)."""
+    if not unseen.evidence or pool < 2:
+        return sample_state(view, unseen, rng)
+    face = FACES[view.get("side") or "light"]
+    states: list[State] = []
+    weights: list[float] = []
+    for _ in range(pool):
+        state = sample_state(view, unseen, rng)
+        if state is not None:
+            states.append(state)
+            weights.append(likelihood(state.hands, unseen.evidence, face))
+    if not states:
+        return None
+    if sum(weights) <= 0:  # none explains the plays: the model is wrong here, not the view
+        return rng.choice(states)
+    return rng.choices(states, weights)[0]

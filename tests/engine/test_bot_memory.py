@@ -81,6 +81,7 @@ def test_a_memory_replayed_from_the_deal_log_is_the_one_kept_change_by_change() 
         again = replay(start, log, 0)
         assert again.discard == memory.discard
         assert again.void == memory.void
+        assert again.plays == memory.plays
 
 
 def test_a_memory_that_missed_the_deal_start_is_not_used_for_the_discard() -> None:
