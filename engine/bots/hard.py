@@ -8,13 +8,14 @@ follows what the memory infers of each hand, and keeps one of :data:`POOL` such 
 how well it explains the opponents' plays: :mod:`engine.bots.likelihood`), apply each
 move to that position with the engine and play the deal on for six rounds with quick
 policies (its own seat: a card of the colour it holds most, a wild only when stuck; the
-others: a random non-wild play, a wild when nothing else plays; else draw). Each move is played out on the same positions
-with the same random streams, so the moves are compared on equal luck. A playout scores 1
-if the bot went out first, 0 if another seat did, and else the bot's share of the table's
-1 / cards held (fewer cards, a better chance). Once half the work is spent, only the
-normal policy's choice and the :data:`KEEP` best moves so far are played on. It takes the
-move with the best score; the normal policy's own choice is kept unless another move
-scores clearly more (by :data:`MARGIN` and :data:`SIGNIFICANCE` standard errors).
+others: a random non-wild play, a wild when nothing else plays; else draw). Each move is
+played out on the same positions with the same random streams, so the moves are compared
+on equal luck. A playout scores 1 if the bot went out first, 0 if another seat did, and
+else the bot's share of the table's 1 / cards held (fewer cards, a better chance). Once
+half the work is spent, only the normal policy's choice and the :data:`KEEP` best moves so
+far are played on. It takes the move with the best score; the normal policy's own choice
+is kept unless another move scores clearly more (by :data:`MARGIN` and
+:data:`SIGNIFICANCE` standard errors).
 
 The work is a fixed amount of playout steps (:data:`BUDGET`, weighted by hand size, each
 sample dealt counting :data:`SAMPLE_COST`; halved under rules that make engine steps
