@@ -5,10 +5,14 @@ without the option, sees exactly what it saw before."""
 from __future__ import annotations
 
 import asyncio
+import random
+import secrets
+from typing import Any
 
 import pytest
 import websockets
-from live import Client, Server, seeded_room
+from live import Client, Server, drop_prefix, running_server, seeded_room
+from test_full_game import bot_action
 from test_socket import SETUP
 
 
@@ -17,7 +21,8 @@ def _kinds(client: Client, ref: str) -> list[tuple[str, str | None]]:
     return [
         (m["type"], m.get("ack"))
         for m in client.messages
-        if (m["type"] == "ack" and m["ref"] == ref) or (m["type"] == "patch" and "ack" in m)
+        if (m["type"] == "ack" and m["ref"] == ref)
+        or (m["type"] == "patch" and m.get("ack") == ref)
     ]
 
 
@@ -77,3 +82,48 @@ async def test_an_unknown_ack_mode_is_refused_at_the_handshake(server: Server) -
         await websockets.connect(url)
     assert refused.value.response.status_code == 400
     assert b'"invalid_request"' in refused.value.response.body
+
+
+@pytest.mark.redis
+async def test_on_two_nodes_each_action_is_acknowledged_once(tmp_path: Any) -> None:
+    # The writer runs on one node; a socket on the other gets the change through Redis
+    # and the answer on its node's channel, in either order: the ack rides on the patch
+    # when the patch comes first, else it is a frame, and never both.
+    prefix = f"t{secrets.token_hex(4)}"
+    try:
+        async with (
+            running_server("redis", tmp_path, prefix=prefix) as a,
+            running_server("redis", tmp_path, prefix=prefix) as b,
+        ):
+            room = await a.create(seats=2)
+            seats = [await a.join(room["roomId"], "x"), await b.join(room["roomId"], "y")]
+            await a.start(room["roomId"], room["hostToken"])
+            clients = [
+                await a.connect(room["roomId"], seats[0]["token"], ack="patch"),
+                await b.connect(room["roomId"], seats[1]["token"], ack="patch"),
+            ]
+            await clients[0].wait_seq(clients[1].seq)
+            rng = random.Random(3)
+            refs: dict[int, list[str]] = {0: [], 1: []}
+            for _ in range(8):
+                view = clients[0].view
+                if view["phase"] != "playing":
+                    break
+                seat = view["turn"]
+                actor = next(c for c in clients if c.view["you"] == seat)
+                await actor.wait_seq(clients[0].seq)
+                ref = await actor.act(bot_action(actor.view, rng))
+                seq = (await actor.outcome(ref))["seq"]
+                refs[seat].append(ref)
+                for client in clients:
+                    await client.wait_seq(seq)
+            await asyncio.sleep(0.2)  # a second answer, if one were sent, would be here
+            for seat, client in enumerate(clients):
+                mine = [k for ref in refs[seat] for k in _kinds(client, ref)]
+                assert len(mine) == len(refs[seat])  # each once: a frame or on its patch
+                others = {ref for refs_ in refs.values() for ref in refs_} - set(refs[seat])
+                assert not any(_kinds(client, ref) for ref in others)
+            for client in clients:
+                await client.close()
+    finally:
+        await drop_prefix(prefix)
