@@ -22,7 +22,7 @@ _MISSING = object()
 _DEPTH = 3
 # The last diff of each top-level key that was followed down: (before, value, its ops).
 # Every audience's view of a change holds the same objects for the parts all see alike
-# (app.rooms.views.shared_parts), so the players' diff is made once per change, not once
+# (app.rooms.views.build_views), so the players' diff is made once per change, not once
 # per audience. Matched by identity, and the objects are held here, so never stale.
 _LAST: dict[str, tuple[Any, Any, list[dict[str, Any]]]] = {}
 
