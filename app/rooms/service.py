@@ -18,7 +18,7 @@ import itertools
 import logging
 import secrets
 from collections.abc import Coroutine, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import orjson
@@ -75,6 +75,14 @@ class _Pending:
     deadline: float  # loop time after which the sender is told the room did not answer
 
 
+@dataclass(slots=True)
+class _Sync:
+    """The lock that keeps a room's (un)subscribes in order, while some are in flight."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0  # syncs holding or waiting for the lock
+
+
 class RoomService:
     def __init__(
         self,
@@ -113,7 +121,7 @@ class RoomService:
         self._sweeper: asyncio.Task[None] | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self._listeners: dict[str, set[Listener]] = {}
-        self._subscribing: dict[str, asyncio.Lock] = {}
+        self._subscribing: dict[str, _Sync] = {}  # rooms whose subscription is being synced
         self._subscribed: set[str] = set()
         self._writing: set[str] = set()  # rooms whose changes this node's writer hands over
         self._closing = False
@@ -551,15 +559,25 @@ class RoomService:
     async def _sync_subscription(self, room_id: str) -> None:
         """Subscribe to the room's published changes while this node has listeners in it
         and no writer of its own handing changes over; unsubscribe otherwise."""
-        lock = self._subscribing.setdefault(room_id, asyncio.Lock())
-        async with lock:
-            want = bool(self._listeners.get(room_id)) and room_id not in self._writing
-            if want and room_id not in self._subscribed:
-                await self.store.subscribe(room_id)
-                self._subscribed.add(room_id)
-            elif not want and room_id in self._subscribed:
-                self._subscribed.discard(room_id)
-                await self.store.unsubscribe(room_id)
+        sync = self._subscribing.get(room_id)
+        if sync is None:
+            sync = self._subscribing[room_id] = _Sync()
+        sync.users += 1
+        try:
+            async with sync.lock:
+                want = bool(self._listeners.get(room_id)) and room_id not in self._writing
+                if want and room_id not in self._subscribed:
+                    await self.store.subscribe(room_id)
+                    self._subscribed.add(room_id)
+                elif not want and room_id in self._subscribed:
+                    self._subscribed.discard(room_id)
+                    await self.store.unsubscribe(room_id)
+        finally:
+            sync.users -= 1
+            # Nobody holds or waits for the lock: it goes (the next sync makes a new one),
+            # or a node would keep one for every room it ever served.
+            if sync.users == 0 and self._subscribing.get(room_id) is sync:
+                del self._subscribing[room_id]
 
     def gauges(self) -> dict[str, tuple[str, float]]:
         """This node's state for the metrics endpoint (``app.metrics``)."""

@@ -171,27 +171,10 @@ class RoomWriter:
         store = self._store
         try:
             await store.watch_log(self.room_id)
-            record = await store.load(self.room_id)
-            if record is None:
+            cursor = await self._take_room()
+            if cursor is None:
                 return
-            machine = RoomMachine(
-                record.doc, record.seq, record.deal, races=self._races, times=self._times
-            )
-            self._machine = machine
-            self._listed = record.doc.get("listed")
-            self._indexed = machine.next_due()
-            self._views, self._shared = build_views(
-                machine.doc, machine.state, audiences(machine.doc), machine.seq
-            )
-            await self._give_time_back(record.log_id)
-            await self._arm()  # timers of a room taken over (a turn clock, a deal end)
-            # Deals a previous writer committed but did not get into SQL.
-            for key, entry in await store.outbox(self.room_id):
-                self._archiver.submit(self.room_id, key, entry)
-            # Sockets of nodes that died since they connected.
-            await self._find_dead_nodes()
-            self._committed_log = record.log_id
-            await self._loop(record.log_id)
+            await self._loop(cursor)
         except LeaseLost:
             log.warning("room %s: lease lost; another node carries on", self.room_id)
         finally:
@@ -212,6 +195,34 @@ class RoomWriter:
                 await store.release(self.room_id, self._owner)
             except Exception as err:  # the lease runs out by itself
                 log.warning("room %s: could not release the lease: %r", self.room_id, err)
+
+    async def _take_room(self) -> str | None:
+        """Load the room and get it going here; the log position to read from (None: no
+        such room). The loaded record and the first machine stay local to this call: the
+        loop outlives them (a reload replaces the machine, a new deal the deal log), and
+        holding them for the writer's lifetime kept a stale copy of the room per writer."""
+        store = self._store
+        record = await store.load(self.room_id)
+        if record is None:
+            return None
+        machine = RoomMachine(
+            record.doc, record.seq, record.deal, races=self._races, times=self._times
+        )
+        self._machine = machine
+        self._listed = record.doc.get("listed")
+        self._indexed = machine.next_due()
+        self._views, self._shared = build_views(
+            machine.doc, machine.state, audiences(machine.doc), machine.seq
+        )
+        await self._give_time_back(record.log_id)
+        await self._arm()  # timers of a room taken over (a turn clock, a deal end)
+        # Deals a previous writer committed but did not get into SQL.
+        for key, entry in await store.outbox(self.room_id):
+            self._archiver.submit(self.room_id, key, entry)
+        # Sockets of nodes that died since they connected.
+        await self._find_dead_nodes()
+        self._committed_log = record.log_id
+        return record.log_id
 
     async def _requeue_direct(self) -> None:
         """Commands handed over but not applied (the lease was lost): into the log, for the

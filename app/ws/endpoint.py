@@ -108,35 +108,8 @@ async def room_socket(
         body = {"code": "invalid_request", "message": f"ack must be one of {list(ACK_MODES)}"}
         await websocket.send_denial_response(JSONResponse(body, status_code=400))
         return
-    try:
-        record = await service.store.load(room_id) if _plausible(room_id, 64) else None
-    except OUTAGE as err:
-        log.warning("room %s: the store cannot be reached at a handshake: %r", room_id, err)
-        await _refuse(websocket, "unavailable", UNAVAILABLE, CLOSE_UNAVAILABLE, subprotocol)
-        return
-    if record is None:
-        await _refuse(
-            websocket, "room_not_found", f"no room {room_id!r}", CLOSE_NOT_FOUND, subprotocol
-        )
-        return
-    pid: str | None = None
-    if token is not None:
-        # An empty token is a token that holds no seat, not a spectator's missing one.
-        player = player_by_token(record.doc, token) if _plausible(token, 128) else None
-        if player is None:
-            await _refuse(
-                websocket, "bad_token", "this token holds no seat", CLOSE_BAD_TOKEN, subprotocol
-            )
-            return
-        pid = player["pid"]
-    elif not record.doc["spectators"]:
-        await _refuse(
-            websocket,
-            "no_spectators",
-            "this room has no spectators",
-            CLOSE_NO_SPECTATORS,
-            subprotocol,
-        )
+    admitted, pid = await _admit(websocket, service, room_id, token, subprotocol)
+    if not admitted:
         return
     await websocket.accept(subprotocol=subprotocol)
     conn = Connection(
@@ -211,6 +184,50 @@ async def room_socket(
             pinger.cancel()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sender, timeout=1)
+
+
+async def _admit(
+    websocket: WebSocket,
+    service: RoomService,
+    room_id: str,
+    token: str | None,
+    subprotocol: str | None,
+) -> tuple[bool, str | None]:
+    """Whether the room lets this socket in (refused with its code if not), and the seat's
+    player id (None: a spectator). The room is loaded here, not in the handler: a socket
+    lives for hours, and the room as it was at the handshake (its document and deal log)
+    would stay in memory with it."""
+    try:
+        record = await service.store.load(room_id) if _plausible(room_id, 64) else None
+    except OUTAGE as err:
+        log.warning("room %s: the store cannot be reached at a handshake: %r", room_id, err)
+        await _refuse(websocket, "unavailable", UNAVAILABLE, CLOSE_UNAVAILABLE, subprotocol)
+        return False, None
+    if record is None:
+        await _refuse(
+            websocket, "room_not_found", f"no room {room_id!r}", CLOSE_NOT_FOUND, subprotocol
+        )
+        return False, None
+    if token is not None:
+        # An empty token is a token that holds no seat, not a spectator's missing one.
+        player = player_by_token(record.doc, token) if _plausible(token, 128) else None
+        if player is None:
+            await _refuse(
+                websocket, "bad_token", "this token holds no seat", CLOSE_BAD_TOKEN, subprotocol
+            )
+            return False, None
+        pid: str = player["pid"]
+        return True, pid
+    if not record.doc["spectators"]:
+        await _refuse(
+            websocket,
+            "no_spectators",
+            "this room has no spectators",
+            CLOSE_NO_SPECTATORS,
+            subprotocol,
+        )
+        return False, None
+    return True, None
 
 
 def _origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
