@@ -113,7 +113,6 @@ def main(argv: list[str] | None = None) -> None:
         port=settings.port,
         log_level=args.log_level,
         **uvicorn_options(settings),
-        timeout_graceful_shutdown=10,
         # uvicorn would believe X-Forwarded-For from 127.0.0.1 unless told otherwise; the
         # server does only when asked to, and only from the proxies named.
         proxy_headers=settings.proxy_headers,

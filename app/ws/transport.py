@@ -103,4 +103,8 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "ws_max_size": settings.max_frame_bytes,
         "ws_ping_interval": settings.heartbeat_interval_seconds,
         "ws_ping_timeout": settings.heartbeat_timeout_seconds,
+        # A closing socket logs its closing with its room's writer, which a store outage
+        # can hold up for a command timeout or a lease: the sockets still open after 10 s
+        # of a shutdown are cut, so that a node always stops.
+        "timeout_graceful_shutdown": 10,
     }

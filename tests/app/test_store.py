@@ -8,39 +8,49 @@ from collections.abc import AsyncIterator
 
 import orjson
 import pytest
-from conftest import STORES
 from live import REDIS_URL, drop_prefix, require_redis
 from own_cluster import OwnCluster, drop_cluster_prefix
 
 from app.store import MemoryStore, RoomStore
 from app.store.base import Commit, LeaseLost, LogAhead
 
+# The Redis stores keep the contract writing either document format; the memory store
+# keeps documents as they are.
+_KINDS = [
+    ("memory", 1),
+    ("redis", 1),
+    ("redis", 2),
+    ("cluster", 1),
+    ("cluster", 2),
+]
 
-@pytest.fixture(params=[*STORES, pytest.param("cluster", marks=pytest.mark.redis)])
-def store_kind(request: pytest.FixtureRequest) -> str:
+
+@pytest.fixture(
+    params=[
+        pytest.param(
+            (name, fmt),
+            id=name if name == "memory" else f"{name}-format{fmt}",
+            marks=[] if name == "memory" else [pytest.mark.redis],
+        )
+        for name, fmt in _KINDS
+    ]
+)
+def store_kind(request: pytest.FixtureRequest) -> tuple[str, int]:
     """The contract runs on the Redis Cluster store too (the suite's own local cluster)."""
-    kind: str = request.param
-    return kind
-
-
-@pytest.fixture(params=[1, 2], ids=["format1", "format2"])
-def room_format(request: pytest.FixtureRequest) -> int:
-    """The Redis stores keep the contract writing either document format."""
-    kind: int = request.param
+    kind: tuple[str, int] = request.param
     return kind
 
 
 @pytest.fixture
 async def store(
-    store_kind: str, room_format: int, request: pytest.FixtureRequest
+    store_kind: tuple[str, int], request: pytest.FixtureRequest
 ) -> AsyncIterator[RoomStore]:
-    if store_kind == "memory":
-        if room_format != 1:
-            pytest.skip("the memory store keeps documents as they are")
+    kind, room_format = store_kind
+    if kind == "memory":
         yield MemoryStore(history_size=4)
         return
     prefix = f"t{secrets.token_hex(4)}"
-    if store_kind == "cluster":
+    if kind == "cluster":
         from app.store.redis_cluster import RedisClusterStore
 
         cluster: OwnCluster = request.getfixturevalue("redis_cluster")

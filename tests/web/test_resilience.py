@@ -170,6 +170,7 @@ def test_an_action_lost_with_its_socket_is_sent_again_and_applied_once(new_page,
     before = len(hand(anna))
     badge = anna.get_by_test_id("pending-draw")
     drawn = int(badge.inner_text().split("+")[1]) if badge.count() else 1
+    earlier = len([m for m in tap.sent if m.get("type") == "action"])  # a colour chosen
     tap.hold_actions = True
     anna.get_by_test_id("draw").click()
     anna.wait_for_timeout(200)
@@ -178,7 +179,7 @@ def test_an_action_lost_with_its_socket_is_sent_again_and_applied_once(new_page,
     tap.cut()
     # After the reconnect the draw goes out again, with the same id, and counts once.
     expect(anna.get_by_test_id("hand").get_by_test_id("card")).to_have_count(before + drawn)
-    ids = [m["id"] for m in tap.sent if m.get("type") == "action"]
+    ids = [m["id"] for m in tap.sent if m.get("type") == "action"][earlier:]
     assert len(ids) == 2 and ids[0] == ids[1]
     anna.wait_for_timeout(300)
     assert len(hand(anna)) == before + drawn
