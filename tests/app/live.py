@@ -293,7 +293,10 @@ async def running_server(
     finally:
         await http.aclose()
         server.should_exit = True
-        await asyncio.wait_for(task, timeout=20)
+        # A stop's own bounds add up to about 30 s in the worst case (sockets cut after
+        # 10 s, the tournament runner's last look 10 s, writers and the archive a lease
+        # each): a store that has just failed over can use them all.
+        await asyncio.wait_for(task, timeout=45)
         if store == "redis" and not shared:
             await drop_prefix(prefix)
 
