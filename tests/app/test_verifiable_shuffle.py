@@ -110,10 +110,10 @@ async def test_contributions_commitments_reveals_and_the_verifier(
         assert set(out["checks"]) == {"commitment", "derivation", "deal", "actions", "scores"}
     # A record tampered with fails the check that covers it.
     tampered = orjson.loads(orjson.dumps(record))
-    tampered["startState"]["hands"][0][0], tampered["startState"]["draw_pile"][0] = (
-        tampered["startState"]["draw_pile"][0],
-        tampered["startState"]["hands"][0][0],
-    )
+    hand, pile = tampered["startState"]["hands"][0], tampered["startState"]["draw_pile"]
+    # A card of the pile other than the hand's first (a deck holds two of most cards).
+    other = next(i for i, card in enumerate(pile) if card != hand[0])
+    hand[0], pile[other] = pile[other], hand[0]
     code, out = verify(tampered, tmp_path)
     assert code == 1 and out["checks"]["deal"] != "ok", out
     tampered = orjson.loads(orjson.dumps(record))

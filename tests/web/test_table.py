@@ -14,6 +14,7 @@ from web_helpers import (
     join_by_code,
     join_from_list,
     my_turn,
+    open_settled_lobby,
     phase,
     start,
     take_turn,
@@ -200,7 +201,7 @@ def test_opponents_show_who_is_connected(new_page, server_url):
 
 def test_drinking_room_asks_every_player_for_their_age(new_page, server_url, shot):
     anna, ben, cara = new_page(), new_page(), new_page()
-    anna.goto(f"{server_url}/#/")
+    open_settled_lobby(anna, server_url)
     anna.get_by_test_id("player-name").fill("Anna")
     anna.get_by_test_id("seats").fill("3")
     anna.get_by_test_id("rules-editor").locator("summary").click()
@@ -211,13 +212,13 @@ def test_drinking_room_asks_every_player_for_their_age(new_page, server_url, sho
     code = anna.get_by_test_id("room-code").inner_text()
 
     # The server refuses a join without the confirmation; the client asks and retries.
-    ben.goto(f"{server_url}/#/")
+    open_settled_lobby(ben, server_url)
     ben.get_by_test_id("room-code").fill(code)
     ben.get_by_test_id("join").click()
     ben.get_by_test_id("adult-yes").click()
     ben.wait_for_url(re.compile(r"#/room/"))
     # Declining leaves the player in the lobby, seatless and without an error.
-    cara.goto(f"{server_url}/#/")
+    open_settled_lobby(cara, server_url)
     cara.get_by_test_id("room-code").fill(code)
     cara.get_by_test_id("join").click()
     cara.get_by_test_id("adult-no").click()

@@ -26,7 +26,7 @@ def create_room(
     options: dict[str, Any] | None = None,
 ) -> tuple[str, str]:
     """Create a room from the lobby as ``player``; returns (room id, room code)."""
-    page.goto(f"{base}/#/")
+    open_settled_lobby(page, base)
     page.get_by_test_id("player-name").fill(player)
     page.get_by_test_id("seats").fill(str(seats))
     page.get_by_test_id("preset").select_option(preset)
@@ -53,7 +53,7 @@ def create_room(
 
 def join_by_code(page: Page, base: str, player: str, code: str) -> str:
     """Join with a code from the lobby; returns the room id."""
-    page.goto(f"{base}/#/")
+    open_settled_lobby(page, base)
     page.get_by_test_id("player-name").fill(player)
     page.get_by_test_id("room-code").fill(code)
     page.get_by_test_id("join").click()
@@ -63,7 +63,7 @@ def join_by_code(page: Page, base: str, player: str, code: str) -> str:
 
 def join_from_list(page: Page, base: str, player: str, room_id: str) -> None:
     """Join a public room by its entry in the lobby's list."""
-    page.goto(f"{base}/#/")
+    open_settled_lobby(page, base)
     page.get_by_test_id("player-name").fill(player)
     page.locator(f'[data-testid="join-room"][data-room-id="{room_id}"]').click()
     page.wait_for_url(ROOM_URL)
