@@ -260,6 +260,17 @@ async def _final_totals(
     return totals, counts
 
 
+def _match_end(found: Match) -> tuple[datetime | None, int | None]:
+    """When the match ended and who won, as its deals say. The deal that ends a match and
+    the match's end are one commit, but the match row and its deals are read by separate
+    queries (each sees what was committed when it ran): a match row read just before
+    that commit comes with its last deal read just after it."""
+    last = found.deals[-1] if found.deals else None
+    if found.finished is None and last is not None and last.match_over:
+        return last.finished, last.winner
+    return found.finished, found.winner
+
+
 async def match(session: AsyncSession, match_id: str) -> MatchRecord | None:
     """A match with its seats and deals (scores, totals, action counts), or None."""
     found = await session.scalar(
@@ -281,14 +292,15 @@ async def match(session: AsyncSession, match_id: str) -> MatchRecord | None:
     )
     deals = [_deal_summary(d, action_counts.get(d.number, 0)) for d in found.deals]
     final = {s.seat: s.total for s in found.deals[-1].scores} if found.deals else {}
+    finished, winner = _match_end(found)
     return MatchRecord(
         id=found.id,
         room_id=found.room_id,
         room_name=room_name or found.room_id,
         rules=found.rules,
         started=found.started,
-        finished=found.finished,
-        winner=found.winner,
+        finished=finished,
+        winner=winner,
         seats=[SeatRecord(s.seat, s.player_id, s.name, final.get(s.seat)) for s in found.seats],
         deals=deals,
     )

@@ -12,7 +12,7 @@ from db_fixtures import (  # noqa: F401 (fixtures)
     fixture_db,
     fixture_postgres_session_url,
 )
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from app.db import Database, DealRecord
 from app.db.models import DealAction, DealScore, Match, Player, Room
@@ -252,3 +252,19 @@ async def test_deal_without_scores_or_actions(db: Database) -> None:
     assert replay.scores == [None, None] and replay.actions == [] and replay.seed is None
     match = await db.match("m1")
     assert match is not None and match.winner == 1 and match.rules == {}
+
+
+async def test_a_match_whose_last_deal_ended_it_reads_as_over_even_from_an_older_match_row(
+    db: Database,
+) -> None:
+    # The match row as a query that ran just before the match's last commit saw it: the
+    # deal that ended the match is there, the match's end not yet.
+    await _deal(db, number=1)
+    await _deal(db, number=2, match_over=True, winner=1)
+    async with db.sessions() as session:
+        await session.execute(update(Match).values(finished=None, winner=None))
+        await session.commit()
+    match = await db.match("m1")
+    assert match is not None
+    assert match.finished is not None and match.winner == 1
+    assert match.to_json()["matchOver"] is True
