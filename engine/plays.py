@@ -57,13 +57,14 @@ def learn(table: Table, side: str, color: str | None, top: str, cards: tuple[str
     faces = FACES[side]
     top_rank = faces[top].rank
     for card in cards:
-        info = faces[card]
-        matches = info.color is None or info.color == color or info.rank == top_rank
-        table[card] = PLAYS[side][card] if matches else ()
+        table[card] = PLAYS[side][card] if plain_match(faces[card], color, top_rank) else ()
+
+
+def plain_match(info: CardInfo, color: str | None, top_rank: str) -> bool:
+    """Plain matching: a wild, or the colour in force, or the top card's number or symbol."""
+    return info.color is None or info.color == color or info.rank == top_rank
 
 
 def matches_top(state: State, info: CardInfo) -> bool:
     """Colour, number or symbol match with the top card, or a wild."""
-    if info.color is None or info.color == state.color:
-        return True
-    return FACES[state.side][state.discard[-1]].rank == info.rank
+    return plain_match(info, state.color, FACES[state.side][state.discard[-1]].rank)

@@ -192,14 +192,13 @@ def likely_state(view: View, unseen: Unseen, rng: random.Random, pool: int) -> S
     :func:`likelihood` (a single sample when nothing was recorded)."""
     if not unseen.evidence or pool < 2:
         return sample_state(view, unseen, rng)
-    face = FACES[view.get("side") or "light"]
     states: list[State] = []
     weights: list[float] = []
     for _ in range(pool):
         state = sample_state(view, unseen, rng)
         if state is not None:
             states.append(state)
-            weights.append(likelihood(state.hands, unseen.evidence, face))
+            weights.append(likelihood(state.hands, unseen.evidence))
     if not states:
         return None
     if sum(weights) <= 0:  # none explains the plays: the model is wrong here, not the view
