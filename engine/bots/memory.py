@@ -50,7 +50,6 @@ class Play(NamedTuple):
     top: str | None  # the top discard before it
     pending: int  # the draw penalty it faced (then only stacking cards play)
     drawn: bool  # the card it had just drawn (no choice but whether to play it)
-    named: str | None = None  # the colour it named with a wild
 
 
 class Memory:
@@ -124,8 +123,7 @@ class Memory:
         elif kind == "play":
             seat = int(event["seat"])
             cards = tuple(event["cards"])
-            named = event.get("color")
-            play = Play(cards, self.color, self.top, self.pending, self.drew == seat, named)
+            play = Play(cards, self.color, self.top, self.pending, self.drew == seat)
             self.plays.setdefault(seat, []).append(play)
             self._played(seat, list(cards), view)
             self.color = event.get("color")

@@ -31,7 +31,7 @@ def test_a_card_of_the_top_rank_counts_among_the_choices_and_a_wild_does_not() -
 
 
 def test_a_wild_laid_while_a_coloured_card_played_is_unlikely() -> None:
-    laid = {1: [Play(("W",), "R", "R3", 0, False, "G")]}
+    laid = {1: [Play(("W",), "R", "R3", 0, False)]}
     assert likelihood([[], ["G1", "B2"]], evidence(laid, FACE)) == 1.0
     assert likelihood([[], ["R1", "B2"]], evidence(laid, FACE)) == EARLY_WILD
 
