@@ -95,7 +95,7 @@ class MemoryTournaments(TournamentStore):
             self._expires[tournament_id] = time.monotonic() + ttl_ms / 1000
 
     async def sweep(self) -> int:
-        gone = [t for t in self._order if self._live(t) is None]
+        gone = {t for t in self._order if self._live(t) is None}
         self._order = [t for t in self._order if t not in gone]
         dropped = [t for t in self._running if self._live(t) is None]
         self._running.difference_update(dropped)
