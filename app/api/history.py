@@ -11,10 +11,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel
 
-from app.api.deps import Db
 from app.api.errors import ErrorRoute, responses
 from app.api.text import DB_INT_MAX, ID_MAX, ID_PATTERN
 from app.db import DealReplay
+from app.deps import Db
 from app.rooms.errors import RoomError
 from engine import EngineError, apply, state_from_json
 

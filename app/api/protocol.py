@@ -9,8 +9,8 @@ from typing import Any
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, Field
 
-from app.api.deps import AppSettings
 from app.api.errors import responses
+from app.deps import AppSettings
 from app.rooms.errors import RoomError
 from app.wire.messages import VERSION
 from app.ws import schemas as wire_schemas

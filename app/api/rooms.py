@@ -11,14 +11,15 @@ from fastapi import APIRouter, Path, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 import engine
-from app.api.deps import AppSettings, Authorization, Db, RoomHost, Rooms, RoomSeat, bearer
 from app.api.errors import RULE_CODES, responses
 from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN
+from app.deps import AppSettings, Authorization, Db, RoomHost, Rooms, RoomSeat, bearer
 from app.rooms import commands, tokens
 from app.rooms.doc import new_doc, player_by_token, summary
 from app.rooms.errors import RoomError
 from app.rooms.eventlog import deal_events
 from app.rooms.seating import check_seats
+from app.wire.summary import RoomSummary
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -135,35 +136,6 @@ class Settings(Timers):
 
 class Started(BaseModel):
     seq: int = Field(description="the seq of the start change in the room's order")
-
-
-class PlayerSummary(BaseModel):
-    seat: int
-    name: str
-    connected: bool
-    bot: str | None = Field(default=None, description="a bot's level: the room plays the seat")
-    away: bool = Field(default=False, description="the autopilot plays the seat meanwhile")
-    left: bool = Field(default=False, description="its player left mid-match; a bot plays on")
-
-
-class RoomSummary(BaseModel):
-    roomId: str
-    name: str
-    seats: int
-    private: bool
-    spectators: bool
-    status: str = Field(description="lobby, playing or over")
-    rules: dict[str, Any]
-    players: list[PlayerSummary]
-    createdAt: int
-    nextDealDelay: int = 0
-    fairRaces: bool = True
-    turnSeconds: int | Literal["off"] = "off"
-    timeBank: int = 0
-    absentAfter: int = 30
-    hostSeat: int | None = Field(default=None, description="the hosting seat (None: no seat hosts)")
-    bans: list[str] = Field(default_factory=list, description="names the host kicked")
-    seq: int | None = None
 
 
 # What each route can answer besides success (see app.api.errors.responses).

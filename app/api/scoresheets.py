@@ -15,10 +15,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Path
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
-from app.api.deps import Db
 from app.api.errors import RULE_CODES, ErrorRoute, responses
 from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN, TEXT_PATTERN
 from app.db import ScoresheetRecord
+from app.deps import Db
 from app.rooms.errors import RoomError
 from engine.errors import EngineError
 from engine.rules import rules_from_json, with_options

@@ -10,9 +10,9 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Response
 
-from app.api.deps import Db, Tournaments
 from app.api.errors import responses
 from app.api.tournaments import TournamentId
+from app.deps import Db, Tournaments
 from app.rooms.errors import RoomError
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])

@@ -11,9 +11,9 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import Authorization, Db, Rooms, Runner, Tournaments, bearer
 from app.api.errors import responses
 from app.api.tournaments import TournamentId
+from app.deps import Authorization, Db, Rooms, Runner, Tournaments, bearer
 from app.rooms import commands, tokens
 from app.rooms.errors import RoomError
 from app.tournaments import rounds, tables

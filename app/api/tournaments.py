@@ -9,11 +9,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.api.deps import Authorization, Db, Rooms, Tournaments, bearer
 from app.api.errors import responses
 from app.api.rooms import Name, _rules, _turn_seconds
 from app.api.text import ID_MAX, ID_PATTERN
 from app.db import Database
+from app.deps import Authorization, Db, Rooms, Tournaments, bearer
 from app.rooms import tokens
 from app.rooms.errors import RoomError
 from app.tournaments import rounds, tables

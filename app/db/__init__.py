@@ -2,7 +2,7 @@
 
 The app opens one :class:`Database` at start (``await Database.connect(url)``, which also
 migrates the schema), keeps it on ``app.state.db`` and closes it at shutdown; routes get it
-with the ``Db`` dependency of :mod:`app.api.deps`. See ``docs/persistence.md``.
+with the ``Db`` dependency of :mod:`app.deps`. See ``docs/persistence.md``.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.responses import JSONResponse
 
 import engine
-from app.api.deps import AppSettings, Rooms
+from app.deps import AppSettings, Rooms
 from app.rooms import commands
 from app.rooms.doc import player_by_token
 from app.rooms.errors import RoomError

@@ -21,12 +21,12 @@ from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.responses import JSONResponse
 
-from app.api.deps import AppSettings, Rooms
-from app.api.rooms import RoomSummary
+from app.deps import AppSettings, Rooms
 from app.rooms.doc import summary
 from app.settings import Settings
 from app.store.base import RoomStore
 from app.wire.messages import VERSION, error
+from app.wire.summary import RoomSummary
 from app.ws.limits import TokenBucket
 from app.ws.protocol import SUBPROTOCOLS
 

@@ -21,7 +21,7 @@ from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.responses import JSONResponse
 
-from app.api.deps import AppSettings
+from app.deps import AppSettings
 from app.rooms.errors import RoomError
 from app.settings import Settings
 from app.tournaments import events

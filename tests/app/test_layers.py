@@ -12,16 +12,33 @@ import pytest
 
 APP = Path(__file__).resolve().parents[2] / "app"
 
-# Each package, and the app packages it must not import.
+# Each package of app/, and the app parts it must not import. api and ws are the top
+# (api may read ws's protocol constants, never the other way round); the dependency aliases
+# (app.deps) and the app's assembly (app.main) sit above both.
+TOP = ("app.main", "app.__main__")
 BELOW = {
-    "rooms": ("app.api", "app.ws", "app.tournaments"),
-    "wire": ("app.api", "app.ws", "app.rooms", "app.store", "app.db", "app.tournaments"),
-    "store": ("app.api", "app.ws", "app.rooms", "app.db", "app.tournaments"),
-    "db": ("app.api", "app.ws", "app.rooms", "app.store", "app.tournaments"),
+    "api": TOP,
+    "ws": ("app.api", *TOP),
+    "tournaments": ("app.api", "app.ws", "app.deps", *TOP),
+    "rooms": ("app.api", "app.ws", "app.tournaments", "app.deps", *TOP),
+    "wire": (
+        "app.api",
+        "app.ws",
+        "app.rooms",
+        "app.store",
+        "app.db",
+        "app.tournaments",
+        "app.deps",
+        *TOP,
+    ),
+    "store": ("app.api", "app.ws", "app.rooms", "app.db", "app.tournaments", "app.deps", *TOP),
+    "db": ("app.api", "app.ws", "app.rooms", "app.store", "app.tournaments", "app.deps", *TOP),
 }
 
 
 def _imports(path: Path) -> set[str]:
+    # Every import, a function's own included: an import moved into a function still ties
+    # the two modules together.
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -50,11 +67,51 @@ def test_every_app_file_the_architecture_names_exists() -> None:
 
 
 def test_routes_take_their_dependencies_from_deps() -> None:
-    # app/api/deps.py names each dependency once; a route reading app.state itself
+    # app/deps.py names each dependency once; a route reading app.state itself
     # would be a second way to reach it.
     readers = [
         str(path.relative_to(APP.parent))
         for path in sorted((APP / "api").glob("*.py"))
-        if path.name != "deps.py" and "app.state" in path.read_text(encoding="utf-8")
+        if "app.state" in path.read_text(encoding="utf-8")
     ]
     assert readers == []
+
+
+def test_every_package_of_the_app_has_its_layer() -> None:
+    packages = sorted(p.name for p in APP.iterdir() if (p / "__init__.py").is_file())
+    assert [p for p in packages if p not in BELOW] == []
+
+
+def _part(module: str) -> str | None:
+    """The app part a module belongs to: its package, or the top-level module itself."""
+    if module != "app" and not module.startswith("app."):
+        return None
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 else None
+
+
+def test_no_two_parts_of_the_app_import_each_other() -> None:
+    edges: dict[str, set[str]] = {}
+    for path in sorted(APP.rglob("*.py")):
+        rel = path.relative_to(APP.parent).with_suffix("")
+        source = _part(".".join(rel.parts))
+        if source is None:
+            continue
+        for name in _imports(path):
+            target = _part(name)
+            if target is not None and target != source:
+                edges.setdefault(source, set()).add(target)
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), [start]
+        while todo:
+            here = todo.pop()
+            if here == goal:
+                return True
+            if here not in seen:
+                seen.add(here)
+                todo.extend(edges.get(here, ()))
+        return False
+
+    circles = sorted(f"{a} <-> {b}" for a in edges for b in edges[a] if a < b and reaches(b, a))
+    assert circles == []

@@ -1,4 +1,4 @@
-"""Every dependency of the REST routes, each named once as an ``Annotated`` alias.
+"""Every dependency of the REST routes and the sockets, each named once as an ``Annotated`` alias.
 
 A route asks for what it needs by type (``db: Db``, ``rooms: Rooms``, ``host: RoomHost``)
 and never reads ``request.app.state`` itself; the app sets those objects up at start
