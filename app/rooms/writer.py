@@ -25,14 +25,16 @@ import orjson
 
 import engine
 from app.metrics import Metrics
-from app.rooms import commands
+from app.rooms import claims, commands, presence, timers
 from app.rooms.archiver import Archiver, outbox_entry
 from app.rooms.autoplay import RoomTimes
 from app.rooms.clock import now_ms
 from app.rooms.diff import diff
 from app.rooms.doc import is_listed
-from app.rooms.machine import RoomMachine, Step, connection_nodes
+from app.rooms.machine import RoomMachine
+from app.rooms.presence import connection_nodes
 from app.rooms.races import Claim, RaceSettings
+from app.rooms.step import Step
 from app.rooms.views import audiences, build_views
 from app.store.base import Commit, LeaseLost, LogAhead, RoomStore
 from app.store.outage import log_failure
@@ -210,7 +212,7 @@ class RoomWriter:
         )
         self._machine = machine
         self._listed = record.doc.get("listed")
-        self._indexed = machine.next_due()
+        self._indexed = timers.next_due(machine)
         self._views, self._shared = build_views(
             machine.doc, machine.state, audiences(machine.doc), machine.seq
         )
@@ -338,7 +340,7 @@ class RoomWriter:
             log.warning("room %s: disconnecting the sockets of dead nodes %s", self.room_id, dead)
             # Applied like commands from this node; one found again before it was applied
             # (or twice) changes nothing the second time.
-            self._direct.extend(machine.gone(dead))
+            self._direct.extend(presence.gone(machine, dead))
 
     async def _take(self, command: commands.Command, log_id: str, direct: bool = False) -> None:
         """Hold ``command`` in the claim window if it is a claim (opening one if none is
@@ -350,14 +352,14 @@ class RoomWriter:
             # Read while the closed window's claims are being applied: after them.
             window.after.append(command)
             return
-        seat = machine.holds(command, window is not None, now_ms())
+        seat = claims.holds(machine, command, window is not None, now_ms())
         if seat is None or not isinstance(command, commands.Action):
             await self._apply(command, log_id, direct)
             return
         now = time.monotonic()
         if window is None:
             window = self._window = _Window(
-                machine.state.moves, now, now + machine.window_for(command) / 1000
+                machine.state.moves, now, now + claims.window_for(machine, command) / 1000
             )
         window.claims.append(Claim(command, log_id, direct, seat, now * 1000))
 
@@ -373,15 +375,15 @@ class RoomWriter:
         assert machine is not None
         if window.order is None:
             window.held_ms = round((time.monotonic() - window.opened) * 1000)
-            window.order = machine.rank_window(window.claims, window.position)
+            window.order = claims.rank_window(machine, window.claims, window.position)
         ordered = list(window.order)
         while window.order:
             claim = window.order[0]
             if window.won is None:
-                marks = machine.race_marks(ordered, claim, window.position, window.held_ms)
+                marks = claims.race_marks(machine, ordered, claim, window.position, window.held_ms)
                 command = dataclasses.replace(claim.command, race=marks)
             else:
-                lost = machine.lost_marks(claim, window.won, window.held_ms)
+                lost = claims.lost_marks(machine, claim, window.won, window.held_ms)
                 command = dataclasses.replace(claim.command, lost=lost)
             changed = await self._apply(command, cursor, direct=True)
             window.order.pop(0)
@@ -527,7 +529,7 @@ class RoomWriter:
             self._renewed = sent
         if local:
             self._node.answer(result)
-        if machine.watchers_stale() and not self._watchers_armed:
+        if presence.watchers_stale(machine) and not self._watchers_armed:
             # One refresh of the count the views show per period, however many come and go.
             self._watchers_armed = True
             self._node.schedule(self.room_id, self._watchers_every, commands.Watchers())
@@ -591,11 +593,11 @@ class RoomWriter:
         """While the room has a timer, the store knows this writer is alive (see
         :meth:`_give_time_back`)."""
         machine = self._machine
-        if machine is not None and not self._ended and machine.next_due() is not None:
+        if machine is not None and not self._ended and timers.next_due(machine) is not None:
             await self._store.beat(self.room_id, now_ms())
 
     def _due_soon(self) -> bool:
-        due = None if self._machine is None else self._machine.next_due()
+        due = None if self._machine is None else timers.next_due(self._machine)
         return due is not None and due - now_ms() < self._idle * 1000
 
     async def _arm(self) -> None:
@@ -603,7 +605,7 @@ class RoomWriter:
         machine = self._machine
         if machine is None or self._ended:
             return
-        due = machine.next_due()
+        due = timers.next_due(machine)
         if due != self._indexed:
             if self._indexed is None:
                 await self._beat()  # a timer from now on: outages count

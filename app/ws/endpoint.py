@@ -26,7 +26,7 @@ from app.deps import AppSettings, Rooms
 from app.rooms import commands
 from app.rooms.doc import player_by_token
 from app.rooms.errors import RoomError
-from app.rooms.machine import connection_nodes
+from app.rooms.presence import connection_nodes
 from app.rooms.service import CLOSE_UNAVAILABLE, RoomService, answer
 from app.settings import Settings
 from app.store import OUTAGE

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rooms import presence
 from app.rooms.machine import RoomMachine
 
 
@@ -51,7 +52,7 @@ def test_the_closing_of_a_socket_whose_connect_never_landed_changes_nothing() ->
 def test_a_socket_taken_away_with_its_dead_node_is_not_counted_off_again() -> None:
     machine = _machine()
     _send(machine, "connect", sock="s1")
-    (gone,) = machine.gone({"n1"})
+    (gone,) = presence.gone(machine, {"n1"})
     assert machine.handle(gone, 1000).changed  # the writer's disconnect for the dead node
     assert not _send(machine, "disconnect", sock="s1")  # the socket's own, late
     assert _conn(machine) == 0
