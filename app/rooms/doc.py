@@ -107,12 +107,15 @@ def is_banned(doc: dict[str, Any], name: str) -> bool:
     return any(b.casefold() == folded for b in doc.get("bans", ()))
 
 
+ABSENT_AFTER = 30  # s a seat may be disconnected before the autopilot takes it (default)
+
+
 def settings_of(doc: dict[str, Any]) -> dict[str, Any]:
     """The timer settings as the protocol shows them (``turnSeconds``: "off" or seconds)."""
     return {
         "turnSeconds": doc.get("turnSeconds", 0) or "off",
         "timeBank": doc.get("timeBank", 0),
-        "absentAfter": doc.get("absentAfter", 30),
+        "absentAfter": doc.get("absentAfter", ABSENT_AFTER),
     }
 
 

@@ -21,6 +21,7 @@ from app.db.records import DealRecord
 from app.rooms import autoplay, commands
 from app.rooms.autoplay import RoomTimes
 from app.rooms.doc import (
+    ABSENT_AFTER,
     ACKS_KEPT,
     ENDED,
     LOBBY,
@@ -51,7 +52,6 @@ from engine.scoring import hand_value
 from engine.seating import seat_order
 
 _DEAL_OVER = ("dealOver", "matchOver")
-ABSENT_AFTER = 30  # s a seat may be disconnected before the autopilot takes it (default)
 # Engine actions only the room itself applies (no client may send them).
 ROOM_ONLY = frozenset({"clockOut"})
 
