@@ -91,8 +91,26 @@ def new_doc(
 
 
 def is_listed(doc: dict[str, Any]) -> bool:
-    """Whether the public lobby shows the room: public, not started, a seat free."""
-    return not doc["private"] and doc["status"] == LOBBY and len(doc["players"]) < doc["seats"]
+    """Whether the public lobby shows the room: public, somebody in it, and open to join
+    (under "Join") or playing (under "Watch")."""
+    if doc["private"] or not someone_in(doc):
+        return False
+    return is_joinable(doc) or doc["status"] == PLAYING
+
+
+def is_joinable(doc: dict[str, Any]) -> bool:
+    """Not started, a seat free."""
+    return bool(doc["status"] == LOBBY and len(doc["players"]) < doc["seats"])
+
+
+def someone_in(doc: dict[str, Any]) -> bool:
+    """A person is in the room: seated and not away (a socket open, or seated less than
+    ``absentAfter`` ago), or nobody has sat down yet (a room just made, before its
+    creator takes a seat: the first person seated gets ``hostPid``)."""
+    people = [p for p in doc["players"] if not p.get("bot") and not p.get("left")]
+    if not people:
+        return doc.get("hostPid") is None
+    return any(not p.get("away") for p in people)
 
 
 def watching(doc: dict[str, Any]) -> int:
