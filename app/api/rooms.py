@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, Response
+from fastapi import APIRouter, Path, Query, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 import engine
@@ -223,10 +223,17 @@ async def create_room(body: CreateRoom, db: Db, rooms: Rooms) -> RoomCreated:
     return RoomCreated(roomId=room_id, code=code, hostToken=host_token)
 
 
-@router.get("", response_model=list[RoomSummary])
-async def list_rooms(rooms: Rooms, settings: AppSettings) -> list[dict[str, Any]]:
-    """The lobby: public rooms that have not started and have a free seat."""
-    return [summary(doc) for doc in await rooms.store.listed(settings.lobby_limit)]
+@router.get("", response_model=list[RoomSummary], responses=responses({}))
+async def list_rooms(
+    rooms: Rooms,
+    settings: AppSettings,
+    status: Annotated[Literal["lobby", "playing"], Query()] = "lobby",
+) -> list[dict[str, Any]]:
+    """The lobby: public rooms somebody is in, oldest first. `status=lobby` (the
+    default): those not started with a free seat; `status=playing`: running games,
+    to watch."""
+    docs = await rooms.store.listed(settings.lobby_limit, status)
+    return [summary(doc) for doc in docs]
 
 
 @router.get("/{room_id}", response_model=RoomSummary, responses=GET_ERRORS)

@@ -91,8 +91,26 @@ def new_doc(
 
 
 def is_listed(doc: dict[str, Any]) -> bool:
-    """Whether the public lobby shows the room: public, not started, a seat free."""
-    return not doc["private"] and doc["status"] == LOBBY and len(doc["players"]) < doc["seats"]
+    """Whether the public lobby shows the room: public, somebody in it, and open to join
+    (under "Join") or playing (under "Watch")."""
+    if doc["private"] or not someone_in(doc):
+        return False
+    return is_joinable(doc) or doc["status"] == PLAYING
+
+
+def is_joinable(doc: dict[str, Any]) -> bool:
+    """Not started, a seat free."""
+    return bool(doc["status"] == LOBBY and len(doc["players"]) < doc["seats"])
+
+
+def someone_in(doc: dict[str, Any]) -> bool:
+    """A person is in the room: seated and not away (a socket open, or seated less than
+    ``absentAfter`` ago), or nobody has sat down yet (a room just made, before its
+    creator takes a seat: the first person seated gets ``hostPid``)."""
+    people = [p for p in doc["players"] if not p.get("bot") and not p.get("left")]
+    if not people:
+        return doc.get("hostPid") is None
+    return any(not p.get("away") for p in people)
 
 
 def watching(doc: dict[str, Any]) -> int:
@@ -107,12 +125,15 @@ def is_banned(doc: dict[str, Any], name: str) -> bool:
     return any(b.casefold() == folded for b in doc.get("bans", ()))
 
 
+ABSENT_AFTER = 30  # s a seat may be disconnected before the autopilot takes it (default)
+
+
 def settings_of(doc: dict[str, Any]) -> dict[str, Any]:
     """The timer settings as the protocol shows them (``turnSeconds``: "off" or seconds)."""
     return {
         "turnSeconds": doc.get("turnSeconds", 0) or "off",
         "timeBank": doc.get("timeBank", 0),
-        "absentAfter": doc.get("absentAfter", 30),
+        "absentAfter": doc.get("absentAfter", ABSENT_AFTER),
     }
 
 

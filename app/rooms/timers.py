@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from app.rooms import autoplay, claims, commands, seats
-from app.rooms.doc import LOBBY, PLAYING, player_by_seat
+from app.rooms.doc import ABSENT_AFTER, LOBBY, PLAYING, player_by_seat
 from app.rooms.errors import RoomError
 from app.rooms.presence import may_go_away
 from app.rooms.races import is_race_claim
@@ -17,8 +17,6 @@ from app.rooms.step import Step, merge
 
 if TYPE_CHECKING:
     from app.rooms.machine import RoomMachine
-
-ABSENT_AFTER = 30  # s a seat may be disconnected before the autopilot takes it (default)
 
 
 def next_deal_timer(m: RoomMachine, now_ms: int) -> tuple[float, commands.Timer] | None:

@@ -9,7 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from app.rooms.doc import host_seat, player_by_pid, player_by_seat, settings_of, watching
+from app.rooms.doc import (
+    ABSENT_AFTER,
+    host_seat,
+    player_by_pid,
+    player_by_seat,
+    settings_of,
+    watching,
+)
 from app.rooms.shuffle import shuffle_view
 
 SPECTATOR = "*"
@@ -88,6 +95,9 @@ def build_views(
     # The current decision's deadline (server ms) and whose it is, for the countdown.
     shared["deadline"] = None if clock is None else clock["deadline"]
     shared["deadlineSeat"] = None if clock is None else clock["seat"]
+    # Where the decision's own time ends and its time bank starts (the bank runs from
+    # there to the deadline), so that a client can show the two apart.
+    shared["bankFrom"] = None if clock is None else _bank_from(clock)
     ended = doc.get("ended")
     over = False
     if ended is not None and state is not None:
@@ -119,6 +129,12 @@ def _seat_of(doc: dict[str, Any], audience: str) -> int | None:
     return None if player is None else player["seat"]
 
 
+def _bank_from(clock: dict[str, Any]) -> int | None:
+    if clock.get("flag") or not clock.get("turn"):
+        return None  # the match clock's flag, not a turn timer, ends this decision
+    return int(clock["start"]) + int(clock["turn"])
+
+
 def _named_players(doc: dict[str, Any], entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     players = []
     for entry in entries:
@@ -128,25 +144,39 @@ def _named_players(doc: dict[str, Any], entries: list[dict[str, Any]]) -> list[d
                 **entry,
                 "name": None if who is None else who["name"],
                 "connected": who is not None and who["conn"] > 0,
-                **_seat_marks(who),
+                **_seat_marks(doc, who),
             }
         )
     return players
 
 
-def _seat_marks(player: dict[str, Any] | None) -> dict[str, Any]:
-    """What the room adds to a seat: away (played by the autopilot), bot (its level),
-    left (its player left mid-match; a bot plays on, the score is kept), the time bank,
-    the match clock (blitzSeconds)."""
+def _seat_marks(doc: dict[str, Any], player: dict[str, Any] | None) -> dict[str, Any]:
+    """What the room adds to a seat: away (played by the autopilot), when it will be
+    (awayAt), bot (its level), left (its player left mid-match; a bot plays on, the score
+    is kept), the time bank, the match clock (blitzSeconds)."""
     if player is None:
-        return {"away": False, "bot": None, "left": False, "bank": None, "blitz": None}
+        marks = {"away": False, "bot": None, "left": False, "bank": None, "blitz": None}
+        return {**marks, "awayAt": None}
     return {
         "away": bool(player.get("away")),
+        "awayAt": _away_at(doc, player),
         "bot": player.get("bot"),
         "left": bool(player.get("left")),
         "bank": player.get("bank"),  # ms
         "blitz": player.get("blitz"),  # ms on the match clock (blitzSeconds), or None
     }
+
+
+def _away_at(doc: dict[str, Any], player: dict[str, Any]) -> int | None:
+    """Server ms when the autopilot takes over a seat whose sockets all closed (the
+    room's ``absentAfter`` after the last one), or None: connected, away already, a bot,
+    or a paused table (whose absence timers stand still)."""
+    gone = player.get("goneAt")
+    if gone is None or player.get("bot") or player.get("away") or player["conn"] > 0:
+        return None
+    if doc.get("pausedAt"):
+        return None
+    return int(gone) + int(doc.get("absentAfter", ABSENT_AFTER)) * 1000
 
 
 def _lobby_view(doc: dict[str, Any]) -> dict[str, Any]:
@@ -161,7 +191,7 @@ def _lobby_view(doc: dict[str, Any]) -> dict[str, Any]:
                 "cards": 0,
                 "score": 0,
                 "connected": p["conn"] > 0,
-                **_seat_marks(p),
+                **_seat_marks(doc, p),
             }
             for p in doc["players"]
         ],

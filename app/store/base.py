@@ -141,8 +141,9 @@ class RoomStore(abc.ABC):
         """The id of the room with this private join code."""
 
     @abc.abstractmethod
-    async def listed(self, limit: int) -> list[dict[str, Any]]:
-        """Documents of rooms marked listed (the public lobby), at most ``limit``."""
+    async def listed(self, limit: int, status: str | None = None) -> list[dict[str, Any]]:
+        """Documents of rooms marked listed (public rooms someone is in: open to join, or
+        playing), at most ``limit``, only those in ``status`` if given."""
 
     # The command log
 

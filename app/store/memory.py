@@ -131,12 +131,15 @@ class MemoryStore(RoomStore):
         room_id = self._codes.get(code)
         return room_id if room_id is not None and self._room(room_id) is not None else None
 
-    async def listed(self, limit: int) -> list[dict[str, Any]]:
+    async def listed(self, limit: int, status: str | None = None) -> list[dict[str, Any]]:
         docs = []
         for room_id in list(self._listed):
             room = self._room(room_id)
-            if room is not None:
-                docs.append(orjson.loads(room.doc))
+            if room is None:
+                continue
+            doc = orjson.loads(room.doc)
+            if status is None or doc["status"] == status:
+                docs.append(doc)
                 if len(docs) == limit:
                     break
         return docs

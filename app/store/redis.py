@@ -475,7 +475,7 @@ class RedisStore(RoomStore):
         """Remove a join code if it still names ``room_id``."""
         await self._drop_code_script(keys=[self._global("codes")], args=[code, room_id])
 
-    async def listed(self, limit: int) -> list[dict[str, Any]]:
+    async def listed(self, limit: int, status: str | None = None) -> list[dict[str, Any]]:
         lobby = self._global("lobby")
         docs: list[dict[str, Any]] = []
         start = 0
@@ -494,11 +494,12 @@ class RedisStore(RoomStore):
                 if d is not _FAILED and d[0] is None
             ]
             # A room whose Cluster shard is down is left out this time, not dropped.
-            docs.extend(
+            read = (
                 read_doc({k: v for k, v in zip(fields, d, strict=True) if v is not None})
                 for d in found
                 if d is not _FAILED and d[0] is not None
             )
+            docs.extend(doc for doc in read if status is None or doc["status"] == status)
             if gone:
                 await self._redis.zrem(lobby, *gone)
             start += len(ids) - len(gone)

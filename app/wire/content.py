@@ -159,6 +159,11 @@ class Player(Closed):
         default=None, description="its player left mid-match; a bot plays on, the score kept"
     )
     bank: int | None = Field(default=None, description="ms of time bank left this match")
+    awayAt: int | None = Field(
+        default=None,
+        description="server ms when the autopilot takes the seat over (every socket of it"
+        " closed; the room's absentAfter after the last one), or null",
+    )
     place: int | None = Field(
         default=None, description="placings: the seat's place this deal (1 first out), or null"
     )
@@ -285,6 +290,11 @@ class _ViewBase(Closed):
         default=None, description="server ms when the current decision times out"
     )
     deadlineSeat: Seat | None = Field(default=None, description="whose decision that is")
+    bankFrom: int | None = Field(
+        default=None,
+        description="server ms when the decision's turn time ends and its time bank starts"
+        " (the bank runs until `deadline`), or null",
+    )
 
 
 class LobbyView(_ViewBase):

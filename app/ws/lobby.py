@@ -1,11 +1,12 @@
 """``/ws/lobby``: the public rooms, pushed as they appear, fill, start and end.
 
-One feed per node reads the store's lobby (the rooms ``GET /api/rooms`` lists) every
-``lobby_poll_seconds`` while some lobby socket is open, and publishes what changed as one
-numbered ``lobby`` message: ``seq`` counts the feed's changes (1, 2, ...) within its
-``epoch`` (one per node and start). A client that reconnects sends ``resume {lastSeq,
-epoch}``: the changes since, from the feed's last ``history`` changes, or a fresh
-``snapshot`` (another node, another epoch, or too long ago).
+One feed per node reads the store's lobby (the rooms ``GET /api/rooms`` lists, open to
+join, and those of ``?status=playing``, running games to watch) every
+``lobby_poll_seconds`` while some lobby socket is open, and publishes what changed in
+either list as one numbered ``lobby`` message: ``seq`` counts the feed's changes (1, 2,
+...) within its ``epoch`` (one per node and start). A client that reconnects sends
+``resume {lastSeq, epoch}``: the changes since, from the feed's last ``history``
+changes, or a fresh ``snapshot`` (another node, another epoch, or too long ago).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.responses import JSONResponse
 
 from app.deps import AppSettings, Rooms
-from app.rooms.doc import summary
+from app.rooms.doc import LOBBY, PLAYING, someone_in, summary
 from app.settings import Settings
 from app.store.base import RoomStore
 from app.wire.messages import VERSION, error
@@ -56,13 +57,14 @@ class LobbyPing(_Closed):
 
 class LobbyChange(BaseModel):
     """``add`` or ``update``: the room as ``GET /api/rooms/{id}`` shows it; ``remove``: it
-    left the lobby, and why (``full``, ``started``, ``over``, ``private``, ``closed``)."""
+    left the list, and why (``full``, ``started``, ``over``, ``private``, ``empty``: nobody
+    is in it any more, ``closed``)."""
 
     model_config = ConfigDict(extra="forbid")
     op: Literal["add", "update", "remove"]
     roomId: str
     room: RoomSummary | None = None
-    reason: Literal["full", "started", "over", "private", "closed"] | None = None
+    reason: Literal["full", "started", "over", "private", "empty", "closed"] | None = None
 
 
 class LobbySnapshot(BaseModel):
@@ -75,6 +77,9 @@ class LobbySnapshot(BaseModel):
     seq: int
     ts: int
     rooms: list[RoomSummary]
+    playing: list[RoomSummary] = Field(
+        default_factory=list, description="running public games, to watch"
+    )
 
 
 class LobbyMessage(BaseModel):
@@ -85,7 +90,10 @@ class LobbyMessage(BaseModel):
     epoch: str
     seq: int
     ts: int
-    changes: list[LobbyChange]
+    changes: list[LobbyChange] = Field(description="of the rooms open to join (`rooms`)")
+    playingChanges: list[LobbyChange] = Field(
+        default_factory=list, description="of the running games (`playing`)"
+    )
 
 
 LOBBY_CLIENT = (LobbyResume, LobbyPing)
@@ -118,6 +126,7 @@ class LobbyFeed:
         self.epoch = secrets.token_hex(6)
         self.seq = 0
         self.rooms: dict[str, dict[str, Any]] = {}
+        self.playing: dict[str, dict[str, Any]] = {}
         self.history: deque[tuple[int, str]] = deque(maxlen=history)
         self.listeners: set[_Listener] = set()
         self._task: asyncio.Task[None] | None = None
@@ -126,40 +135,49 @@ class LobbyFeed:
     async def refresh(self, now_ms: int) -> None:
         """Read the lobby and publish what changed (one message)."""
         async with self._lock:
-            docs = await self.store.listed(self.limit)
-            now = {doc["id"]: summary(doc) for doc in docs}
-            changes: list[dict[str, Any]] = []
-            for room_id, room in now.items():
-                old = self.rooms.get(room_id)
-                if old != room:
-                    op = "add" if old is None else "update"
-                    changes.append({"op": op, "roomId": room_id, "room": room})
-            for room_id in [r for r in self.rooms if r not in now]:
-                changes.append(
-                    {"op": "remove", "roomId": room_id, "reason": await self._why(room_id)}
-                )
-            self.rooms = now
-            if not changes:
+            joinable = await self.store.listed(self.limit, LOBBY)
+            running = await self.store.listed(self.limit, PLAYING)
+            changes, self.rooms = await self._changes(self.rooms, joinable, LOBBY)
+            watched, self.playing = await self._changes(self.playing, running, PLAYING)
+            if not changes and not watched:
                 return
             self.seq += 1
             message = {"type": "lobby", "epoch": self.epoch, "seq": self.seq, "ts": now_ms}
-            text = orjson.dumps({**message, "changes": changes}).decode()
+            body = {**message, "changes": changes, "playingChanges": watched}
+            text = orjson.dumps(body).decode()
             self.history.append((self.seq, text))
             for listener in self.listeners:
                 listener.send(text)
 
-    async def _why(self, room_id: str) -> str:
+    async def _changes(
+        self, before: dict[str, dict[str, Any]], docs: list[dict[str, Any]], listing: str
+    ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+        """One list's changes from ``before`` to ``docs``, and the list now."""
+        now = {doc["id"]: summary(doc) for doc in docs}
+        changes: list[dict[str, Any]] = []
+        for room_id, room in now.items():
+            old = before.get(room_id)
+            if old != room:
+                op = "add" if old is None else "update"
+                changes.append({"op": op, "roomId": room_id, "room": room})
+        for room_id in [r for r in before if r not in now]:
+            reason = await self._why(room_id, listing)
+            changes.append({"op": "remove", "roomId": room_id, "reason": reason})
+        return changes, now
+
+    async def _why(self, room_id: str, listing: str) -> str:
+        """Why a room left the list of rooms in ``listing`` (its status)."""
         record = await self.store.load(room_id)
         if record is None:
             return "closed"
         doc = record.doc
-        if doc["status"] == "playing":
-            return "started"
-        if doc["status"] == "over":
-            return "over"
+        if doc["status"] != listing:
+            return "started" if doc["status"] == PLAYING else "over"
         if doc["private"]:
             return "private"
-        return "full" if len(doc["players"]) >= doc["seats"] else "closed"
+        if listing == LOBBY and len(doc["players"]) >= doc["seats"]:
+            return "full"
+        return "closed" if someone_in(doc) else "empty"
 
     def snapshot(self, now_ms: int) -> str:
         message = {
@@ -169,6 +187,7 @@ class LobbyFeed:
             "seq": self.seq,
             "ts": now_ms,
             "rooms": list(self.rooms.values()),
+            "playing": list(self.playing.values()),
         }
         return orjson.dumps(message).decode()
 

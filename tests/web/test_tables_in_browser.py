@@ -59,6 +59,7 @@ def test_away_autopilot_back_leave_and_play_again(new_page, server_url, shot):
         expect(ben.get_by_test_id("im-back")).to_have_count(0)
         # Ben leaves mid-match: a bot plays his seat on, marked as left.
         ben.get_by_test_id("leave-match").click()
+        ben.get_by_test_id("leave-yes").click()
         expect(anna.get_by_test_id("left")).to_be_visible()
     _play_until(anna, lambda: phase(anna) == "matchOver")
     shot(anna, "tables-03-match-over")

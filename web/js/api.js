@@ -44,7 +44,7 @@ async function request(method, path, { body, token } = {}) {
 }
 
 export const api = {
-  listRooms: () => request("GET", "/api/rooms"),
+  listRooms: (status) => request("GET", status ? `/api/rooms?status=${encodeURIComponent(status)}` : "/api/rooms"),
   getRoom: (roomId) => request("GET", `/api/rooms/${encodeURIComponent(roomId)}`),
   createRoom: (body) => request("POST", "/api/rooms", { body }),
   joinRoom: (roomId, body) =>

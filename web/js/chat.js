@@ -26,7 +26,14 @@ export function keepLine(lines, message) {
 
 function lineText(m, ctx) {
   const who = m.spectator ? t("chat.spectator") : m.name || ctx.name(m.seat);
-  if (m.type === "reaction") return [h("strong", {}, [`${who} `]), h("span", { role: "img", "aria-label": t(`chat.emote.${m.emote}`) }, [EMOTES[m.emote] || "?"])];
+  if (m.type === "reaction") {
+    // The word beside the glyph: a device without an emoji font still reads it.
+    return [
+      h("strong", {}, [`${who} `]),
+      h("span", { "aria-hidden": "true" }, [`${EMOTES[m.emote] || "?"} `]),
+      h("span", { class: "reaction-word" }, [t(`chat.emote.${m.emote}`)]),
+    ];
+  }
   return [h("strong", {}, [`${who}: `]), m.text];
 }
 
@@ -72,11 +79,9 @@ export function chatPanel(ctx) {
             type: "button",
             class: "reaction",
             "data-testid": `react-${name}`,
-            "aria-label": t(`chat.emote.${name}`),
-            title: t(`chat.emote.${name}`),
             onClick: () => ctx.react(name),
           },
-          [glyph],
+          [h("span", { class: "reaction-glyph", "aria-hidden": "true" }, [glyph]), h("span", { class: "reaction-label" }, [t(`chat.emote.${name}`)])],
         ),
       ),
     ),

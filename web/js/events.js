@@ -37,8 +37,12 @@ export function describeEvent(e, ctx) {
         ? t("event.playColor", { name, cards, color: colorName(e.color) })
         : t("event.play", { name, cards });
     }
-    case "jumpIn":
-      return t("event.jumpIn", { name, cards: e.cards ? cardsName(e.cards) : "" }).trim();
+    case "jumpIn": {
+      if (!e.cards?.length) return t("event.jumpedIn", { name });
+      const wild = e.cards.some((c) => isWild(c, side));
+      const cards = cardsName(e.cards);
+      return wild && e.color ? t("event.jumpInColor", { name, cards, color: colorName(e.color) }) : t("event.jumpIn", { name, cards });
+    }
     case "draw":
       if (e.cards && e.seat === ctx.you) return t("event.drawYou", { cards: cardsName(e.cards) });
       if (e.reason && e.reason !== "draw") return t("event.penalty", { name, n: e.count ?? "?" });
@@ -144,18 +148,33 @@ export function describeEvent(e, ctx) {
 
 // Spectators coming and going are not game news.
 const QUIET = new Set(["watch", "unwatch", "watchers"]);
+// How the table ran rather than what happened at it (a race's timings, the shuffle's
+// contributions, which moves a bot or the autopilot made: the move itself has its own
+// line): shown only in the log's details.
+export const DETAIL_EVENTS = new Set(["race", "entropy", "auto"]);
 
 /**
  * The events worth a line: without spectators' comings and goings, and without the
  * engine's second "called UNO" when a player called UNO and then played the card (the
  * engine confirms the call with the play; the player called once).
  */
-export function loggedEvents(log) {
+export function loggedEvents(log, { details = true } = {}) {
   const out = [];
   const called = new Set(); // seats whose UNO call is waiting for its play
   let lastPlay = null;
-  for (const e of log) {
-    if (QUIET.has(e.type)) continue;
+  const joined = new Set(); // plays told already by their jump-in's line
+  for (let i = 0; i < log.length; i += 1) {
+    let e = log[i];
+    if (QUIET.has(e.type) || joined.has(e)) continue;
+    if (!details && DETAIL_EVENTS.has(e.type)) continue;
+    if (e.type === "jumpIn" && !e.cards) {
+      // The engine tells a jump-in, then the play it made: one line says both.
+      const play = log.slice(i + 1).find((x) => x.type === "play" && x.seat === e.seat);
+      if (play) {
+        joined.add(play);
+        e = { ...play, ...e, cards: play.cards || (play.card ? [play.card] : []), color: play.color };
+      }
+    }
     if (e.type === "callUno") {
       const confirming = lastPlay === e.seat;
       const repeat = confirming && called.has(e.seat);
@@ -178,14 +197,39 @@ export function loggedEvents(log) {
   return out;
 }
 
+// Whether the log shows its details (for this page; off at first).
+let detailed = false;
+
 export function eventLog(log, ctx) {
-  const shown = loggedEvents(log).slice(-40).reverse();
+  const list = h("ol", { class: "log-list", "data-testid": "log", reversed: true });
+  const fill = () => {
+    const shown = loggedEvents(log, { details: detailed }).slice(-40).reverse();
+    list.replaceChildren(
+      ...shown.map((e) =>
+        h("li", { "data-type": e.type, class: DETAIL_EVENTS.has(e.type) ? "detail" : null }, [describeEvent(e, ctx)]),
+      ),
+    );
+  };
+  fill();
+  const toggle = h(
+    "button",
+    {
+      type: "button",
+      class: "link",
+      "data-testid": "log-details",
+      "data-focus-key": "log-details",
+      "aria-pressed": String(detailed),
+      onClick: () => {
+        detailed = !detailed;
+        toggle.setAttribute("aria-pressed", String(detailed));
+        toggle.textContent = t(detailed ? "table.logLessDetail" : "table.logDetails");
+        fill();
+      },
+    },
+    [t(detailed ? "table.logLessDetail" : "table.logDetails")],
+  );
   return h("section", { class: "log panel", "aria-labelledby": "log-h" }, [
-    h("h2", { id: "log-h" }, [t("table.log")]),
-    h(
-      "ol",
-      { class: "log-list", "data-testid": "log", reversed: true },
-      shown.map((e) => h("li", { "data-type": e.type }, [describeEvent(e, ctx)])),
-    ),
+    h("div", { class: "panel-head" }, [h("h2", { id: "log-h" }, [t("table.log")]), toggle]),
+    list,
   ]);
 }

@@ -3,6 +3,7 @@
 import { api, ApiError, roomsOf } from "./api.js";
 import { h, mount } from "./dom.js";
 import { errorText, presetLabel, t } from "./i18n.js";
+import { LobbyFeed } from "./lobby-feed.js";
 import { confirmAdult } from "./pickers.js";
 import { loadCatalogue, rulesEditor } from "./rules.js";
 import { storage } from "./storage.js";
@@ -61,6 +62,7 @@ function parseCodeInput(text) {
 
 export function showLobby(root, params = {}) {
   let rooms = [];
+  let playing = [];
   let timer = null;
   let disposed = false;
   let editor = null;
@@ -80,26 +82,57 @@ export function showLobby(root, params = {}) {
     return name;
   }
 
+  // The lists follow the lobby socket; REST reads them while it is not there (and on
+  // "Refresh").
+  const feed = new LobbyFeed((live) => {
+    rooms = [...live.rooms.values()];
+    playing = [...live.playing.values()];
+    if (!disposed) renderRooms();
+  });
+  feed.connect();
+
   async function refresh() {
+    if (feed.online) return; // the socket keeps the lists current
     try {
-      rooms = roomsOf(await api.listRooms());
+      [rooms, playing] = await Promise.all([api.listRooms(), api.listRooms("playing")]).then((lists) =>
+        lists.map(roomsOf),
+      );
     } catch {
       rooms = [];
+      playing = [];
     }
     if (!disposed) renderRooms();
+  }
+
+  // A running game is watched, not joined: asked first, so that the expected way into a
+  // started room is no refused request.
+  async function running(roomId) {
+    if (playing.some((r) => roomIdOf(r) === roomId)) return true;
+    try {
+      return (await api.getRoom(roomId)).status === "playing";
+    } catch {
+      return false; // the join says what is wrong
+    }
+  }
+
+  function watchStarted(roomId, code) {
+    toast(t("lobby.watchingStarted"), { code: "watching" });
+    location.hash = `#/room/${encodeURIComponent(roomId)}${code ? `?code=${encodeURIComponent(code)}` : ""}`;
   }
 
   async function join(roomId, code) {
     const name = requireName();
     if (!name) return;
+    if (await running(roomId)) {
+      watchStarted(roomId, code);
+      return;
+    }
     try {
       await joinRoom(roomId, name, code);
       location.hash = `#/room/${encodeURIComponent(roomId)}`;
     } catch (err) {
       if (err instanceof ApiError && err.code === "match_in_progress") {
-        // It started meanwhile: watch it.
-        toast(t("lobby.watchingStarted"), { code: "watching" });
-        location.hash = `#/room/${encodeURIComponent(roomId)}${code ? `?code=${encodeURIComponent(code)}` : ""}`;
+        watchStarted(roomId, code); // it started meanwhile
         return;
       }
       showError(err);
@@ -214,15 +247,33 @@ export function showLobby(root, params = {}) {
     ]);
   }
 
+  // A running game: who plays, and a link to watch it.
+  function watchItem(room) {
+    const id = roomIdOf(room);
+    const names = (room.players || []).map((p) => p.name).join(", ");
+    const preset = room.rules?.preset;
+    return h("li", { class: "room-item", "data-testid": "watch-item", "data-room-id": id }, [
+      h("div", { class: "room-item-text" }, [
+        h("strong", {}, [room.name || id]),
+        h("span", { class: "muted" }, [[names, preset ? presetLabel(preset) : null].filter(Boolean).join(" · ")]),
+      ]),
+      h("div", { class: "room-item-actions" }, [
+        h("a", { class: "button", "data-testid": "watch-room", "data-room-id": id, href: `#/room/${encodeURIComponent(id)}` }, [
+          t("lobby.watch"),
+        ]),
+      ]),
+    ]);
+  }
+
   function renderRooms() {
     const list = root.querySelector("#room-list");
-    if (!list) return;
-    mount(
-      list,
-      rooms.length
-        ? rooms.map(roomItem)
-        : [h("li", { class: "muted empty" }, [t("lobby.noRooms")])],
-    );
+    if (list) {
+      mount(list, rooms.length ? rooms.map(roomItem) : [h("li", { class: "muted empty" }, [t("lobby.noRooms")])]);
+    }
+    const watch = root.querySelector("#watch-list");
+    if (watch) {
+      mount(watch, playing.length ? playing.map(watchItem) : [h("li", { class: "muted empty" }, [t("lobby.noGames")])]);
+    }
   }
 
   function bind(input, key, cast = (v) => v) {
@@ -264,6 +315,13 @@ export function showLobby(root, params = {}) {
         h("button", { type: "button", onClick: refresh }, [t("lobby.refresh")]),
       ]),
       h("ul", { id: "room-list", class: "room-list", "data-testid": "room-list" }),
+    ]);
+  }
+
+  function watchSection() {
+    return h("section", { class: "panel", "aria-labelledby": "watch-h" }, [
+      h("h2", { id: "watch-h" }, [t("lobby.watchGames")]),
+      h("ul", { id: "watch-list", class: "room-list", "data-testid": "watch-list" }),
     ]);
   }
 
@@ -393,7 +451,7 @@ export function showLobby(root, params = {}) {
     if (editor && wasOpen) editor.element.querySelector(".rules-editor").open = true;
     mount(root, [
       h("div", { class: "lobby" }, [
-        h("div", { class: "lobby-side" }, [nameSection(), roomsSection(), codeSection()]),
+        h("div", { class: "lobby-side" }, [nameSection(), roomsSection(), watchSection(), codeSection()]),
         createSection(),
       ]),
     ]);
@@ -405,7 +463,7 @@ export function showLobby(root, params = {}) {
   refresh();
   fetchCatalogue();
   timer = setInterval(() => {
-    refresh();
+    if (!feed.online) refresh();
     fetchCatalogue();
   }, REFRESH_MS);
   // The rules editor needs the server's option list; until it comes (or after a failed
@@ -424,6 +482,7 @@ export function showLobby(root, params = {}) {
     dispose() {
       disposed = true;
       clearInterval(timer);
+      feed.close();
     },
     rerender: render,
   };

@@ -139,6 +139,38 @@ export function confirmAdult() {
   });
 }
 
+/** Ask before leaving a match (a bot plays the seat on); resolves true to leave. */
+export function confirmLeave() {
+  return new Promise((resolve) => {
+    let answer = false;
+    const el = dialog(
+      t("table.leaveConfirmTitle"),
+      h("div", { class: "leave-confirm", "data-testid": "leave-confirm" }, [
+        h("p", {}, [t("table.leaveConfirm")]),
+        h("div", { class: "row" }, [
+          h(
+            "button",
+            {
+              type: "button",
+              class: "danger",
+              "data-testid": "leave-yes",
+              onClick: () => {
+                answer = true;
+                el.close();
+              },
+            },
+            [t("table.leaveYes")],
+          ),
+          h("button", { type: "button", class: "primary", "data-testid": "leave-no", onClick: () => el.close() }, [
+            t("table.leaveNo"),
+          ]),
+        ]),
+      ]),
+    );
+    el.addEventListener("close", () => resolve(answer));
+  });
+}
+
 /** Close any open picker (leaving the room). */
 export function closePickers() {
   document.querySelectorAll("dialog.picker").forEach((d) => d.close());

@@ -9,15 +9,15 @@ import { errorText, language, presetLabel, t } from "./i18n.js";
 import { joinRoom, NAME_MAX, showError } from "./lobby.js";
 import { RoomConnection } from "./protocol.js";
 import { storage } from "./storage.js";
-import { closePickers, pickColor, pickCompanions, pickTarget } from "./pickers.js";
+import { closePickers, confirmLeave, pickColor, pickCompanions, pickTarget } from "./pickers.js";
 import { loadCatalogue, rulesEditor, rulesSummary } from "./rules.js";
-import { describeEvent } from "./events.js";
+import { DETAIL_EVENTS, describeEvent } from "./events.js";
 import { stampEvents } from "./stamp.js";
 import { chatPanel, keepLine } from "./chat.js";
 import { attentionTools, notifyTurn, play, signalTurn, soundsFor } from "./attention.js";
 import { shareTools } from "./share.js";
 import { describePartyEvent } from "./bottle.js";
-import { GAME_PHASES, planPlay, renderTable, secondsLeft } from "./table.js";
+import { GAME_PHASES, planPlay, renderTable, tickText } from "./table.js";
 import { announce, toast } from "./toast.js";
 
 const QUIET_ERRORS = new Set(["entropy_too_late", "entropy_twice"]);
@@ -133,7 +133,7 @@ export function showRoom(root, roomId, params = {}) {
         if (state.log.length > LOG_LIMIT) state.log.splice(0, state.log.length - LOG_LIMIT);
         const ctx = { name, you: state.view?.you };
         state.pendingAnnouncement = events
-          .filter((e) => !["connect", "disconnect", "dealerDraw", "watch", "unwatch", "watchers", "entropy"].includes(e.type))
+          .filter((e) => !["connect", "disconnect", "dealerDraw", "watch", "unwatch", "watchers"].includes(e.type) && !DETAIL_EVENTS.has(e.type))
           .map((e) => (PARTY_GAMES.has(state.view?.game) ? describePartyEvent : describeEvent)(e, ctx));
       },
       onChat(message) {
@@ -162,30 +162,41 @@ export function showRoom(root, roomId, params = {}) {
         }
         if (status.state === "failed" && state.creds.token && [4001, 4401].includes(status.code)) {
           // Our seat is gone (removed by the host, or given up elsewhere): forget its
-          // token and stay on as a spectator, who may take a seat again.
+          // token and stay on as a spectator, who may take a seat again. (Our own
+          // leave closes the seat's socket too: leave() says so itself.)
+          if (state.leaving) return;
           toast(t("room.kicked"), { kind: "error", code: "kicked" });
-          storage.setSeat(roomId, { token: null, seat: null });
-          state.creds = storage.seat(roomId) || {};
-          state.view = null;
-          connect();
-          loadInfo();
+          toSpectator();
         }
       },
     });
     connection.connect();
   }
 
-  async function leave() {
+  // Watching from here on: the seat's token is forgotten, and the players' chat goes with
+  // it (a spectator's panel is the spectators' own chat).
+  function toSpectator() {
+    storage.setSeat(roomId, { token: null, seat: null });
+    state.creds = storage.seat(roomId) || {};
+    state.view = null;
+    state.chat = [];
+    connect();
+    loadInfo();
+  }
+
+  async function leave({ ask = false } = {}) {
+    if (ask && !(await confirmLeave())) return;
+    state.leaving = true;
     try {
       await api.leave(roomId, state.creds.token);
     } catch (err) {
+      state.leaving = false;
       toast(errorText(err.code, err.message), { kind: "error", code: err.code });
       return;
     }
-    storage.setSeat(roomId, { token: null, seat: null });
-    state.creds = storage.seat(roomId) || {};
-    connect();
-    loadInfo();
+    toSpectator();
+    state.leaving = false;
+    toast(t("room.youLeft"), { code: "left" });
   }
 
   // The host's bearer: the host token, or once the role passed to this seat, its token.
@@ -214,7 +225,7 @@ export function showRoom(root, roomId, params = {}) {
 
   const seatCtx = {
     back: () => connection?.sendAction({ type: "back" }),
-    leaveMatch: () => leave(),
+    leaveMatch: () => leave({ ask: true }),
     claim: () => roomCall(() => api.claim(roomId, state.creds.token)),
     leaveRoom: async () => {
       await leave();
@@ -504,6 +515,24 @@ export function showRoom(root, roomId, params = {}) {
     ]);
   }
 
+  // The turn time and the time bank apart, as the table will count them.
+  function timerSummary() {
+    const info = state.info;
+    if (!info) return null;
+    const turn = info.turnSeconds;
+    const text =
+      turn === "off" || !turn
+        ? t("room.timerSummaryOff")
+        : info.timeBank
+          ? t("room.timerSummary", { s: turn, bank: info.timeBank })
+          : t("room.timerSummaryNoBank", { s: turn });
+    return h("p", { class: "muted", "data-testid": "timer-summary" }, [
+      text,
+      " · ",
+      t("room.absentSummary", { s: info.absentAfter ?? 30 }),
+    ]);
+  }
+
   function waitingRoom() {
     const { rows, taken } = seatList();
     const seated = Boolean(state.creds.token);
@@ -519,6 +548,7 @@ export function showRoom(root, roomId, params = {}) {
       ]),
       shareTools(link),
       rules?.preset ? h("p", { class: "muted" }, [t("room.rules", { preset: presetLabel(rules.preset) })]) : null,
+      timerSummary(),
       // Every seat reads the options in force, not only the host in the editor.
       rules && catalogue ? rulesSummary(catalogue, rules, { open: !isHost }) : null,
       h("h2", {}, [t("room.seats")]),
@@ -652,9 +682,7 @@ export function showRoom(root, roomId, params = {}) {
 
   // Countdowns tick between changes without redrawing the table.
   const countdown = setInterval(() => {
-    for (const el of root.querySelectorAll("[data-deadline]")) {
-      el.textContent = t("table.countdown", { s: secondsLeft(Number(el.dataset.deadline)) });
-    }
+    for (const el of root.querySelectorAll("[data-tick]")) el.textContent = tickText(el.dataset);
   }, COUNTDOWN_MS);
 
   document.addEventListener("keydown", onKey);

@@ -128,25 +128,86 @@ function othersInOrder(view) {
   return out;
 }
 
-/** A seat's room marks: bot, left, away, and the countdown of its decision. */
+/**
+ * A seat's room marks: bot, left, away, when a closed seat goes to the autopilot ("away
+ * in N s", from `awayAt`), and the countdown of its decision.
+ */
 export function seatBadges(view, p) {
   const out = [];
   if (p.left) out.push(h("span", { class: "badge", "data-testid": "left" }, [t("table.left")]));
   else if (p.bot) out.push(h("span", { class: "badge", "data-testid": "bot" }, [t("table.bot")]));
   if (p.away) out.push(h("span", { class: "badge warn", "data-testid": "away" }, [t("table.away")]));
-  const timed = view.deadline && view.deadlineSeat === p.seat && GAME_PHASES.has(view.phase);
+  const playing = GAME_PHASES.has(view.phase);
+  if (p.awayAt && playing) out.push(ticking("badge warn", "away-in", { awayAt: p.awayAt }));
+  const timed = view.deadline && view.deadlineSeat === p.seat && playing;
   if (timed) {
-    out.push(
-      h("span", { class: "badge countdown", "data-testid": "countdown", "data-deadline": view.deadline }, [
-        t("table.countdown", { s: secondsLeft(view.deadline) }),
-      ]),
-    );
+    // The table moves at the deadline, or sooner when the autopilot takes the seat over.
+    const moves = p.awayAt && p.awayAt < view.deadline ? p.awayAt : view.deadline;
+    const bankFrom = moves === view.deadline ? view.bankFrom : null;
+    out.push(ticking("badge countdown", "countdown", { deadline: moves, bankFrom: bankFrom ?? "" }));
   }
   return out;
 }
 
+// A badge whose text follows the clock: room.js redraws every `[data-tick]` twice a
+// second with tickText, without redrawing the table.
+function ticking(cls, testid, times) {
+  const el = h("span", { class: cls, "data-testid": testid, dataset: { tick: testid, ...times } });
+  el.textContent = tickText(el.dataset);
+  return el;
+}
+
 export function secondsLeft(deadline) {
   return Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+}
+
+/**
+ * A ticking badge's text: "away in 12 s"; a decision's "12 s + bank 30 s" while its turn
+ * time runs, "bank 25 s" once the bank does, else "12 s".
+ */
+export function tickText(data) {
+  if (data.tick === "away-in") return t("table.awayIn", { s: secondsLeft(Number(data.awayAt)) });
+  const deadline = Number(data.deadline);
+  const bankFrom = data.bankFrom ? Number(data.bankFrom) : null;
+  if (bankFrom === null || bankFrom >= deadline) return t("table.countdown", { s: secondsLeft(deadline) });
+  if (Date.now() < bankFrom) {
+    return t("table.countdownBank", { s: secondsLeft(bankFrom), bank: Math.round((deadline - bankFrom) / 1000) });
+  }
+  return t("table.bankLeft", { s: secondsLeft(deadline) });
+}
+
+/**
+ * Whether `seat` has called UNO: holding one card and not exposed (the call came with the
+ * play), or a call made ahead of its next-to-last card (`callUno` in the log since the
+ * seat last played or drew).
+ */
+export function calledUno(view, seat, log = []) {
+  if (!GAME_PHASES.has(view.phase) || view.phase === "dealOver" || view.phase === "matchOver") return false;
+  const p = view.players?.find((x) => x.seat === seat);
+  if (!p) return false;
+  if (p.cards === 1 && view.unoExposed !== seat) return true;
+  for (let i = log.length - 1; i >= 0; i -= 1) {
+    const e = log[i];
+    if (e.seat !== seat) continue;
+    if (e.type === "callUno") return p.cards <= 2;
+    if (["play", "jumpIn", "draw", "pass", "deal", "dealOver"].includes(e.type)) return false;
+  }
+  return false;
+}
+
+function unoBadge(view, seat, log) {
+  return calledUno(view, seat, log) ? h("span", { class: "badge uno", "data-testid": "uno-called" }, [t("table.unoCalled")]) : null;
+}
+
+/** "Leave the table": kept apart from the hand's buttons (a bot plays on; room.js asks first). */
+function leaveLink(view, ctx, done) {
+  const me = view.players?.find((p) => p.seat === view.you);
+  if (!me || !ctx.leaveMatch || done) return null;
+  return h("div", { class: "panel leave-panel" }, [
+    h("button", { type: "button", class: "link danger", "data-testid": "leave-match", onClick: ctx.leaveMatch }, [
+      t("table.leaveMatch"),
+    ]),
+  ]);
 }
 
 function seatActions(view, ctx, done) {
@@ -164,13 +225,6 @@ function seatActions(view, ctx, done) {
   const others = (view.players || []).filter((p) => p.seat !== view.you);
   if (!done && !me.away && others.length === 1 && (others[0].away || others[0].left)) {
     out.push(h("button", { type: "button", "data-testid": "claim", onClick: ctx.claim }, [t("table.claim")]));
-  }
-  if (!done) {
-    out.push(
-      h("button", { type: "button", class: "link danger", "data-testid": "leave-match", onClick: ctx.leaveMatch }, [
-        t("table.leaveMatch"),
-      ]),
-    );
   }
   return out;
 }
@@ -206,7 +260,7 @@ function playerChip(view, p, ctx, info) {
         p.out && !p.place ? h("span", { class: "badge" }, [t("table.out")]) : null,
         p.place ? h("span", { class: "badge", "data-testid": "place" }, [t("table.place", { n: p.place })]) : null,
         ...seatBadges(view, p),
-        p.cards === 1 && GAME_PHASES.has(view.phase) ? h("span", { class: "badge uno" }, ["UNO"]) : null,
+        unoBadge(view, p.seat, ctx.log),
       ]),
       h("div", { class: "player-cards", "aria-hidden": "true" }, [
         ...Array.from({ length: backs }, () => cardBack({ size: "tiny" })),
@@ -527,6 +581,7 @@ export function renderTable(view, ctx) {
       ? h("div", { class: "me" }, [
           h("div", { class: "me-head" }, [
             h("strong", {}, [ctx.name(view.you)]),
+            unoBadge(view, view.you, ctx.log),
             h("span", { class: "muted" }, [
               t("table.score", { n: view.players?.[view.you]?.score ?? view.totals?.[view.you] ?? 0 }),
             ]),
@@ -538,6 +593,7 @@ export function renderTable(view, ctx) {
         ])
       : h("p", { class: "muted spectating", "data-testid": "spectating" }, [t("table.spectating")]),
     h("div", { class: "side" }, [
+      seated ? leaveLink(view, ctx, done) : null,
       ctx.chat || null,
       eventLog(ctx.log, ctx),
       // Every seat (and spectator) may read the scores so far and the rules in force.
