@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Response
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 import engine
 from app.api.deps import AppSettings, Authorization, Db, RoomHost, Rooms, RoomSeat, bearer
 from app.api.errors import RULE_CODES, responses
-from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN
+from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN, cleaned_name
 from app.rooms import commands, tokens
 from app.rooms.doc import new_doc, player_by_token, summary
 from app.rooms.errors import RoomError
@@ -22,7 +22,10 @@ from app.rooms.seating import check_seats
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
-Name = Annotated[str, Field(min_length=1, max_length=40, pattern=NAME_PATTERN)]
+# Stored cleaned (app.names.clean_name): trimmed, no format characters.
+Name = Annotated[
+    str, Field(min_length=1, max_length=40, pattern=NAME_PATTERN), AfterValidator(cleaned_name)
+]
 RoomId = Annotated[str, Path(max_length=ID_MAX, pattern=ID_PATTERN)]
 # Join codes are 6 characters; a little room for spaces typed around them.
 Code = Annotated[str, Field(max_length=16)]

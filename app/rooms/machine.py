@@ -26,9 +26,10 @@ from app.rooms.doc import (
     LOBBY,
     OVER,
     PLAYING,
-    is_banned,
+    banned_as,
     player_by_pid,
     player_by_seat,
+    seated_as,
     watching,
 )
 from app.rooms.errors import RoomError
@@ -255,8 +256,10 @@ class RoomMachine:
         doc = self.doc
         if doc["status"] == PLAYING:
             raise RoomError(409, "match_in_progress", "the match has started; seats are fixed")
-        if is_banned(doc, command.name):
+        if banned_as(doc, command.name) is not None:
             raise RoomError(403, "banned", "the host removed this player from the room")
+        if seated_as(doc, command.name) is not None:
+            raise RoomError(409, "name_taken", f"{command.name!r} is seated here already")
         seat = self._free_seat()
         if doc["rules"].get("drinks") and not command.age:
             raise RoomError(403, "age_confirmation_required", _AGE_MESSAGE)
@@ -337,7 +340,7 @@ class RoomMachine:
         if not player.get("bot"):
             # A kick is a ban for the room's lifetime (the host may lift it).
             bans = self.doc.setdefault("bans", [])
-            if player["name"] not in bans:
+            if banned_as(self.doc, player["name"]) is None:
                 bans.append(player["name"])
         return self._remove(player, "kick", now_ms)
 
@@ -380,7 +383,7 @@ class RoomMachine:
 
     def _on_unban(self, command: commands.Unban, now_ms: int) -> Step:
         bans = self.doc.get("bans", [])
-        name = next((b for b in bans if b.casefold() == command.name.casefold()), None)
+        name = banned_as(self.doc, command.name)
         if name is None:
             raise RoomError(404, "not_banned", f"{command.name!r} is not banned here")
         bans.remove(name)

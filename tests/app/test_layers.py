@@ -58,3 +58,9 @@ def test_routes_take_their_dependencies_from_deps() -> None:
         if path.name != "deps.py" and "app.state" in path.read_text(encoding="utf-8")
     ]
     assert readers == []
+
+
+def test_names_is_a_leaf_module() -> None:
+    # app.names is read by rooms, tournaments and accounts alike: it imports no layer.
+    imported = _imports(APP / "names.py") | _imports(APP / "confusables.py")
+    assert sorted(n for n in imported if n.startswith("app.") and n != "app.confusables") == []
