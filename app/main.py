@@ -46,6 +46,7 @@ from app.tournaments.runner import TournamentRunner
 from app.tournaments.service import TournamentService
 from app.tournaments.store import tournaments_beside
 from app.ws import endpoint, lobby, tournament_feed
+from app.ws.limits import SpectatorSockets
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +121,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     )
     app.state.tournament_runner.start()
     app.state.rest_limits = rest_limits
+    app.state.spectator_sockets = SpectatorSockets()
     app.state.ready = True
     try:
         yield

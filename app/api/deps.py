@@ -18,6 +18,7 @@ from typing import Annotated
 from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
+from app.api.limits import RestLimits
 from app.db import Database
 from app.rooms import tokens
 from app.rooms.doc import player_by_pid, player_by_token
@@ -27,6 +28,7 @@ from app.settings import Settings
 from app.store.base import RoomRecord
 from app.tournaments.runner import TournamentRunner
 from app.tournaments.service import TournamentService
+from app.ws.limits import SpectatorSockets
 
 
 def get_database(conn: HTTPConnection) -> Database:
@@ -49,6 +51,16 @@ def get_runner(conn: HTTPConnection) -> TournamentRunner:
     return runner
 
 
+def get_limits(conn: HTTPConnection) -> RestLimits:
+    limits: RestLimits = conn.app.state.rest_limits
+    return limits
+
+
+def get_spectator_sockets(conn: HTTPConnection) -> SpectatorSockets:
+    sockets: SpectatorSockets = conn.app.state.spectator_sockets
+    return sockets
+
+
 def get_settings(conn: HTTPConnection) -> Settings:
     settings: Settings = conn.app.state.settings
     return settings
@@ -59,6 +71,8 @@ Rooms = Annotated[RoomService, Depends(get_rooms)]
 Tournaments = Annotated[TournamentService, Depends(get_tournaments)]
 Runner = Annotated[TournamentRunner, Depends(get_runner)]
 AppSettings = Annotated[Settings, Depends(get_settings)]
+Limits = Annotated[RestLimits, Depends(get_limits)]
+Spectating = Annotated[SpectatorSockets, Depends(get_spectator_sockets)]
 # The raw ``Authorization`` header (``Bearer <token>``), for the checks below.
 Authorization = Annotated[str | None, Header()]
 

@@ -4,7 +4,8 @@ Every write (``POST``, ``PUT``, ``PATCH``, ``DELETE`` under ``/api/``) counts ag
 client address's write limit; creating a room (``POST /api/rooms``) also counts against a
 tighter limit of its own, since it costs a room in the store and a row in SQL and needs no
 token. Past a limit the request is answered ``429 {"code": "rate_limited", "message"}``
-with ``Retry-After``, before any route runs.
+with ``Retry-After``, before any route runs. The same counters count the rooms' chat
+(app.ws.chat), which every node relays.
 
 The counters live where the rooms do, so that every node counts the same address
 together: in the room store's Redis, or on its Redis Cluster (each counter's two windows
@@ -39,7 +40,7 @@ WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 CREATE_PATH = "/api/rooms"
 
 
-def _items(spec: str) -> list[RateLimitItem]:
+def rate_items(spec: str) -> list[RateLimitItem]:
     """``"120/minute;1000/hour"`` (the ``limits`` notation); empty: no limit."""
     return list(parse_many(spec)) if spec.strip() else []
 
@@ -57,8 +58,8 @@ class RestLimits:
     ) -> None:
         """Counters in the Redis at ``redis_url``, else on the Redis Cluster whose seeds
         (``HOST:PORT,...``) are ``redis_cluster``, else in this process."""
-        self.writes = _items(writes)
-        self.creates = _items(creates)
+        self.writes = rate_items(writes)
+        self.creates = rate_items(creates)
         storage: Storage
         self._pool: aioredis.ConnectionPool | None = None
         self._cluster: Any = None
@@ -105,6 +106,17 @@ class RestLimits:
         except Exception:
             log_failure(log, "rate limit counters unavailable; letting the request through")
         return None
+
+    async def hit(self, items: list[RateLimitItem], *keys: str) -> bool:
+        """Count one event of ``keys`` against each of ``items``: False once one is over
+        (the chat's limits, app.ws.chat). Should the counters fail, True: talk goes on."""
+        try:
+            for item in items:
+                if not await self._limiter.hit(item, *keys):
+                    return False
+        except Exception:
+            log_failure(log, "rate limit counters unavailable; letting a message through")
+        return True
 
     async def close(self) -> None:
         if self._pool is not None:

@@ -178,7 +178,7 @@ JOIN_ERRORS = responses(
     {
         403: ("bad_code", "age_confirmation_required", "banned"),
         404: ("room_not_found",),
-        409: ("room_full", "match_in_progress"),
+        409: ("room_full", "name_taken", "match_in_progress"),
         **_BUSY,
     }
 )
@@ -186,7 +186,7 @@ JOIN_CODE_ERRORS = responses(
     {
         403: ("age_confirmation_required", "banned"),
         404: ("bad_code",),
-        409: ("room_full", "match_in_progress"),
+        409: ("room_full", "name_taken", "match_in_progress"),
         **_BUSY,
     }
 )
