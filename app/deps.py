@@ -19,6 +19,7 @@ from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
 from app.db import Database
+from app.limits import RestLimits, SpectatorSockets
 from app.rooms import tokens
 from app.rooms.doc import player_by_pid, player_by_token
 from app.rooms.errors import RoomError
@@ -49,6 +50,16 @@ def get_runner(conn: HTTPConnection) -> TournamentRunner:
     return runner
 
 
+def get_limits(conn: HTTPConnection) -> RestLimits:
+    limits: RestLimits = conn.app.state.rest_limits
+    return limits
+
+
+def get_spectator_sockets(conn: HTTPConnection) -> SpectatorSockets:
+    sockets: SpectatorSockets = conn.app.state.spectator_sockets
+    return sockets
+
+
 def get_settings(conn: HTTPConnection) -> Settings:
     settings: Settings = conn.app.state.settings
     return settings
@@ -59,6 +70,8 @@ Rooms = Annotated[RoomService, Depends(get_rooms)]
 Tournaments = Annotated[TournamentService, Depends(get_tournaments)]
 Runner = Annotated[TournamentRunner, Depends(get_runner)]
 AppSettings = Annotated[Settings, Depends(get_settings)]
+Limits = Annotated[RestLimits, Depends(get_limits)]
+Spectating = Annotated[SpectatorSockets, Depends(get_spectator_sockets)]
 # The raw ``Authorization`` header (``Bearer <token>``), for the checks below.
 Authorization = Annotated[str | None, Header()]
 

@@ -30,8 +30,8 @@ from app.api import (
     tournaments,
 )
 from app.api.errors import ErrorOut, validation_body
-from app.api.limits import RateLimitMiddleware, RestLimits, document_429
 from app.db import Database
+from app.limits import RateLimitMiddleware, RestLimits, SpectatorSockets, document_429
 from app.logs import redact_uvicorn_logs
 from app.metrics import CONTENT_TYPE as METRICS_TYPE
 from app.metrics import Metrics
@@ -120,6 +120,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     )
     app.state.tournament_runner.start()
     app.state.rest_limits = rest_limits
+    app.state.spectator_sockets = SpectatorSockets()
     app.state.ready = True
     try:
         yield

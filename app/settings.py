@@ -63,6 +63,13 @@ class Settings(BaseSettings):
     # are refused (close 4429).
     max_sockets_per_seat: int = 4
     max_spectators: int = 200
+    # Spectator sockets one client address may hold open in one room (counted per node).
+    max_spectators_per_address: int = Field(default=8, ge=1)
+    # Chat and reactions, in the ``limits`` notation ("" no limit): each seat (all its
+    # sockets) and each spectator address, and a room's spectators together, whose every
+    # line reaches every spectator. Over either: ``chat_rate``, the line not relayed.
+    chat_rate: str = "5/10 seconds"
+    spectator_chat_rate: str = "20/10 seconds"
     # Spectators come and go without a change of the room; the count views show is
     # refreshed by the next change, or by a change of its own this long after it went stale.
     watchers_refresh_seconds: float = 5.0

@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Response
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 import engine
 from app.api.errors import RULE_CODES, responses
-from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN
+from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN, cleaned_name
 from app.deps import AppSettings, Authorization, Db, RoomHost, Rooms, RoomSeat, bearer
 from app.rooms import commands, tokens
 from app.rooms.doc import new_doc, player_by_token, summary
@@ -23,7 +23,10 @@ from app.wire.summary import RoomSummary
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
-Name = Annotated[str, Field(min_length=1, max_length=40, pattern=NAME_PATTERN)]
+# Stored cleaned (app.names.clean_name): trimmed, no format characters.
+Name = Annotated[
+    str, Field(min_length=1, max_length=40, pattern=NAME_PATTERN), AfterValidator(cleaned_name)
+]
 RoomId = Annotated[str, Path(max_length=ID_MAX, pattern=ID_PATTERN)]
 # Join codes are 6 characters; a little room for spaces typed around them.
 Code = Annotated[str, Field(max_length=16)]
@@ -147,7 +150,7 @@ JOIN_ERRORS = responses(
     {
         403: ("bad_code", "age_confirmation_required", "banned"),
         404: ("room_not_found",),
-        409: ("room_full", "match_in_progress"),
+        409: ("room_full", "name_taken", "match_in_progress"),
         **_BUSY,
     }
 )
@@ -155,7 +158,7 @@ JOIN_CODE_ERRORS = responses(
     {
         403: ("age_confirmation_required", "banned"),
         404: ("bad_code",),
-        409: ("room_full", "match_in_progress"),
+        409: ("room_full", "name_taken", "match_in_progress"),
         **_BUSY,
     }
 )

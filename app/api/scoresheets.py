@@ -13,10 +13,17 @@ from contextlib import contextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
 from app.api.errors import RULE_CODES, ErrorRoute, responses
-from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN, TEXT_PATTERN
+from app.api.text import (
+    ID_MAX,
+    ID_PATTERN,
+    NAME_PATTERN,
+    TEXT_PATTERN,
+    cleaned_name,
+    cleaned_text,
+)
 from app.db import ScoresheetRecord
 from app.deps import Db
 from app.rooms.errors import RoomError
@@ -29,6 +36,7 @@ ScoresheetId = Annotated[str, Path(alias="scoresheetId", max_length=ID_MAX, patt
 PlayerName = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=100, pattern=NAME_PATTERN),
+    AfterValidator(cleaned_name),
 ]
 
 _ENTRY_CODES = ("scoresheet/bad_entry", "scoresheet/wrong_length", "scoresheet/bad_input")
@@ -72,7 +80,9 @@ class ScoresheetDealOut(ScoresheetOut):
 class ScoresheetCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str | None = Field(default=None, max_length=100, pattern=TEXT_PATTERN)
+    name: Annotated[
+        str | None, Field(max_length=100, pattern=TEXT_PATTERN), AfterValidator(cleaned_text)
+    ] = None
     players: list[PlayerName] = Field(min_length=2, max_length=10)
     # A preset name plus option overrides, as for rooms; scoring options are what count.
     rules: dict[str, Any] = Field(default_factory=dict)

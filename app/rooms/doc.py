@@ -33,6 +33,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from app.names import name_key
 from app.rooms.tokens import same_hash
 
 LOBBY, PLAYING, OVER, ENDED = "lobby", "playing", "over", "ended"
@@ -120,9 +121,18 @@ def watching(doc: dict[str, Any]) -> int:
     return count
 
 
-def is_banned(doc: dict[str, Any], name: str) -> bool:
-    folded = name.casefold()
-    return any(b.casefold() == folded for b in doc.get("bans", ()))
+def banned_as(doc: dict[str, Any], name: str) -> str | None:
+    """The ban that ``name`` falls under (names compare by ``app.names.name_key``)."""
+    key = name_key(name)
+    return next((b for b in doc.get("bans", ()) if name_key(b) == key), None)
+
+
+def seated_as(doc: dict[str, Any], name: str) -> dict[str, Any] | None:
+    """The player seated (and not gone) under a name that is ``name`` by its key."""
+    key = name_key(name)
+    return next(
+        (p for p in doc["players"] if not p.get("left") and name_key(p["name"]) == key), None
+    )
 
 
 ABSENT_AFTER = 30  # s a seat may be disconnected before the autopilot takes it (default)

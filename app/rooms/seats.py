@@ -9,7 +9,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from app.rooms import autoplay, commands
-from app.rooms.doc import LOBBY, OVER, PLAYING, is_banned, player_by_seat
+from app.rooms.doc import LOBBY, OVER, PLAYING, banned_as, player_by_seat, seated_as
 from app.rooms.errors import RoomError
 from app.rooms.step import Step
 
@@ -27,8 +27,10 @@ def on_join(m: RoomMachine, command: commands.Join, now_ms: int) -> Step:
     doc = m.doc
     if doc["status"] == PLAYING:
         raise RoomError(409, "match_in_progress", "the match has started; seats are fixed")
-    if is_banned(doc, command.name):
+    if banned_as(doc, command.name) is not None:
         raise RoomError(403, "banned", "the host removed this player from the room")
+    if seated_as(doc, command.name) is not None:
+        raise RoomError(409, "name_taken", f"{command.name!r} is seated here already")
     seat = free_seat(m)
     if doc["rules"].get("drinks") and not command.age:
         raise RoomError(403, "age_confirmation_required", AGE_MESSAGE)
@@ -113,7 +115,7 @@ def on_kick(m: RoomMachine, command: commands.Kick, now_ms: int) -> Step:
     if not player.get("bot"):
         # A kick is a ban for the room's lifetime (the host may lift it).
         bans = m.doc.setdefault("bans", [])
-        if player["name"] not in bans:
+        if banned_as(m.doc, player["name"]) is None:
             bans.append(player["name"])
     return remove(m, player, "kick", now_ms)
 
@@ -159,7 +161,7 @@ def on_mute(m: RoomMachine, command: commands.Mute, now_ms: int) -> Step:
 
 def on_unban(m: RoomMachine, command: commands.Unban, now_ms: int) -> Step:
     bans = m.doc.get("bans", [])
-    name = next((b for b in bans if b.casefold() == command.name.casefold()), None)
+    name = banned_as(m.doc, command.name)
     if name is None:
         raise RoomError(404, "not_banned", f"{command.name!r} is not banned here")
     bans.remove(name)

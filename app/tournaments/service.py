@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from app.names import name_key
 from app.rooms import tokens
 from app.rooms.clock import now_ms as now_ms  # the tournaments read the rooms' clock
 from app.rooms.errors import RoomError
@@ -85,8 +86,8 @@ def registration_open(doc: dict[str, Any]) -> bool:
 def register(doc: dict[str, Any], name: str, token: str, seed: int | None) -> dict[str, Any]:
     if not registration_open(doc):
         raise RoomError(409, "tournament/registration_closed", "registration has closed")
-    folded = name.casefold()
-    if any(p["name"].casefold() == folded for p in doc["players"]):
+    key = name_key(name)
+    if any(name_key(p["name"]) == key for p in doc["players"]):
         raise RoomError(409, "tournament/name_taken", f"{name!r} is registered already")
     player = {
         "pid": tokens.new_id(),

@@ -5,23 +5,30 @@ host's mute, the emote list) and relayed at once to every socket of the room on 
 (``RoomService.say``): no command in the room's log, no ``seq``, no patch, nothing kept.
 Seats' messages reach everyone; spectators' reach only spectators (a separate chat, so the
 players are not talked at by people who are not playing). Text is sent as it was typed,
-trimmed; clients show it as text (never as HTML). See docs/protocol.md, "Chat and
-reactions".
+trimmed, without control and format characters; clients show it as text (never as HTML).
+See docs/protocol.md, "Chat and reactions".
+
+The rate is counted per speaker, not per socket: each seat (all its sockets together)
+and each spectator address may say ``chat_rate``, and a room's spectators together
+``spectator_chat_rate``, whose every line reaches every spectator. The counters are the
+REST limits' (app.limits): in the room store's Redis, so that a seat whose sockets are
+on several nodes counts once (a per-node count would give a seat on n nodes n times the
+rate, and a room's spectators n times theirs: the fan-out it bounds is every node's).
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
+from limits import RateLimitItem
+
+from app.limits import RestLimits, rate_items
+from app.names import clean_text as without_format
 from app.rooms.doc import player_by_pid
 from app.wire.messages import ChatSaid, ReactionSent
 
 CHAT_MAX = 200  # characters of one chat message
 EMOTES = ("thumbsUp", "laugh", "wow", "sad", "angry", "clap", "gg", "uno")
-# Per socket: this many messages (chat and reactions together) per window, then refused.
-BURST = 5
-WINDOW_SECONDS = 10.0
 
 
 class ChatRefused(Exception):
@@ -31,26 +38,36 @@ class ChatRefused(Exception):
         self.message = message
 
 
-class ChatLimiter:
-    """A socket's sliding window of recent messages (time passed in for tests)."""
+class ChatLimits:
+    """How much each speaker, and a room's spectators together, may say (chat and
+    reactions alike), in the ``limits`` notation ("5/10 seconds"; "" no limit)."""
 
-    def __init__(self, burst: int = BURST, window: float = WINDOW_SECONDS) -> None:
-        self.burst = burst
-        self.window = window
-        self._sent: list[float] = []
+    def __init__(self, counters: RestLimits, chat_rate: str, spectator_rate: str) -> None:
+        self._counters = counters
+        self.chat_rate = chat_rate
+        self.spectator_rate = spectator_rate
+        self._each: list[RateLimitItem] = rate_items(chat_rate)
+        self._spectators: list[RateLimitItem] = rate_items(spectator_rate)
 
-    def allow(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        self._sent = [t for t in self._sent if now - t < self.window]
-        if len(self._sent) >= self.burst:
-            return False
-        self._sent.append(now)
-        return True
+    async def refusal(self, room_id: str, pid: str | None, address: str) -> ChatRefused | None:
+        """None if the socket's speaker may say one more thing now (it is counted), else
+        why not (``chat_rate``). The speaker is counted first: a line it may not say
+        spends none of the room's spectators' share."""
+        speaker_key = pid if pid is not None else "@" + address
+        if not await self._counters.hit(self._each, "chat", room_id, speaker_key):
+            return ChatRefused("chat_rate", f"at most {self.chat_rate} per speaker")
+        if pid is None and not await self._counters.hit(self._spectators, "watch", room_id):
+            return ChatRefused(
+                "chat_rate", f"this room's spectators say at most {self.spectator_rate}"
+            )
+        return None
 
 
 def clean_text(text: str) -> str:
-    """The text as relayed: control characters out, trimmed, within :data:`CHAT_MAX`."""
-    cleaned = "".join(c for c in text if c.isprintable() or c == " ").strip()
+    """The text as relayed: control, format and other unprintable characters out,
+    trimmed, within :data:`CHAT_MAX`."""
+    kept = without_format(text)
+    cleaned = "".join(c for c in kept if c.isprintable() or c == " ").strip()
     if not cleaned:
         raise ChatRefused("chat_empty", "a chat message needs some text")
     if len(cleaned) > CHAT_MAX:

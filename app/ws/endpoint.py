@@ -22,7 +22,8 @@ from fastapi import APIRouter, WebSocket
 from starlette.responses import JSONResponse
 
 import engine
-from app.deps import AppSettings, Rooms
+from app.deps import AppSettings, Limits, Rooms, Spectating
+from app.limits import RestLimits
 from app.rooms import commands
 from app.rooms.doc import player_by_token
 from app.rooms.errors import RoomError
@@ -31,7 +32,7 @@ from app.rooms.service import CLOSE_UNAVAILABLE, RoomService, answer
 from app.settings import Settings
 from app.store import OUTAGE
 from app.wire.messages import ErrorMessage, PongMessage, error
-from app.ws.chat import ChatLimiter, ChatRefused, chat_message, reaction_message, speaker
+from app.ws.chat import ChatLimits, ChatRefused, chat_message, reaction_message, speaker
 from app.ws.connection import Connection
 from app.ws.limits import TokenBucket
 from app.ws.origins import allowed_origins, origin_allowed
@@ -89,6 +90,8 @@ async def room_socket(
     room_id: str,
     settings: AppSettings,
     service: Rooms,
+    limits: Limits,
+    spectating: Spectating,
     token: str | None = None,
     ack: str | None = None,
 ) -> None:
@@ -111,6 +114,39 @@ async def room_socket(
     admitted, pid = await _admit(websocket, service, room_id, token, subprotocol)
     if not admitted:
         return
+    address = _address(websocket)
+    if pid is None and not spectating.take(room_id, address, settings.max_spectators_per_address):
+        cap = settings.max_spectators_per_address
+        message = f"this address holds {cap} spectator sockets of this room already"
+        await _refuse(websocket, "too_many_sockets", message, CLOSE_TOO_MANY, subprotocol)
+        return
+    try:
+        await _serve(websocket, settings, service, limits, room_id, pid, address, ack, subprotocol)
+    finally:
+        if pid is None:
+            spectating.give_back(room_id, address)
+
+
+def _address(websocket: WebSocket) -> str:
+    """The client's address (the real client's behind a trusted proxy: uvicorn's
+    ``--proxy-headers`` put it in the scope)."""
+    client = websocket.client
+    return client.host if client is not None else "unknown"
+
+
+async def _serve(
+    websocket: WebSocket,
+    settings: Settings,
+    service: RoomService,
+    limits: RestLimits,
+    room_id: str,
+    pid: str | None,
+    address: str,
+    ack: str | None,
+    subprotocol: str | None,
+) -> None:
+    """The admitted socket's life: its connection committed, its snapshot, its messages,
+    and its closing undone in the room."""
     await websocket.accept(subprotocol=subprotocol)
     conn = Connection(
         websocket,
@@ -148,7 +184,8 @@ async def room_socket(
         await conn.snapshot()
         # Measuring the connection's round trip (for races) once it is in the room.
         pinger = asyncio.create_task(conn.run_pinger(settings.ping_seconds))
-        await _receive(websocket, settings, service, conn)
+        talk = ChatLimits(limits, settings.chat_rate, settings.spectator_chat_rate)
+        await _receive(websocket, settings, service, conn, talk, address)
     except RoomError as err:
         conn.send(error(err.code, err.message))
         if err.status == 429:
@@ -276,9 +313,10 @@ async def _receive(
     settings: Settings,
     service: RoomService,
     conn: Connection,
+    talk: ChatLimits,
+    address: str,
 ) -> None:
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
-    talk = ChatLimiter()
     limit = settings.max_message_bytes
     while True:
         message = await websocket.receive()
@@ -313,7 +351,7 @@ async def _receive(
         elif isinstance(parsed, ActionMessage):
             await _action(service, conn, parsed)
         elif isinstance(parsed, (ChatMessage, ReactMessage)):
-            await _talk(service, conn, parsed, talk)
+            await _talk(service, conn, parsed, talk, address)
         else:
             await conn.resume(parsed.lastSeq)
 
@@ -322,11 +360,13 @@ async def _talk(
     service: RoomService,
     conn: Connection,
     message: ChatMessage | ReactMessage,
-    limiter: ChatLimiter,
+    limits: ChatLimits,
+    address: str,
 ) -> None:
     """A chat line or reaction: checked, then relayed to the room's sockets (app.ws.chat)."""
-    if not limiter.allow():
-        conn.send(error("chat_rate", f"at most {limiter.burst} messages per {limiter.window:g} s"))
+    refused = await limits.refusal(conn.room_id, conn.pid, address)
+    if refused is not None:
+        conn.send(error(refused.code, refused.message))
         return
     record = await service.load(conn.room_id)
     try:

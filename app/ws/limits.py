@@ -1,4 +1,4 @@
-"""Per-connection limits."""
+"""Per-connection limits, and the spectator sockets this node holds per client address."""
 
 from __future__ import annotations
 

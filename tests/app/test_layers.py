@@ -115,3 +115,9 @@ def test_no_two_parts_of_the_app_import_each_other() -> None:
 
     circles = sorted(f"{a} <-> {b}" for a in edges for b in edges[a] if a < b and reaches(b, a))
     assert circles == []
+
+
+def test_names_is_a_leaf_module() -> None:
+    # app.names is read by rooms, tournaments and accounts alike: it imports no layer.
+    imported = _imports(APP / "names.py") | _imports(APP / "confusables.py")
+    assert sorted(n for n in imported if n.startswith("app.") and n != "app.confusables") == []

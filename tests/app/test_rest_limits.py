@@ -9,7 +9,7 @@ import httpx
 from live import running_server
 from own_cluster import OwnCluster
 
-from app.api.limits import RestLimits
+from app.limits import RestLimits
 
 
 async def test_room_creation_past_its_limit_answers_429_with_a_code(

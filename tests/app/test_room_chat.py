@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import httpx
+import orjson
 import pytest
-from live import Server
+import websockets
+from live import Server, running_server
 from own_redis import own_redis
 from processes import AppProcess, connect, table
 
@@ -108,3 +111,93 @@ async def test_chat_reaches_sockets_on_another_node(tmp_path: Path) -> None:
                 node.terminate()
             for node in nodes:
                 await node.exited()
+
+
+async def _said(client: Any, text: str) -> str:
+    """Say ``text`` on ``client``'s socket: "said" once it comes back relayed, else the
+    code of the error that refused it."""
+    await client.send({"type": "chat", "text": text})
+    async with asyncio.timeout(5):
+        while True:
+            message = await client.inbox.get()
+            if message["type"] == "error":
+                return str(message["code"])
+            if message["type"] == "chat" and message["text"] == text:
+                return "said"
+
+
+async def _first(url: str) -> tuple[dict[str, Any], int | None]:
+    """The first message a socket opened on ``url`` reads (the server's pings aside), and
+    its close code if the server closed it."""
+    async with websockets.connect(url) as ws:
+        message = orjson.loads(await asyncio.wait_for(ws.recv(), 5))
+        while message["type"] == "ping":
+            message = orjson.loads(await asyncio.wait_for(ws.recv(), 5))
+        if message["type"] == "snapshot":
+            return message, None
+        with pytest.raises(websockets.ConnectionClosed):
+            await asyncio.wait_for(ws.recv(), 5)
+        return message, ws.close_code
+
+
+async def test_a_seats_sockets_share_one_chat_rate(server: Server) -> None:
+    room, seats = await server.table(2)
+    devices = [await server.connect(room["roomId"], seats[1]["token"]) for _ in range(4)]
+    heard = [await _said(device, f"line {i}") for i, device in enumerate(devices * 2)]
+    # 5 in 10 s for the seat, whichever of its sockets says them.
+    assert heard == ["said"] * 5 + ["chat_rate"] * 3
+    for device in devices:
+        await device.close()
+
+
+async def test_a_spectator_address_shares_one_chat_rate(server: Server) -> None:
+    room, _seats = await server.table(2)
+    watchers = [await server.connect(room["roomId"]) for _ in range(2)]
+    heard = [await _said(w, f"line {i}") for i, w in enumerate(watchers * 3)]
+    assert heard == ["said"] * 5 + ["chat_rate"]
+    # Another address has a rate of its own.
+    other = await server.connect(room["roomId"], local_addr=("127.0.0.2", 0))
+    assert await _said(other, "me too") == "said"
+    for client in (*watchers, other):
+        await client.close()
+
+
+async def test_a_rooms_spectators_share_the_rooms_spectator_chat_rate(
+    store_kind: str, tmp_path: Path
+) -> None:
+    async with running_server(store_kind, tmp_path, spectator_chat_rate="3/10 seconds") as server:
+        room, seats = await server.table(2)
+        watchers = [
+            await server.connect(room["roomId"], local_addr=(f"127.0.0.{n}", 0)) for n in (2, 3)
+        ]
+        heard = [await _said(w, f"line {i}") for i, w in enumerate(watchers * 2)]
+        assert heard == ["said"] * 3 + ["chat_rate"]
+        # The seats' chat is not the spectators': it goes on.
+        seat = await server.connect(room["roomId"], seats[0]["token"])
+        assert await _said(seat, "players talk on") == "said"
+        for client in (*watchers, seat):
+            await client.close()
+
+
+async def test_an_address_holds_at_most_its_cap_of_spectator_sockets(
+    store_kind: str, tmp_path: Path
+) -> None:
+    async with running_server(store_kind, tmp_path, max_spectators_per_address=2) as server:
+        room, _seats = await server.table(2)
+        room_id = room["roomId"]
+        watchers = [await server.connect(room_id) for _ in range(2)]
+        url = f"{server.ws_base}/ws/rooms/{room_id}"
+        refusal, code = await _first(url)
+        assert (refusal["code"], code) == ("too_many_sockets", 4429)
+        # Another address is not affected; a closed socket frees its place.
+        other = await server.connect(room_id, local_addr=("127.0.0.2", 0))
+        await watchers[0].close()
+        for _ in range(100):  # until the server has seen the close
+            message, code = await _first(url)
+            if message["type"] == "snapshot":
+                break
+            assert (message["code"], code) == ("too_many_sockets", 4429)
+            await asyncio.sleep(0.05)
+        assert message["type"] == "snapshot"
+        for client in (watchers[1], other):
+            await client.close()

@@ -4,7 +4,8 @@ Every write (``POST``, ``PUT``, ``PATCH``, ``DELETE`` under ``/api/``) counts ag
 client address's write limit; creating a room (``POST /api/rooms``) also counts against a
 tighter limit of its own, since it costs a room in the store and a row in SQL and needs no
 token. Past a limit the request is answered ``429 {"code": "rate_limited", "message"}``
-with ``Retry-After``, before any route runs.
+with ``Retry-After``, before any route runs. The same counters count the rooms' chat
+(app.ws.chat), which every node relays.
 
 The counters live where the rooms do, so that every node counts the same address
 together: in the room store's Redis, or on its Redis Cluster (each counter's two windows
@@ -39,7 +40,7 @@ WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 CREATE_PATH = "/api/rooms"
 
 
-def _items(spec: str) -> list[RateLimitItem]:
+def rate_items(spec: str) -> list[RateLimitItem]:
     """``"120/minute;1000/hour"`` (the ``limits`` notation); empty: no limit."""
     return list(parse_many(spec)) if spec.strip() else []
 
@@ -57,8 +58,8 @@ class RestLimits:
     ) -> None:
         """Counters in the Redis at ``redis_url``, else on the Redis Cluster whose seeds
         (``HOST:PORT,...``) are ``redis_cluster``, else in this process."""
-        self.writes = _items(writes)
-        self.creates = _items(creates)
+        self.writes = rate_items(writes)
+        self.creates = rate_items(creates)
         storage: Storage
         self._pool: aioredis.ConnectionPool | None = None
         self._cluster: Any = None
@@ -105,6 +106,17 @@ class RestLimits:
         except Exception:
             log_failure(log, "rate limit counters unavailable; letting the request through")
         return None
+
+    async def hit(self, items: list[RateLimitItem], *keys: str) -> bool:
+        """Count one event of ``keys`` against each of ``items``: False once one is over
+        (the chat's limits, app.ws.chat). Should the counters fail, True: talk goes on."""
+        try:
+            for item in items:
+                if not await self._limiter.hit(item, *keys):
+                    return False
+        except Exception:
+            log_failure(log, "rate limit counters unavailable; letting a message through")
+        return True
 
     async def close(self) -> None:
         if self._pool is not None:
@@ -172,3 +184,34 @@ def document_429(schema: dict[str, Any]) -> dict[str, Any]:
             if method.upper() in WRITE_METHODS:
                 operation.setdefault("responses", {})["429"] = RATE_LIMITED_RESPONSE
     return schema
+
+
+class SpectatorSockets:
+    """The spectator sockets open on this node, per room and client address.
+
+    Counted per node, not in the store: a socket costs the node that holds it (its memory,
+    its share of every frame the room sends), and counting it room-wide would need each
+    node's count taken back when that node dies. Behind a proxy that spreads sockets over
+    n nodes, one address may hold n times the cap in a room; what they can say together
+    is bounded room-wide (app.ws.chat).
+    """
+
+    def __init__(self) -> None:
+        self._open: dict[tuple[str, str], int] = {}
+
+    def take(self, room_id: str, address: str, cap: int) -> bool:
+        """One more socket of ``address`` in the room, unless it holds ``cap`` already."""
+        key = (room_id, address)
+        held = self._open.get(key, 0)
+        if held >= cap:
+            return False
+        self._open[key] = held + 1
+        return True
+
+    def give_back(self, room_id: str, address: str) -> None:
+        key = (room_id, address)
+        held = self._open.get(key, 0) - 1
+        if held > 0:
+            self._open[key] = held
+        else:
+            self._open.pop(key, None)
