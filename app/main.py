@@ -19,8 +19,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
 from app.api import (
+    accounts,
     cards,
     history,
+    players,
     protocol,
     reference,
     rooms,
@@ -31,6 +33,7 @@ from app.api import (
 )
 from app.api.errors import ErrorOut, validation_body
 from app.api.limits import RateLimitMiddleware, RestLimits, document_429
+from app.api.sign_in import SignInLimits
 from app.db import Database
 from app.logs import redact_uvicorn_logs
 from app.metrics import CONTENT_TYPE as METRICS_TYPE
@@ -120,6 +123,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     )
     app.state.tournament_runner.start()
     app.state.rest_limits = rest_limits
+    app.state.sign_in = SignInLimits(rest_limits.storage)
     app.state.ready = True
     try:
         yield
@@ -257,6 +261,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tournaments.router)
     app.include_router(tournament_host.router)
     app.include_router(tournament_archive.router)
+    app.include_router(accounts.router)
+    app.include_router(players.router)
     app.include_router(endpoint.router)
     app.include_router(lobby.router)
     app.include_router(tournament_feed.router)

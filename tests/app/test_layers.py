@@ -14,6 +14,7 @@ APP = Path(__file__).resolve().parents[2] / "app"
 
 # Each package, and the app packages it must not import.
 BELOW = {
+    "accounts": ("app.api", "app.ws", "app.rooms", "app.store", "app.db", "app.tournaments"),
     "rooms": ("app.api", "app.ws", "app.tournaments"),
     "wire": ("app.api", "app.ws", "app.rooms", "app.store", "app.db", "app.tournaments"),
     "store": ("app.api", "app.ws", "app.rooms", "app.db", "app.tournaments"),
