@@ -11,7 +11,17 @@ from fastapi import APIRouter, Path, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 import engine
-from app.api.deps import AppSettings, Authorization, Db, RoomHost, Rooms, RoomSeat, bearer
+from app.accounts.ratings import pool_of
+from app.api.deps import (
+    AppSettings,
+    Authorization,
+    CurrentAccount,
+    Db,
+    RoomHost,
+    Rooms,
+    RoomSeat,
+    bearer,
+)
 from app.api.errors import RULE_CODES, responses
 from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN
 from app.rooms import commands, tokens
@@ -19,6 +29,7 @@ from app.rooms.doc import new_doc, player_by_token, summary
 from app.rooms.errors import RoomError
 from app.rooms.eventlog import deal_events
 from app.rooms.seating import check_seats
+from app.wire.content import SeatRating
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -83,6 +94,9 @@ class CreateRoom(Timers):
         default=True,
         description="judge out-of-turn races by reaction time, not arrival (docs/fairness.md)",
     )
+    rated: bool = Field(
+        default=False, description="rate its matches with two or more accounts seated"
+    )
 
 
 class RoomCreated(BaseModel):
@@ -131,6 +145,7 @@ class Settings(Timers):
     spectators: bool | None = None
     nextDealDelay: int | None = Field(default=None, ge=0, le=600)
     fairRaces: bool | None = None
+    rated: bool | None = None
 
 
 class Started(BaseModel):
@@ -144,6 +159,7 @@ class PlayerSummary(BaseModel):
     bot: str | None = Field(default=None, description="a bot's level: the room plays the seat")
     away: bool = Field(default=False, description="the autopilot plays the seat meanwhile")
     left: bool = Field(default=False, description="its player left mid-match; a bot plays on")
+    rating: SeatRating | None = Field(default=None, description="an account's seat: its rating")
 
 
 class RoomSummary(BaseModel):
@@ -158,6 +174,7 @@ class RoomSummary(BaseModel):
     createdAt: int
     nextDealDelay: int = 0
     fairRaces: bool = True
+    rated: bool = Field(default=False, description="its matches are rated (docs/ratings.md)")
     turnSeconds: int | Literal["off"] = "off"
     timeBank: int = 0
     absentAfter: int = 30
@@ -171,19 +188,22 @@ _BUSY = {503: ("shutting_down", "timeout")}
 _HOST = {401: ("missing_token",), 403: ("not_host",), 404: ("room_not_found",)}
 CREATE_ERRORS = responses({422: (*RULE_CODES, "bad_seats")})
 GET_ERRORS = responses({404: ("room_not_found",)})
+_ACCOUNT = {401: ("missing_token", "account/bad_token")}
 JOIN_ERRORS = responses(
     {
+        **_ACCOUNT,
         403: ("bad_code", "age_confirmation_required", "banned"),
         404: ("room_not_found",),
-        409: ("room_full", "match_in_progress"),
+        409: ("room_full", "match_in_progress", "account/already_seated"),
         **_BUSY,
     }
 )
 JOIN_CODE_ERRORS = responses(
     {
+        **_ACCOUNT,
         403: ("age_confirmation_required", "banned"),
         404: ("bad_code",),
-        409: ("room_full", "match_in_progress"),
+        409: ("room_full", "match_in_progress", "account/already_seated"),
         **_BUSY,
     }
 )
@@ -245,6 +265,7 @@ async def create_room(body: CreateRoom, db: Db, rooms: Rooms) -> RoomCreated:
         absent_after=30 if body.absentAfter is None else body.absentAfter,
     )
     doc["fairRaces"] = body.fairRaces
+    doc["rated"] = body.rated
     await db.record_room(room_id, body.name, rules, body.seats, body.private)
     await rooms.store.create(room_id, doc, code, doc["listed"])
     await rooms.created(room_id, doc)
@@ -264,24 +285,40 @@ async def get_room(room_id: RoomId, rooms: Rooms) -> dict[str, Any]:
 
 
 async def _join(
-    db: Db, rooms: Rooms, room_id: str, name: str, code: str, age: bool = False
+    db: Db,
+    rooms: Rooms,
+    room_id: str,
+    name: str,
+    code: str,
+    age: bool = False,
+    account: CurrentAccount | None = None,
 ) -> Joined:
     token, pid = tokens.new_token(), tokens.new_id()
-    await db.record_player(pid, name)
-    command = commands.Join(pid=pid, name=name, token=tokens.hash_token(token), age=age)
+    signed_in = None if account is None else await account.optional()
+    rating = None
+    if signed_in is None:
+        await db.record_player(pid, name)
+    else:
+        # The seat is the account's: its id, its name, its rating in the room's pool.
+        pid, name = signed_in.id, signed_in.name
+        rules = (await rooms.load(room_id)).doc["rules"]
+        rating = await db.rating_in(pid, pool_of(rules))
+    command = commands.Join(
+        pid=pid, name=name, token=tokens.hash_token(token), age=age, rating=rating
+    )
     result = await rooms.submit(room_id, command)
     return Joined(roomId=room_id, seat=result["seat"], token=token, playerId=pid, code=code)
 
 
 @router.post("/join", status_code=201, response_model=Joined, responses=JOIN_CODE_ERRORS)
-async def join_by_code(body: JoinByCode, db: Db, rooms: Rooms) -> Joined:
+async def join_by_code(body: JoinByCode, db: Db, rooms: Rooms, account: CurrentAccount) -> Joined:
     """Take a seat in the room with this join code (private or not)."""
     code = body.code.strip().upper()
     room_id = await rooms.store.room_for_code(code)
     if room_id is None:
         raise RoomError(404, "bad_code", "no room has this code")
     try:
-        return await _join(db, rooms, room_id, body.name, code, body.ageConfirmed)
+        return await _join(db, rooms, room_id, body.name, code, body.ageConfirmed, account)
     except RoomError as err:
         if err.code == "match_in_progress":
             # The code was right: say which room, so that the player may watch it.
@@ -290,13 +327,17 @@ async def join_by_code(body: JoinByCode, db: Db, rooms: Rooms) -> Joined:
 
 
 @router.post("/{room_id}/join", status_code=201, response_model=Joined, responses=JOIN_ERRORS)
-async def join_room(room_id: RoomId, body: JoinRoom, db: Db, rooms: Rooms) -> Joined:
+async def join_room(
+    room_id: RoomId, body: JoinRoom, db: Db, rooms: Rooms, account: CurrentAccount
+) -> Joined:
     """Take the lowest free seat. A private room wants its ``code``."""
     record = await rooms.load(room_id)
     if record.doc["private"]:
         if body.code is None or body.code.strip().upper() != record.doc["code"]:
             raise RoomError(403, "bad_code", "this room is private; its code is needed")
-    return await _join(db, rooms, room_id, body.name, record.doc["code"], body.ageConfirmed)
+    return await _join(
+        db, rooms, room_id, body.name, record.doc["code"], body.ageConfirmed, account
+    )
 
 
 class EventHistory(BaseModel):
