@@ -18,13 +18,16 @@ from typing import Annotated
 from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
+from app.accounts.secrets import token_hash
 from app.db import Database
+from app.db.accounts import AccountRecord
 from app.limits import RestLimits, SpectatorSockets
 from app.rooms import tokens
 from app.rooms.doc import player_by_pid, player_by_token
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
 from app.settings import Settings
+from app.sign_in import SignInLimits
 from app.store.base import RoomRecord
 from app.tournaments.runner import TournamentRunner
 from app.tournaments.service import TournamentService
@@ -65,7 +68,19 @@ def get_settings(conn: HTTPConnection) -> Settings:
     return settings
 
 
+def get_sign_in(conn: HTTPConnection) -> SignInLimits:
+    limits: SignInLimits = conn.app.state.sign_in
+    return limits
+
+
+def get_address(conn: HTTPConnection) -> str:
+    """The client's address (behind a trusted proxy, the real client's: app.limits)."""
+    return conn.client.host if conn.client else "unknown"
+
+
 Db = Annotated[Database, Depends(get_database)]
+SignIn = Annotated[SignInLimits, Depends(get_sign_in)]
+ClientAddress = Annotated[str, Depends(get_address)]
 Rooms = Annotated[RoomService, Depends(get_rooms)]
 Tournaments = Annotated[TournamentService, Depends(get_tournaments)]
 Runner = Annotated[TournamentRunner, Depends(get_runner)]
@@ -132,3 +147,40 @@ def _seat_check(rooms: Rooms, authorization: Authorization = None) -> SeatCheck:
 
 RoomHost = Annotated[HostCheck, Depends(_host_check)]
 RoomSeat = Annotated[SeatCheck, Depends(_seat_check)]
+
+
+async def account_for(db: Database, authorization: str | None) -> AccountRecord:
+    """The account whose token ``Authorization: Bearer`` holds.
+
+    :raises RoomError: 401 ``missing_token``, or 401 ``account/bad_token`` (no session
+        has this token: never issued, signed out, or not an account token).
+    """
+    token = bearer(authorization)
+    account = await db.account_by_token(token_hash(token))
+    if account is None:
+        raise RoomError(401, "account/bad_token", "this token is no account's session")
+    return account
+
+
+@dataclass(frozen=True, slots=True)
+class AccountCheck:
+    """``await account()``: the bearer's account; ``await account.optional()``: the same,
+    or None when the request has no ``Authorization`` (a guest)."""
+
+    db: Database
+    authorization: str | None
+
+    async def __call__(self) -> AccountRecord:
+        return await account_for(self.db, self.authorization)
+
+    async def optional(self) -> AccountRecord | None:
+        if self.authorization is None:
+            return None
+        return await account_for(self.db, self.authorization)
+
+
+def _account_check(db: Db, authorization: Authorization = None) -> AccountCheck:
+    return AccountCheck(db, authorization)
+
+
+CurrentAccount = Annotated[AccountCheck, Depends(_account_check)]

@@ -91,6 +91,11 @@ class RestLimits:
         self._storage = storage
         self._limiter = SlidingWindowCounterRateLimiter(storage)
 
+    @property
+    def storage(self) -> Storage:
+        """Where the counters live (other limits count beside them: app.sign_in)."""
+        return self._storage
+
     async def retry_after(self, address: str, method: str, path: str) -> int | None:
         """None if the request may go on (and it is counted), else seconds to wait."""
         if method not in WRITE_METHODS or not path.startswith("/api/"):
@@ -182,7 +187,13 @@ def document_429(schema: dict[str, Any]) -> dict[str, Any]:
             continue
         for method, operation in operations.items():
             if method.upper() in WRITE_METHODS:
-                operation.setdefault("responses", {})["429"] = RATE_LIMITED_RESPONSE
+                answers = operation.setdefault("responses", {})
+                if "429" in answers:
+                    # The route has a 429 of its own (any code): the write limit's too.
+                    own = answers["429"]
+                    own["description"] += "; or `rate_limited`: too many writes"
+                else:
+                    answers["429"] = RATE_LIMITED_RESPONSE
     return schema
 
 

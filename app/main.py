@@ -19,8 +19,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
 from app.api import (
+    accounts,
     cards,
     history,
+    players,
     protocol,
     reference,
     rooms,
@@ -40,6 +42,7 @@ from app.rooms.errors import RoomError, store_full, store_unavailable
 from app.rooms.races import RaceSettings
 from app.rooms.service import RoomService
 from app.settings import Settings, get_settings
+from app.sign_in import SignInLimits
 from app.store import OUTAGE, RoomStore, open_store
 from app.store.base import StoreFull
 from app.tournaments.runner import TournamentRunner
@@ -121,6 +124,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.tournament_runner.start()
     app.state.rest_limits = rest_limits
     app.state.spectator_sockets = SpectatorSockets()
+    app.state.sign_in = SignInLimits(rest_limits.storage)
     app.state.ready = True
     try:
         yield
@@ -258,6 +262,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tournaments.router)
     app.include_router(tournament_host.router)
     app.include_router(tournament_archive.router)
+    app.include_router(accounts.router)
+    app.include_router(players.router)
     app.include_router(endpoint.router)
     app.include_router(lobby.router)
     app.include_router(tournament_feed.router)

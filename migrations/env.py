@@ -16,7 +16,8 @@ from sqlalchemy import pool
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-import app.db.models  # noqa: F401  (registers every table on Base.metadata)
+import app.db.account_models  # noqa: F401  (registers every table on Base.metadata)
+import app.db.models  # noqa: F401
 import app.db.tournament_models  # noqa: F401
 from app.db.base import Base
 from app.db.migrate import DEFAULT_DATABASE_URL, MIGRATION_LOCK_ID

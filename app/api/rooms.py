@@ -11,9 +11,19 @@ from fastapi import APIRouter, Path, Query, Response
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 import engine
+from app.accounts.ratings import pool_of
 from app.api.errors import RULE_CODES, responses
 from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN, cleaned_name
-from app.deps import AppSettings, Authorization, Db, RoomHost, Rooms, RoomSeat, bearer
+from app.deps import (
+    AppSettings,
+    Authorization,
+    CurrentAccount,
+    Db,
+    RoomHost,
+    Rooms,
+    RoomSeat,
+    bearer,
+)
 from app.rooms import commands, tokens
 from app.rooms.doc import new_doc, player_by_token, summary
 from app.rooms.errors import RoomError
@@ -87,6 +97,9 @@ class CreateRoom(Timers):
         default=True,
         description="judge out-of-turn races by reaction time, not arrival (docs/fairness.md)",
     )
+    rated: bool = Field(
+        default=False, description="rate its matches with two or more accounts seated"
+    )
 
 
 class RoomCreated(BaseModel):
@@ -135,6 +148,7 @@ class Settings(Timers):
     spectators: bool | None = None
     nextDealDelay: int | None = Field(default=None, ge=0, le=600)
     fairRaces: bool | None = None
+    rated: bool | None = None
 
 
 class Started(BaseModel):
@@ -146,19 +160,22 @@ _BUSY = {503: ("shutting_down", "timeout")}
 _HOST = {401: ("missing_token",), 403: ("not_host",), 404: ("room_not_found",)}
 CREATE_ERRORS = responses({422: (*RULE_CODES, "bad_seats")})
 GET_ERRORS = responses({404: ("room_not_found",)})
+_ACCOUNT = {401: ("missing_token", "account/bad_token")}
 JOIN_ERRORS = responses(
     {
+        **_ACCOUNT,
         403: ("bad_code", "age_confirmation_required", "banned"),
         404: ("room_not_found",),
-        409: ("room_full", "name_taken", "match_in_progress"),
+        409: ("room_full", "name_taken", "match_in_progress", "account/already_seated"),
         **_BUSY,
     }
 )
 JOIN_CODE_ERRORS = responses(
     {
+        **_ACCOUNT,
         403: ("age_confirmation_required", "banned"),
         404: ("bad_code",),
-        409: ("room_full", "name_taken", "match_in_progress"),
+        409: ("room_full", "name_taken", "match_in_progress", "account/already_seated"),
         **_BUSY,
     }
 )
@@ -220,6 +237,7 @@ async def create_room(body: CreateRoom, db: Db, rooms: Rooms) -> RoomCreated:
         absent_after=30 if body.absentAfter is None else body.absentAfter,
     )
     doc["fairRaces"] = body.fairRaces
+    doc["rated"] = body.rated
     await db.record_room(room_id, body.name, rules, body.seats, body.private)
     await rooms.store.create(room_id, doc, code, doc["listed"])
     await rooms.created(room_id, doc)
@@ -246,24 +264,40 @@ async def get_room(room_id: RoomId, rooms: Rooms) -> dict[str, Any]:
 
 
 async def _join(
-    db: Db, rooms: Rooms, room_id: str, name: str, code: str, age: bool = False
+    db: Db,
+    rooms: Rooms,
+    room_id: str,
+    name: str,
+    code: str,
+    age: bool = False,
+    account: CurrentAccount | None = None,
 ) -> Joined:
     token, pid = tokens.new_token(), tokens.new_id()
-    await db.record_player(pid, name)
-    command = commands.Join(pid=pid, name=name, token=tokens.hash_token(token), age=age)
+    signed_in = None if account is None else await account.optional()
+    rating = None
+    if signed_in is None:
+        await db.record_player(pid, name)
+    else:
+        # The seat is the account's: its id, its name, its rating in the room's pool.
+        pid, name = signed_in.id, signed_in.name
+        rules = (await rooms.load(room_id)).doc["rules"]
+        rating = await db.rating_in(pid, pool_of(rules))
+    command = commands.Join(
+        pid=pid, name=name, token=tokens.hash_token(token), age=age, rating=rating
+    )
     result = await rooms.submit(room_id, command)
     return Joined(roomId=room_id, seat=result["seat"], token=token, playerId=pid, code=code)
 
 
 @router.post("/join", status_code=201, response_model=Joined, responses=JOIN_CODE_ERRORS)
-async def join_by_code(body: JoinByCode, db: Db, rooms: Rooms) -> Joined:
+async def join_by_code(body: JoinByCode, db: Db, rooms: Rooms, account: CurrentAccount) -> Joined:
     """Take a seat in the room with this join code (private or not)."""
     code = body.code.strip().upper()
     room_id = await rooms.store.room_for_code(code)
     if room_id is None:
         raise RoomError(404, "bad_code", "no room has this code")
     try:
-        return await _join(db, rooms, room_id, body.name, code, body.ageConfirmed)
+        return await _join(db, rooms, room_id, body.name, code, body.ageConfirmed, account)
     except RoomError as err:
         if err.code == "match_in_progress":
             # The code was right: say which room, so that the player may watch it.
@@ -272,13 +306,17 @@ async def join_by_code(body: JoinByCode, db: Db, rooms: Rooms) -> Joined:
 
 
 @router.post("/{room_id}/join", status_code=201, response_model=Joined, responses=JOIN_ERRORS)
-async def join_room(room_id: RoomId, body: JoinRoom, db: Db, rooms: Rooms) -> Joined:
+async def join_room(
+    room_id: RoomId, body: JoinRoom, db: Db, rooms: Rooms, account: CurrentAccount
+) -> Joined:
     """Take the lowest free seat. A private room wants its ``code``."""
     record = await rooms.load(room_id)
     if record.doc["private"]:
         if body.code is None or body.code.strip().upper() != record.doc["code"]:
             raise RoomError(403, "bad_code", "this room is private; its code is needed")
-    return await _join(db, rooms, room_id, body.name, record.doc["code"], body.ageConfirmed)
+    return await _join(
+        db, rooms, room_id, body.name, record.doc["code"], body.ageConfirmed, account
+    )
 
 
 class EventHistory(BaseModel):

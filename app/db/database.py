@@ -21,11 +21,13 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from app.db import games, migrate, scoresheets, tournaments
+from app.db import accounts, games, migrate, ratings, scoresheets, tournaments
+from app.db.accounts import AccountRecord, NameTaken
 from app.db.base import utcnow
 from app.db.records import DealRecord, DealReplay, MatchRecord, PlayerMatch, ScoresheetRecord
 from app.db.scoresheets import DealCheck, RulesChange
 
+_UNRATED = {"place": None, "ratingBefore": None, "ratingAfter": None}
 # How often a scoresheet write that lost a race on SQLite is tried again.
 _WRITE_ATTEMPTS = 10
 
@@ -113,7 +115,12 @@ class Database:
         """
         try:
             async with self.transaction() as session:
-                await games.record_deal(session, room_id=room_id, deal=deal, now=utcnow())
+                now = utcnow()
+                stored = await games.record_deal(session, room_id=room_id, deal=deal, now=now)
+                if stored and deal.match_over and deal.rated:
+                    # In the same transaction: the match is rated exactly when its end is
+                    # stored (app.db.ratings).
+                    await ratings.rate_match(session, deal, now)
         except IntegrityError:
             # Two writers raced on the same deal and the other committed first (its
             # key check ran before ours could see it). The deal is stored: a no-op.
@@ -141,6 +148,78 @@ class Database:
         """A finished deal's start state and action log, or None if it is not stored."""
         async with self.sessions() as session:
             return await games.deal_replay(session, match_id, deal_number)
+
+    # Accounts and ratings -----------------------------------------------------------
+
+    async def create_account(
+        self, account_id: str, name: str, key: str, password_hash: str
+    ) -> bool:
+        """A new account; False if its name's key is taken (nothing written)."""
+        try:
+            async with self.transaction() as session:
+                await accounts.create(
+                    session,
+                    account_id=account_id,
+                    name=name,
+                    key=key,
+                    password_hash=password_hash,
+                    now=utcnow(),
+                )
+        except (NameTaken, IntegrityError):
+            # IntegrityError: two sign-ups with the same key raced, the other committed.
+            return False
+        return True
+
+    async def account_by_key(self, key: str) -> AccountRecord | None:
+        async with self.sessions() as session:
+            return await accounts.by_key(session, key)
+
+    async def account_by_token(self, token_hash: str) -> AccountRecord | None:
+        async with self.sessions() as session:
+            return await accounts.by_token(session, token_hash)
+
+    async def open_session(self, account_id: str, token_hash: str) -> None:
+        async with self.transaction() as session:
+            await accounts.open_session(session, account_id, token_hash, utcnow())
+
+    async def end_session(self, token_hash: str) -> bool:
+        async with self.transaction() as session:
+            return await accounts.end_session(session, token_hash)
+
+    async def ratings_of(self, account_id: str) -> dict[str, dict[str, Any]]:
+        async with self.sessions() as session:
+            return await ratings.ratings_of(session, account_id)
+
+    async def rating_in(self, account_id: str, pool: str) -> dict[str, Any]:
+        async with self.sessions() as session:
+            return await ratings.rating_in(session, account_id, pool)
+
+    async def rating_changes(self, match_id: str) -> dict[int, dict[str, Any]]:
+        """A rated match's changes by seat (empty: not rated, or not yet)."""
+        async with self.sessions() as session:
+            return await ratings.changes(session, match_id)
+
+    async def profile(self, key: str, recent: int = 20) -> dict[str, Any] | None:
+        """``{name, ratings, stats, recent}`` of the account with this name key, or None."""
+        async with self.sessions() as session:
+            account = await accounts.by_key(session, key)
+            if account is None:
+                return None
+            pid = account.id
+            matches = await games.player_matches(session, pid, limit=recent, offset=0)
+            rated = await ratings.changes_of(session, pid, [m.match_id for m in matches])
+            stats = await games.player_stats(session, pid)
+            stats["placings"] = await ratings.placings_of(session, pid)
+            return {
+                "name": account.name,
+                "ratings": await ratings.ratings_of(session, pid),
+                "stats": stats,
+                "recent": [{**m.to_json(), **rated.get(m.match_id, _UNRATED)} for m in matches],
+            }
+
+    async def leaderboard(self, pool: str, limit: int) -> list[dict[str, Any]]:
+        async with self.sessions() as session:
+            return await ratings.leaderboard(session, pool, limit)
 
     # Scoresheets --------------------------------------------------------------------
 

@@ -348,3 +348,33 @@ async def deal_replay(session: AsyncSession, match_id: str, number: int) -> Deal
         finished=deal.finished,
         seats=[SeatRecord(s.seat, s.player_id, s.name, totals.get(s.seat)) for s in seats],
     )
+
+
+async def player_stats(session: AsyncSession, player_id: str) -> dict[str, Any]:
+    """``{matches, wins, deals, cardsPlayed}`` over the player's finished matches."""
+    seats = (
+        select(MatchSeat.match_id, MatchSeat.seat)
+        .join(Match, Match.id == MatchSeat.match_id)
+        .where(MatchSeat.player_id == player_id, Match.finished.is_not(None))
+        .subquery()
+    )
+    matches, wins = (
+        await session.execute(
+            select(func.count(), func.count().filter(Match.winner == seats.c.seat))
+            .select_from(seats)
+            .join(Match, Match.id == seats.c.match_id)
+        )
+    ).one()
+    deals = await session.scalar(
+        select(func.count()).select_from(Deal).join(seats, seats.c.match_id == Deal.match_id)
+    )
+    plays = await session.scalars(
+        select(DealAction.action).join(
+            seats,
+            (seats.c.match_id == DealAction.match_id) & (seats.c.seat == DealAction.seat),
+        )
+    )
+    cards = sum(
+        len(a.get("cards") or ()) for a in plays if isinstance(a, dict) and a.get("type") == "play"
+    )
+    return {"matches": matches, "wins": wins, "deals": deals or 0, "cardsPlayed": cards}

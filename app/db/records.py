@@ -16,8 +16,10 @@ class DealRecord:
     """A finished deal as the room hands it to SQL: made by the room machine, kept in the
     room's outbox (:meth:`to_json`) until the archiver has stored it, then written by
     ``Database.record_deal``. ``actions`` are ``{"seq", "ts", "seat", "action"}`` in the
-    order they were applied; ``seats`` are ``{"seat", "playerId", "name"}``; ``scores`` is
-    None for a deal without scoring (Bottle UNO)."""
+    order they were applied; ``seats`` are ``{"seat", "playerId", "name"}`` (and, for the
+    ratings, ``left``, ``moves`` and ``auto``: moves the room made for the seat); ``scores``
+    is None for a deal without scoring (Bottle UNO). ``rated``: the room rates its matches
+    (outbox entries written before there were ratings have no such key: not rated)."""
 
     match_id: str
     deal_number: int
@@ -28,6 +30,7 @@ class DealRecord:
     winner: int | None
     match_over: bool
     seats: list[dict[str, Any]]
+    rated: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The outbox's form (snake_case keys, as every outbox entry has been written).
@@ -37,7 +40,7 @@ class DealRecord:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DealRecord:
-        return cls(**{f.name: data[f.name] for f in fields(cls)})
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
 
 
 def iso(moment: datetime | None) -> str | None:

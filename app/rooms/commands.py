@@ -39,13 +39,16 @@ class Command:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Join(Command):
-    """A guest takes the lowest free seat (``token``: the hash of its seat token)."""
+    """A guest takes the lowest free seat (``token``: the hash of its seat token). A
+    player signed in to an account joins with the account's id as ``pid`` and its
+    ``rating`` in the room's pool (shown on the seat)."""
 
     KIND: ClassVar[str] = "join"
     pid: str
     name: str
     token: str
     age: bool = False
+    rating: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -195,12 +195,14 @@ def summary(doc: dict[str, Any], seq: int | None = None) -> dict[str, Any]:
                 "bot": p.get("bot"),
                 "away": bool(p.get("away")),
                 "left": bool(p.get("left")),
+                "rating": p.get("rating"),
             }
             for p in doc["players"]
         ],
         "createdAt": doc["createdAt"],
         "nextDealDelay": doc.get("nextDealDelay", 0),
         "fairRaces": doc.get("fairRaces", True),
+        "rated": bool(doc.get("rated")),
         **settings_of(doc),
         "hostSeat": host_seat(doc),
         "bans": list(doc.get("bans", ())),

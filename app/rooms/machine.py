@@ -26,6 +26,7 @@ from app.rooms.doc import (
     OVER,
     PLAYING,
     player_by_pid,
+    player_by_seat,
     watching,
 )
 from app.rooms.errors import RoomError
@@ -214,7 +215,9 @@ class RoomMachine:
         blitz = blitz_ms(state)
         for index, player in enumerate(players):
             player["seat"] = index
-            player.update(bank=bank, timeouts=0)
+            # moves and auto (the moves the room made for the seat) place a seat the
+            # autopilot played for most of the match last in the ratings.
+            player.update(bank=bank, timeouts=0, moves=0, auto=0)
             # blitzSeconds: the seat's match clock (ms), full at every start.
             if blitz:
                 player["blitz"] = blitz
@@ -490,6 +493,7 @@ class RoomMachine:
         entry = {"seq": self.seq + 1, "ts": now_ms, "seat": seat, "action": action}
         if by is not None:
             entry["by"] = by
+        self._count_move(seat, by)
         if after.deal != before.deal or self.deal_start is None:
             self.doc.pop("ready", None)  # the deal's "ready" votes are spent
             # A new deal began (nextDeal): its log starts from the state just dealt.
@@ -525,6 +529,13 @@ class RoomMachine:
             self.doc["shuffle"] = {**fresh_shuffle(), "dealt": dealt}
         return step
 
+    def _count_move(self, seat: int, by: str | None) -> None:
+        owner = player_by_seat(self.doc, seat)
+        if owner is not None and "moves" in owner:
+            owner["moves"] += 1
+            if by in _FOR_THE_SEAT:
+                owner["auto"] += 1
+
     def _deal_end(self, state: Any) -> DealRecord:
         proof = self.doc.get("shuffle", {}).get("dealt")
         start = dict(self.deal_start or {})
@@ -542,10 +553,22 @@ class RoomMachine:
             winner=state.winner,
             match_over=state.match_over,
             seats=[
-                {"seat": p["seat"], "playerId": p["pid"], "name": p["name"]}
+                {
+                    "seat": p["seat"],
+                    "playerId": p["pid"],
+                    "name": p["name"],
+                    "left": bool(p.get("left")),
+                    "moves": p.get("moves", 0),
+                    "auto": p.get("auto", 0),
+                }
                 for p in self.doc["players"]
             ],
+            rated=bool(self.doc.get("rated")),
         )
+
+
+# Moves the room makes in a present player's stead (a bot's own moves are "bot").
+_FOR_THE_SEAT = frozenset({"autopilot", "timeout"})
 
 
 # The handler of every command kind: what the machine does with it.

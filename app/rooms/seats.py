@@ -9,7 +9,15 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from app.rooms import autoplay, commands
-from app.rooms.doc import LOBBY, OVER, PLAYING, banned_as, player_by_seat, seated_as
+from app.rooms.doc import (
+    LOBBY,
+    OVER,
+    PLAYING,
+    banned_as,
+    player_by_pid,
+    player_by_seat,
+    seated_as,
+)
 from app.rooms.errors import RoomError
 from app.rooms.step import Step
 
@@ -29,6 +37,8 @@ def on_join(m: RoomMachine, command: commands.Join, now_ms: int) -> Step:
         raise RoomError(409, "match_in_progress", "the match has started; seats are fixed")
     if banned_as(doc, command.name) is not None:
         raise RoomError(403, "banned", "the host removed this player from the room")
+    if command.rating is not None and player_by_pid(doc, command.pid) is not None:
+        raise RoomError(409, "account/already_seated", "this account holds a seat here")
     if seated_as(doc, command.name) is not None:
         raise RoomError(409, "name_taken", f"{command.name!r} is seated here already")
     seat = free_seat(m)
@@ -44,6 +54,8 @@ def on_join(m: RoomMachine, command: commands.Join, now_ms: int) -> Step:
         "joinedAt": now_ms,
         "goneAt": now_ms,  # seated, no socket yet
     }
+    if command.rating is not None:
+        player["rating"] = command.rating  # an account's seat
     doc["players"].append(player)
     doc["players"].sort(key=lambda p: p["seat"])
     if doc.get("hostPid") is None and doc.get("host"):

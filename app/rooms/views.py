@@ -153,10 +153,11 @@ def _named_players(doc: dict[str, Any], entries: list[dict[str, Any]]) -> list[d
 def _seat_marks(doc: dict[str, Any], player: dict[str, Any] | None) -> dict[str, Any]:
     """What the room adds to a seat: away (played by the autopilot), when it will be
     (awayAt), bot (its level), left (its player left mid-match; a bot plays on, the score
-    is kept), the time bank, the match clock (blitzSeconds)."""
+    is kept), the time bank, the match clock (blitzSeconds), an account's rating (None: a
+    guest or a bot)."""
     if player is None:
         marks = {"away": False, "bot": None, "left": False, "bank": None, "blitz": None}
-        return {**marks, "awayAt": None}
+        return {**marks, "awayAt": None, "rating": None}
     return {
         "away": bool(player.get("away")),
         "awayAt": _away_at(doc, player),
@@ -164,6 +165,7 @@ def _seat_marks(doc: dict[str, Any], player: dict[str, Any] | None) -> dict[str,
         "left": bool(player.get("left")),
         "bank": player.get("bank"),  # ms
         "blitz": player.get("blitz"),  # ms on the match clock (blitzSeconds), or None
+        "rating": player.get("rating"),  # {value, provisional, games} in the room's pool
     }
 
 

@@ -144,6 +144,12 @@ def _rules_model() -> type[BaseModel]:
 Rules = _rules_model()
 
 
+class SeatRating(Closed):
+    value: int = Field(description="the account's shown rating in the room's pool")
+    provisional: bool = Field(description="fewer than 20 rated games (shown with a ?)")
+    games: int
+
+
 class Player(Closed):
     seat: Seat
     cards: Count = Field(description="how many cards the seat holds")
@@ -171,6 +177,9 @@ class Player(Closed):
         default=None,
         description="blitzSeconds: ms left on the seat's match clock when the view was made"
         " (it runs down while the seat decides: see `deadline`), or null without blitz",
+    )
+    rating: SeatRating | None = Field(
+        default=None, description="an account's seat: its rating; null for guests and bots"
     )
 
 

@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from app.wire.content import SeatRating
+
 
 class PlayerSummary(BaseModel):
     seat: int
@@ -15,6 +17,7 @@ class PlayerSummary(BaseModel):
     bot: str | None = Field(default=None, description="a bot's level: the room plays the seat")
     away: bool = Field(default=False, description="the autopilot plays the seat meanwhile")
     left: bool = Field(default=False, description="its player left mid-match; a bot plays on")
+    rating: SeatRating | None = Field(default=None, description="an account's seat: its rating")
 
 
 class RoomSummary(BaseModel):
@@ -29,6 +32,7 @@ class RoomSummary(BaseModel):
     createdAt: int
     nextDealDelay: int = 0
     fairRaces: bool = True
+    rated: bool = Field(default=False, description="its matches are rated (docs/ratings.md)")
     turnSeconds: int | Literal["off"] = "off"
     timeBank: int = 0
     absentAfter: int = 30

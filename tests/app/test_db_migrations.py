@@ -44,6 +44,11 @@ TABLES = {
     "tournament_tables",
     "tournament_table_results",
     "tournament_audit",
+    "accounts",
+    "account_sessions",
+    "ratings",
+    "rated_matches",
+    "rating_changes",
 }
 
 

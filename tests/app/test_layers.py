@@ -33,6 +33,16 @@ BELOW = {
     ),
     "store": ("app.api", "app.ws", "app.rooms", "app.db", "app.tournaments", "app.deps", *TOP),
     "db": ("app.api", "app.ws", "app.rooms", "app.store", "app.tournaments", "app.deps", *TOP),
+    "accounts": (
+        "app.api",
+        "app.ws",
+        "app.rooms",
+        "app.store",
+        "app.db",
+        "app.tournaments",
+        "app.deps",
+        *TOP,
+    ),
 }
 
 

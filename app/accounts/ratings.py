@@ -1,0 +1,105 @@
+"""The rating model: OpenSkill's Plackett-Luce model over the placings of a finished match.
+
+Each account has one rating per pool (a game family): ``classic`` for the shedding
+presets, ``duo``, ``flip``, and ``party`` for UNO Rommy and Bottle UNO. A rating is a
+belief ``(mu, sigma)``, 25 and 25/3 for a newcomer; it is shown as an integer on a
+1500-based scale (:func:`shown`), ``provisional`` until :data:`PROVISIONAL_GAMES` rated
+games. docs/ratings.md says the same for players.
+
+Placings (:func:`places`): a seat that left, or that the autopilot played for more than
+half of its moves, is last (several such seats share the last place); the others are
+ordered by the match's winner first and then by their totals (highest first, or lowest
+first where the lowest score wins); equal totals share a place. Bots and guests take part
+in the placings (a fresh rating stands in for each) but are given no rating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+POOLS = ("classic", "duo", "flip", "party")
+PROVISIONAL_GAMES = 20
+LEADERBOARD_GAMES = 30
+# Shown value = BASE + SCALE * (mu - MU): a newcomer shows 1500; one sigma of a newcomer's
+# uncertainty is about 333 points.
+BASE, SCALE = 1500, 40.0
+MU, SIGMA = 25.0, 25.0 / 3.0
+
+_POOL_OF_PRESET = {"duo": "duo", "flip": "flip", "rommy": "party", "bottle": "party"}
+_model = PlackettLuce(mu=MU, sigma=SIGMA)
+
+
+def pool_of(rules: Mapping[str, Any]) -> str:
+    """The pool of a room's rules (wire form): its preset's family."""
+    return _POOL_OF_PRESET.get(str(rules.get("preset", "classic")), "classic")
+
+
+def shown(mu: float) -> int:
+    return round(BASE + SCALE * (mu - MU))
+
+
+@dataclass(frozen=True, slots=True)
+class Belief:
+    mu: float = MU
+    sigma: float = SIGMA
+
+
+def public(value: int, games: int) -> dict[str, Any]:
+    """A rating as every reader shows it."""
+    return {"value": value, "provisional": games < PROVISIONAL_GAMES, "games": games}
+
+
+NEWCOMER = public(shown(MU), 0)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat at the end of a match."""
+
+    seat: int
+    total: int
+    left: bool = False
+    moves: int = 0
+    auto: int = 0  # moves the autopilot (or a bot standing in) made for the seat
+
+    @property
+    def gone(self) -> bool:
+        """Left, or played by the autopilot for more than half of its moves: last."""
+        return self.left or (self.moves > 0 and 2 * self.auto > self.moves)
+
+
+def places(seats: Sequence[SeatResult], winner: int | None, lowest_wins: bool) -> list[int]:
+    """Each seat's place (1 best; equal keys share a place), in the order of ``seats``.
+
+    >>> places([SeatResult(0, 50), SeatResult(1, 0), SeatResult(2, 0, left=True)], 0, False)
+    [1, 2, 3]
+    """
+
+    def key(s: SeatResult) -> tuple[bool, bool, int]:
+        if s.gone:
+            return (True, True, 0)  # all who left share the last place
+        return (False, s.seat != winner, s.total if lowest_wins else -s.total)
+
+    keys = [key(s) for s in seats]
+    return [1 + sum(1 for other in keys if other < mine) for mine in keys]
+
+
+def rate(beliefs: Sequence[Belief | None], placings: Sequence[int]) -> list[Belief | None]:
+    """The beliefs after a match with these placings; None (a bot or guest) stays None,
+    and takes part as a newcomer."""
+    teams = [[_model.rating(mu=b.mu, sigma=b.sigma) if b else _model.rating()] for b in beliefs]
+    after = _model.rate(teams, ranks=[float(p) for p in placings])
+    return [
+        None if b is None else Belief(team[0].mu, team[0].sigma)
+        for b, team in zip(beliefs, after, strict=True)
+    ]
+
+
+def win_chances(beliefs: Sequence[Belief]) -> list[float]:
+    """The model's chance of each player placing first (for the ratings bench)."""
+    teams = [[_model.rating(mu=b.mu, sigma=b.sigma)] for b in beliefs]
+    return list(_model.predict_win(teams))

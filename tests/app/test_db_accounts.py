@@ -1,0 +1,123 @@
+"""Accounts, sessions and match ratings in SQL, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from db_fixtures import (  # noqa: F401 (fixtures)
+    fixture_database_url,
+    fixture_db,
+    fixture_postgres_session_url,
+)
+from sqlalchemy import func, select
+
+from app.accounts.names import name_key
+from app.db import Database, DealRecord
+from app.db.account_models import RatedMatch, RatingChange
+
+
+async def _account(db: Database, name: str) -> str:
+    account_id = f"acc-{name.lower()}"
+    assert await db.create_account(account_id, name, name_key(name), "hash")
+    return account_id
+
+
+async def test_a_name_key_is_unique_and_a_refused_sign_up_writes_nothing(db: Database) -> None:
+    await _account(db, "Anna")
+    assert not await db.create_account("acc-other", "ANNA", name_key("ANNA"), "hash")
+    assert await db.account_by_key(name_key("anna")) is not None
+    assert not await db.player_exists("acc-other")
+
+
+async def test_sign_ups_racing_for_one_name_make_one_account(db: Database) -> None:
+    made = await asyncio.gather(
+        *(db.create_account(f"acc-{i}", f"Race{i % 2}x", "racex", "hash") for i in range(6))
+    )
+    assert sorted(made) == [False] * 5 + [True]
+
+
+async def test_a_session_ends_when_its_token_is_deleted(db: Database) -> None:
+    account_id = await _account(db, "Ben")
+    await db.open_session(account_id, "h1")
+    await db.open_session(account_id, "h2")
+    found = await db.account_by_token("h1")
+    assert found is not None and found.id == account_id
+    assert await db.end_session("h1")
+    assert not await db.end_session("h1")
+    assert await db.account_by_token("h1") is None
+    assert await db.account_by_token("h2") is not None
+
+
+def _end(match_id: str, seats: list[dict[str, Any]], totals: list[int], winner: int) -> DealRecord:
+    return DealRecord(
+        match_id=match_id,
+        deal_number=1,
+        start_state={"rules": {"preset": "classic", "matchMode": "oneAndDone"}},
+        actions=[],
+        scores=totals,
+        totals=totals,
+        winner=winner,
+        match_over=True,
+        seats=seats,
+        rated=True,
+    )
+
+
+async def test_a_match_is_rated_once_however_often_its_end_is_written(db: Database) -> None:
+    anna, ben = await _account(db, "Anna"), await _account(db, "Ben")
+    seats = [
+        {"seat": 0, "playerId": anna, "name": "Anna", "moves": 10, "auto": 0},
+        {"seat": 1, "playerId": ben, "name": "Ben", "moves": 10, "auto": 0},
+        {"seat": 2, "playerId": None, "name": "Bot", "moves": 10, "auto": 0},
+    ]
+    end = _end("m1", seats, [40, 0, 0], 0)
+    await asyncio.gather(*(db.record_deal("r1", end) for _ in range(4)))
+    await db.record_deal("r1", end)
+    async with db.sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(RatedMatch)) == 1
+        assert await session.scalar(select(func.count()).select_from(RatingChange)) == 2
+    changes = await db.rating_changes("m1")
+    assert changes[0]["place"] == 1 and changes[0]["ratingBefore"] == 1500
+    assert changes[1]["place"] == 2  # sharing it with the bot: equal totals
+    assert changes[0]["ratingAfter"] > 1500 > changes[1]["ratingAfter"]
+    ratings = await db.ratings_of(anna)
+    assert ratings["classic"] == {
+        "value": changes[0]["ratingAfter"],
+        "provisional": True,
+        "games": 1,
+    }
+
+
+async def test_a_leaver_is_placed_last_and_a_table_with_one_account_is_not_rated(
+    db: Database,
+) -> None:
+    anna, ben = await _account(db, "Anna"), await _account(db, "Ben")
+    seats = [
+        {"seat": 0, "playerId": anna, "name": "Anna", "left": True},
+        {"seat": 1, "playerId": "guest", "name": "Guest"},
+        # Ben's seat was played by the autopilot for more than half the match.
+        {"seat": 2, "playerId": ben, "name": "Ben", "moves": 9, "auto": 5},
+    ]
+    await db.record_player("guest", "Guest")
+    await db.record_deal("r1", _end("m2", seats, [60, 0, 0], 0))
+    changes = await db.rating_changes("m2")
+    assert changes[0]["place"] == changes[2]["place"] == 2
+    assert changes[0]["ratingAfter"] < 1500 and changes[2]["ratingAfter"] < 1500
+    alone = [
+        {"seat": 0, "playerId": anna, "name": "Anna"},
+        {"seat": 1, "playerId": None, "name": "x"},
+    ]
+    await db.record_deal("r1", _end("m3", alone, [10, 0], 0))
+    assert await db.rating_changes("m3") == {}
+
+
+async def test_an_unrated_room_rates_nothing(db: Database) -> None:
+    anna, ben = await _account(db, "Anna"), await _account(db, "Ben")
+    seats = [{"seat": 0, "playerId": anna, "name": "A"}, {"seat": 1, "playerId": ben, "name": "B"}]
+    plain = _end("m4", seats, [10, 0], 0)
+    await db.record_deal("r1", DealRecord(**{**plain.to_json(), "rated": False}))
+    assert await db.rating_changes("m4") == {}
+    # An outbox entry written before ratings existed has no "rated": not rated.
+    old = {k: v for k, v in _end("m5", seats, [10, 0], 0).to_json().items() if k != "rated"}
+    assert DealRecord.from_json(old).rated is False
