@@ -34,7 +34,8 @@ from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.forced_play import MUST_PLAY, draw_forbidden
 from engine.games import other_game
-from engine.hand_limit import knocked_out, room_for, settle
+from engine.hand_limit import knocked_out, room_for
+from engine.hand_limit_out import settle
 from engine.jump_in import jump_in
 from engine.misplay import MISPLAYS, PENALTY_CARDS
 from engine.seven_zero import check_target, needs_target
@@ -76,7 +77,7 @@ def apply(state: Any, seat: int, action: Mapping[str, Any] | Action) -> tuple[An
 
 
 def _settled(transition: Transition) -> Transition:
-    """handLimit: seats whose hands reached the limit leave the deal (engine.hand_limit)."""
+    """handLimit: seats whose hands reached the limit leave the deal (engine.hand_limit_out)."""
     new, events = transition
     settle(new, events)
     return new, events
