@@ -6,7 +6,8 @@ Each check answers with an error code (None: allowed); apply turns a code into a
 Checks that belong to one rule live in that rule's module and are called from here:
 the Wild Draw Four restriction (engine.wild_draw_four), jump-in (engine.jump_in), stacking
 (engine.stacking), seven-zero's targets (engine.seven_zero), the UNO call
-(engine.uno_call), forced play (engine.forced_play), the last card (engine.wild_finish).
+(engine.uno_call), forced play (engine.forced_play), the last card (engine.wild_finish),
+following the colour (engine.follow_color).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from collections import Counter
 
 from engine.cards import FACES, NUMBERS
 from engine.errors import IllegalAction
+from engine.follow_color import follow_problem
+from engine.follow_color import pass_problem as follow_pass_problem
 from engine.forced_play import MUST_PLAY_DRAWN, keeping_forbidden
 from engine.jump_in import jump_in_problem
-from engine.plays import matches_top
+from engine.plays import plain_match
 from engine.stacking import answers_pending
 from engine.state import State
 from engine.wild_draw_four import restricted_play_refused
@@ -25,15 +28,7 @@ from engine.wild_finish import PROBLEM as WILD_FINISH
 from engine.wild_finish import TEXT as WILD_FINISH_TEXT
 from engine.wild_finish import wild_finish_refused
 
-# drawFourFollowColor: ``follow`` is 1 + the draws still allowed while the colour is owed.
-FOLLOW_START = 4
 MULTI_RANKS = frozenset(NUMBERS + ("S", "R", "+2"))
-
-
-def holds_color(state: State, seat: int) -> bool:
-    color = state.color
-    faces = FACES[state.side]
-    return any(faces[c].color == color for c in state.hands[seat])
 
 
 def turn_play_problem(state: State, seat: int, card: str) -> str | None:
@@ -42,15 +37,13 @@ def turn_play_problem(state: State, seat: int, card: str) -> str | None:
     info = faces[card]
     rules = state.rules
     if state.follow:
-        return None if info.color == state.color else "must_follow_color"
+        return follow_problem(state, info)
     if state.drawn is not None and card != state.drawn:
         return "only_drawn_card"
     if state.pending:
         return None if answers_pending(state, info) else "penalty_pending"
-    color = info.color
-    if color is not None and color != state.color:
-        if faces[state.discard[-1]].rank != info.rank:
-            return "card_not_playable"
+    if not plain_match(info, state.color, faces[state.discard[-1]].rank):
+        return "card_not_playable"
     if rules.plain_checks:
         return None
     if restricted_play_refused(state, state.hands[seat], card, info.rank):
@@ -149,21 +142,9 @@ def can_play(state: State, seat: int) -> bool:
     return any(turn_play_problem(state, seat, c) is None for c in dict.fromkeys(state.hands[seat]))
 
 
-def playable_when_drawn(state: State, hand: tuple[str, ...], card: str) -> bool:
-    """Could ``card``, just drawn into ``hand``, be played now?"""
-    info = FACES[state.side][card]
-    if not matches_top(state, info):
-        return False
-    return not restricted_play_refused(state, hand, card, info.rank)
-
-
 def pass_problem(state: State, seat: int) -> str | None:
     if state.follow:
-        if holds_color(state, seat):
-            return "must_follow_color"
-        # Lacking the colour: draw up to three (while there is anything to draw), then pass.
-        nothing_left = not state.draw_pile and len(state.discard) <= 1
-        return None if state.follow == 1 or nothing_left else "cannot_pass"
+        return follow_pass_problem(state, seat)
     if state.drawn is None:
         return "cannot_pass"
     if state.rules.forced_play_drawn:

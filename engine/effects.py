@@ -14,7 +14,9 @@ from engine.cards import FACES, NUMBERS
 from engine.drinks import sip
 from engine.events import Event
 from engine.flip import flip
+from engine.follow_color import owe_color, owes_color
 from engine.match import end_deal
+from engine.plays_again import play_again, plays_again
 from engine.seven_zero import end_if_someone_is_out, hands_moved, swap_effect, swaps
 from engine.shuffle import shuffle
 from engine.stacking import DEFLECTORS, PENALTY, STACK_FAMILY, deflect, penalty_waits
@@ -184,11 +186,10 @@ def _penalty(
         draw_until_color(new, victim, events)
     else:
         draw_cards(new, victim, amount, events, reason=rank)
-    if rank == "W+4" and rules.wild_draw_four_plays_again:
-        new.turn = seat
-    elif rank == "W+4" and rules.draw_four_follow_color:
-        new.turn = victim
-        new.follow = 4
+    if plays_again(rules, rank):
+        play_again(new, seat)
+    elif owes_color(rules, rank):
+        owe_color(new, victim)
     else:
         new.turn = next_seat(new, victim, 1)
 

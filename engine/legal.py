@@ -17,12 +17,12 @@ from engine.cards import FACES, SIDE_COLORS
 from engine.checks import (
     MULTI_RANKS,
     dump_color_of,
-    holds_color,
     multi_problem,
     pass_problem,
     turn_play_problem,
 )
 from engine.draft import draft_actions
+from engine.follow_color import may_draw
 from engine.forced_play import draw_forbidden, keeping_forbidden
 from engine.games import other_game
 from engine.jump_in import jump_card
@@ -165,7 +165,7 @@ def _follow_actions(state: State, seat: int, hand: tuple[str, ...], actions: lis
     for card in dict.fromkeys(hand):
         if turn_play_problem(state, seat, card) is None:
             _add_starts(state, seat, hand, card, actions)
-    if not holds_color(state, seat) and state.follow > 1:
+    if may_draw(state, seat):
         actions.append(_DRAW)
     if pass_problem(state, seat) is None:
         actions.append(_PASS)

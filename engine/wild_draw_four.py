@@ -20,6 +20,7 @@ from engine.cards import FACES
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.plays import matches_top
+from engine.plays_again import play_again, plays_again
 from engine.state import State
 from engine.turns import draw_cards, draw_until_color, next_seat
 
@@ -105,8 +106,8 @@ def challenge(state: State, seat: int, act: Action) -> tuple[State, list[Event]]
             draw_until_color(new, seat, events, extra=2)
         else:
             draw_cards(new, seat, penalty + 2, events, reason="challengeLost")
-        if rules.wild_draw_four_plays_again:
-            new.turn = offender
+        if plays_again(rules, state.pending_kind):
+            play_again(new, offender)
         else:
             new.turn = next_seat(new, seat, 1)
     return new, events
