@@ -22,6 +22,7 @@ from __future__ import annotations
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.hand_limit import knocked_out
+from engine.match import end_match, score_deal
 from engine.scoring import best_seats, card_values
 from engine.state import State
 from engine.teams import team_count, team_of, team_totals
@@ -32,8 +33,6 @@ _RUNNING = frozenset({"playing", "chooseColor", "draft"})
 
 def clock_out(state: State, seat: int) -> tuple[State, list[Event]]:
     """The room's word that ``seat``'s match clock ran out (see the module text)."""
-    from engine.match import end_deal  # (match imports this module)
-
     if not state.rules.blitz_seconds:
         raise IllegalAction("no_blitz", "this room plays without a match clock")
     if state.phase not in _RUNNING:
@@ -46,7 +45,8 @@ def clock_out(state: State, seat: int) -> tuple[State, list[Event]]:
     new.after_color = None
     new.phase = "playing"
     events: list[Event] = [{"type": "clockOut", "seat": seat}]
-    end_deal(new, deal_winner(new, seat), events, flagged=seat)
+    score_deal(new, deal_winner(new, seat), events, flagged=seat)
+    end_match(new, match_winner(new, seat), events)
     return new, events
 
 

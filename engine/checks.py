@@ -6,34 +6,37 @@ Each check answers with an error code (None: allowed); apply turns a code into a
 Checks that belong to one rule live in that rule's module and are called from here:
 the Wild Draw Four restriction (engine.wild_draw_four), jump-in (engine.jump_in), stacking
 (engine.stacking), seven-zero's targets (engine.seven_zero), the UNO call
-(engine.uno_call), forced play (engine.forced_play), the last card (engine.wild_finish).
+(engine.uno_call), forced play (engine.forced_play), the last card (engine.action_finish,
+engine.wild_finish), following the colour (engine.follow_color), the Duo dump
+(engine.duo_dump).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+from engine.action_finish import PROBLEM as ACTION_FINISH
+from engine.action_finish import TEXT as ACTION_FINISH_TEXT
+from engine.action_finish import action_finish_refused
 from engine.cards import FACES, NUMBERS
+from engine.duo_dump import PROBLEM as DUMP
+from engine.duo_dump import TEXT as DUMP_TEXT
+from engine.duo_dump import dump_problem, is_dump
 from engine.errors import IllegalAction
+from engine.follow_color import follow_problem
+from engine.follow_color import pass_problem as follow_pass_problem
 from engine.forced_play import MUST_PLAY_DRAWN, keeping_forbidden
 from engine.jump_in import jump_in_problem
-from engine.plays import matches_top
+from engine.plays import plain_match
 from engine.stacking import answers_pending
 from engine.state import State
+from engine.uno_call import call_needed
 from engine.wild_draw_four import restricted_play_refused
 from engine.wild_finish import PROBLEM as WILD_FINISH
 from engine.wild_finish import TEXT as WILD_FINISH_TEXT
 from engine.wild_finish import wild_finish_refused
 
-# drawFourFollowColor: ``follow`` is 1 + the draws still allowed while the colour is owed.
-FOLLOW_START = 4
 MULTI_RANKS = frozenset(NUMBERS + ("S", "R", "+2"))
-
-
-def holds_color(state: State, seat: int) -> bool:
-    color = state.color
-    faces = FACES[state.side]
-    return any(faces[c].color == color for c in state.hands[seat])
 
 
 def turn_play_problem(state: State, seat: int, card: str) -> str | None:
@@ -42,36 +45,22 @@ def turn_play_problem(state: State, seat: int, card: str) -> str | None:
     info = faces[card]
     rules = state.rules
     if state.follow:
-        return None if info.color == state.color else "must_follow_color"
+        return follow_problem(state, info)
     if state.drawn is not None and card != state.drawn:
         return "only_drawn_card"
     if state.pending:
         return None if answers_pending(state, info) else "penalty_pending"
-    color = info.color
-    if color is not None and color != state.color:
-        if faces[state.discard[-1]].rank != info.rank:
-            return "card_not_playable"
+    if not plain_match(info, state.color, faces[state.discard[-1]].rank):
+        return "card_not_playable"
     if rules.plain_checks:
         return None
     if restricted_play_refused(state, state.hands[seat], card, info.rank):
         return "wild_draw_four_restricted"
     hand = state.hands[seat]
-    if rules.forbid_action_finish and len(hand) == 1 and not info.is_number:
-        return "action_finish_forbidden"
+    if action_finish_refused(rules, info, len(hand) - 1):
+        return ACTION_FINISH
     if wild_finish_refused(rules, info, len(hand) - 1):
         return WILD_FINISH
-    return None
-
-
-def dump_color_of(state: State, cards: tuple[str, ...]) -> str | None:
-    """UNO Duo: the colour a Reverse (or a first-card Reverse) lets this play dump."""
-    if not state.rules.reverse_dumps_color:
-        return None
-    first = FACES[state.side][cards[0]]
-    if first.rank == "R":
-        return first.color
-    if state.dump_color is not None and not state.pending and state.drawn is None:
-        return state.dump_color
     return None
 
 
@@ -81,11 +70,10 @@ def multi_problem(state: State, seat: int, cards: tuple[str, ...], uno: bool) ->
     faces = FACES[state.side]
     if Counter(cards) - Counter(hand):
         return "card_not_in_hand"
-    dump = dump_color_of(state, cards)
-    if dump is not None and faces[cards[0]].color == dump:
-        whole_color = Counter(c for c in hand if faces[c].color == dump)
-        if Counter(cards) != whole_color:
-            return "dump_all_or_nothing"
+    if is_dump(state, cards):
+        dump = dump_problem(state, hand, cards)
+        if dump is not None:
+            return dump
     elif not state.rules.multi_play:
         return "one_card_only"
     else:
@@ -93,10 +81,10 @@ def multi_problem(state: State, seat: int, cards: tuple[str, ...], uno: bool) ->
         if len(ranks) != 1 or not ranks <= MULTI_RANKS:
             return "bad_combination"
     if len(cards) == len(hand):
-        if not uno:
+        if not uno and call_needed(0, len(cards)):
             return "uno_before_last_card"
-        if state.rules.forbid_action_finish and not faces[cards[-1]].is_number:
-            return "action_finish_forbidden"
+        if action_finish_refused(state.rules, faces[cards[-1]], 0):
+            return ACTION_FINISH
         if wild_finish_refused(state.rules, faces[cards[-1]], 0):
             return WILD_FINISH
     return None
@@ -108,11 +96,11 @@ PROBLEM_TEXT = {
     "card_not_playable": "that card matches neither the colour nor the number or symbol",
     "wild_draw_four_restricted": "a Wild Draw Four may not be played while you hold a"
     " matching card",
-    "action_finish_forbidden": "your last card must be a number card",
+    ACTION_FINISH: ACTION_FINISH_TEXT,
     "not_your_turn": "it is not your turn",
     "must_follow_color": "after a Wild Draw Four you must play its colour",
     "card_not_in_hand": "you do not hold all of those cards",
-    "dump_all_or_nothing": "after a Reverse lay every card of its colour, or only the Reverse",
+    DUMP: DUMP_TEXT,
     "one_card_only": "this room plays one card at a time",
     "bad_combination": "cards played together must share one number or one action type",
     "uno_before_last_card": 'call UNO before your last card: send the play with "uno": true',
@@ -149,21 +137,9 @@ def can_play(state: State, seat: int) -> bool:
     return any(turn_play_problem(state, seat, c) is None for c in dict.fromkeys(state.hands[seat]))
 
 
-def playable_when_drawn(state: State, hand: tuple[str, ...], card: str) -> bool:
-    """Could ``card``, just drawn into ``hand``, be played now?"""
-    info = FACES[state.side][card]
-    if not matches_top(state, info):
-        return False
-    return not restricted_play_refused(state, hand, card, info.rank)
-
-
 def pass_problem(state: State, seat: int) -> str | None:
     if state.follow:
-        if holds_color(state, seat):
-            return "must_follow_color"
-        # Lacking the colour: draw up to three (while there is anything to draw), then pass.
-        nothing_left = not state.draw_pile and len(state.discard) <= 1
-        return None if state.follow == 1 or nothing_left else "cannot_pass"
+        return follow_pass_problem(state, seat)
     if state.drawn is None:
         return "cannot_pass"
     if state.rules.forced_play_drawn:

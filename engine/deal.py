@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from engine.cards import CARD_INFO, FACES, NUMBERS, CardInfo, build_deck
-from engine.drinks import sip
+from engine.cards import CARD_INFO, NUMBERS, build_deck
 from engine.events import Event
+from engine.first_card import turn_first_card
 from engine.rules import Rules
 from engine.shuffle import shuffle
 from engine.state import State
-from engine.turns import draw_cards, next_seat, shuffle_seed
+from engine.turns import next_seat, shuffle_seed
 
 HAND_SIZE = 7
 
@@ -164,116 +164,3 @@ def _deal_hands(state: State) -> None:
         pile = tuple(cards)
     state.hands = tuple(tuple(h) for h in hands)
     state.draw_pile = pile
-
-
-def _sent_back(rules: Rules, info: CardInfo) -> bool:
-    """Whether a first card goes back into the pile instead of starting the discards."""
-    if rules.first_card_rules == "duo":
-        return False
-    if info.rank in ("W+4", "W+8", "W+2", "F"):
-        return True
-    return info.is_wild and rules.first_card_wild == "reshuffle"
-
-
-def turn_first_card(state: State) -> list[Event]:
-    """Turn up the first card (sending back what the rules send back) and act on it."""
-    rules = state.rules
-    events: list[Event] = []
-    while True:
-        pile = list(state.draw_pile)
-        card = pile.pop()
-        info = FACES["light"][card]
-        # A card goes back only while some card could take its place (else it would
-        # come round again for ever): then it starts the pile as it is.
-        if not _sent_back(rules, info) or all(_sent_back(rules, FACES["light"][c]) for c in pile):
-            state.draw_pile = tuple(pile)
-            break
-        if info.rank in ("W+4", "W+2") and rules.first_card_wild_draw_four == "bury":
-            pile.insert(0, card)  # the bottom of the pile: nobody knows where it is
-            events.append({"type": "firstCardBuried", "card": card})
-        else:
-            pile.append(card)
-            shuffle(shuffle_seed(state), pile)
-            events.append({"type": "firstCardReshuffled", "card": card})
-        state.draw_pile = tuple(pile)
-    state.discard = (card,)
-    state.phase = "playing"
-    state.color = info.color
-    events.append({"type": "firstCard", "card": card})
-    if rules.first_card_rules == "duo":
-        _first_card_duo(state, info, events)
-    elif rules.first_card_played_by_dealer:
-        _first_card_by_dealer(state, info, events)
-    else:
-        _first_card_classic(state, info, events)
-    return events
-
-
-def _first_card_classic(state: State, info: CardInfo, events: list[Event]) -> None:
-    first = next_seat(state, state.dealer, 1)
-    state.turn = first
-    if info.is_wild:
-        state.phase = "chooseColor"
-    elif info.rank in ("+2", "+1"):
-        draw_cards(state, first, 2 if info.rank == "+2" else 1, events, reason=info.rank)
-        state.turn = next_seat(state, first, 1)
-    elif info.rank == "S":
-        _skipped(state, first, events)
-        state.turn = next_seat(state, first, 1)
-    elif info.rank == "R":
-        state.direction = -1
-        state.turn = state.dealer
-        events.append({"type": "reverse", "direction": -1})
-
-
-def _first_card_by_dealer(state: State, info: CardInfo, events: list[Event]) -> None:
-    """DrukUNO: an action card turned up first acts as if the dealer had played it."""
-    dealer = state.dealer
-    first = next_seat(state, dealer, 1)
-    state.turn = first
-    if info.is_wild:
-        state.phase = "chooseColor"
-        state.turn = dealer
-        state.after_color = first
-    elif info.rank == "+2":
-        if state.rules.stacking:
-            state.pending = 2
-            state.pending_kind = "+2"
-        else:
-            draw_cards(state, first, 2, events, reason="drawTwo")
-            state.turn = next_seat(state, first, 1)
-    elif info.rank == "S":
-        _skipped(state, first, events)
-        state.turn = next_seat(state, first, 1)
-    elif info.rank == "R":
-        if len(state.active_seats()) == 2:
-            _skipped(state, first, events)
-            state.turn = dealer
-        else:
-            state.direction = -1
-            state.turn = next_seat(state, dealer, 1)
-            events.append({"type": "reverse", "direction": -1})
-
-
-def _first_card_duo(state: State, info: CardInfo, events: list[Event]) -> None:
-    """UNO Duo: player 2 (left of the dealer) starts; player 1 names a first wild's colour."""
-    player1 = state.dealer
-    player2 = next_seat(state, player1, 1)
-    state.turn = player2
-    if info.rank in ("+2", "W+4"):
-        draw_cards(state, player2, 2 if info.rank == "+2" else 4, events, reason=info.rank)
-        state.turn = player1
-    if info.is_wild:
-        state.phase = "chooseColor"
-        state.after_color = player1 if info.rank == "W+4" else player2
-        state.turn = player1
-    elif info.rank == "S":
-        _skipped(state, player2, events)
-        state.turn = player1
-    elif info.rank == "R":
-        state.dump_color = info.color
-
-
-def _skipped(state: State, seat: int, events: list[Event]) -> None:
-    events.append({"type": "skip", "seat": seat})
-    sip(state, seat, 1, "skipped", events)

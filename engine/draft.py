@@ -9,9 +9,10 @@ the draw pile and the first card is turned.
 from __future__ import annotations
 
 from engine.actions import Action
-from engine.deal import HAND_SIZE, turn_first_card
+from engine.deal import HAND_SIZE
 from engine.errors import IllegalAction
 from engine.events import Event
+from engine.first_card import turn_first_card
 from engine.state import State
 from engine.turns import give_cards, next_seat
 

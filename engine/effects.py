@@ -14,7 +14,9 @@ from engine.cards import FACES, NUMBERS
 from engine.drinks import sip
 from engine.events import Event
 from engine.flip import flip
+from engine.follow_color import owe_color, owes_color
 from engine.match import end_deal
+from engine.plays_again import play_again, plays_again
 from engine.seven_zero import end_if_someone_is_out, hands_moved, swap_effect, swaps
 from engine.shuffle import shuffle
 from engine.stacking import DEFLECTORS, PENALTY, STACK_FAMILY, deflect, penalty_waits
@@ -74,7 +76,7 @@ def play_cards(
     if finished and rules.placings and not (rules.swap_on_last_card and swaps(new, rank, target)):
         if placings.leaves(new, seat):
             # placings: out of the deal with a place; the last card acts, then it scores.
-            _card_effect(new, seat, rank, count, None, bluff, events)
+            card_effect(new, seat, rank, count, None, bluff, events)
             if new.phase == "chooseColor" and new.turn == seat and new.after_color is not None:
                 new.turn = new.after_color  # (a Flip turned up a wild) the next one names it
             if new.wd4 is not None and new.wd4[0] == seat:
@@ -96,10 +98,10 @@ def play_cards(
             return
         _go_out(new, seat, rank, count, events)
         return
-    _card_effect(new, seat, rank, count, target, bluff, events)
+    card_effect(new, seat, rank, count, target, bluff, events)
 
 
-def _card_effect(
+def card_effect(
     new: State,
     seat: int,
     rank: str,
@@ -107,9 +109,11 @@ def _card_effect(
     target: int | None,
     bluff: bool,
     events: list[Event],
+    may_wait: bool = True,
 ) -> None:
     """What a card does to the table when its player plays on (or, under placings, has
-    just gone out: a 7 or 0 then swaps nothing, as for any last card)."""
+    just gone out: a 7 or 0 then swaps nothing, as for any last card). A first card
+    (engine.first_card) acts through it too; ``may_wait`` False draws its penalty at once."""
     if new.pending and rank in DEFLECTORS:
         deflect(new, seat, rank, count, events)
     elif rank == "S":
@@ -117,7 +121,7 @@ def _card_effect(
     elif rank == "R":
         _reverse(new, seat, count, events)
     elif rank in PENALTY:
-        _penalty(new, seat, rank, count, bluff, events)
+        _penalty(new, seat, rank, count, bluff, events, may_wait)
     elif rank == "A+2":
         for other in new.active_seats():
             if other != seat:
@@ -158,14 +162,20 @@ def _reverse(new: State, seat: int, count: int, events: list[Event]) -> None:
 
 
 def _penalty(
-    new: State, seat: int, rank: str, count: int, bluff: bool, events: list[Event]
+    new: State,
+    seat: int,
+    rank: str,
+    count: int,
+    bluff: bool,
+    events: list[Event],
+    may_wait: bool = True,
 ) -> None:
     """Draw Twos, a Wild Draw Four or Eight: pending (stacking, or a challenge to decide)
     or drawn at once."""
     rules = new.rules
     amount = PENALTY[rank] * count
     challengeable = rank in RESTRICTED and rules.wild_draw_four_challenge
-    if challengeable or new.pending or penalty_waits(rules, rank):
+    if may_wait and (challengeable or new.pending or penalty_waits(rules, rank)):
         new.pending += amount
         new.pending_kind = STACK_FAMILY.get(rank, rank)
         new.wd4 = (seat, bluff) if rank in RESTRICTED else None
@@ -176,11 +186,10 @@ def _penalty(
         draw_until_color(new, victim, events)
     else:
         draw_cards(new, victim, amount, events, reason=rank)
-    if rank == "W+4" and rules.wild_draw_four_plays_again:
-        new.turn = seat
-    elif rank == "W+4" and rules.draw_four_follow_color:
-        new.turn = victim
-        new.follow = 4
+    if plays_again(rules, rank):
+        play_again(new, seat)
+    elif owes_color(rules, rank):
+        owe_color(new, victim)
     else:
         new.turn = next_seat(new, victim, 1)
 

@@ -18,34 +18,32 @@ from engine.blind_draw import play_blind
 from engine.blitz import clock_out
 from engine.cards import FACES, SIDE_COLORS
 from engine.checks import (
-    FOLLOW_START,
     PROBLEM_TEXT,
     can_play,
-    holds_color,
     pass_problem,
     play_refusal,
-    playable_when_drawn,
     turn_play_problem,
 )
 from engine.deal import start_deal
 from engine.draft import draft_step
+from engine.draw_to_match import after_penalty, turn_draw
 from engine.effects import play_cards
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
+from engine.follow_color import draw_to_follow, owe_color, owes_color
 from engine.forced_play import MUST_PLAY, draw_forbidden
 from engine.games import other_game
-from engine.hand_limit import knocked_out, room_for, settle
+from engine.hand_limit import knocked_out
+from engine.hand_limit_out import settle
 from engine.jump_in import jump_in
-from engine.misplay import MISPLAYS, PENALTY_CARDS
+from engine.misplay import misplay
+from engine.plays_again import play_again, plays_again
 from engine.seven_zero import check_target, needs_target
 from engine.state import State
 from engine.turns import (
     draw_cards,
     draw_until_color,
-    give_cards,
     next_seat,
-    record_draw,
-    take_cards,
 )
 from engine.uno_call import call_uno, catch_uno
 from engine.wild_draw_four import challenge
@@ -76,7 +74,7 @@ def apply(state: Any, seat: int, action: Mapping[str, Any] | Action) -> tuple[An
 
 
 def _settled(transition: Transition) -> Transition:
-    """handLimit: seats whose hands reached the limit leave the deal (engine.hand_limit)."""
+    """handLimit: seats whose hands reached the limit leave the deal (engine.hand_limit_out)."""
     new, events = transition
     settle(new, events)
     return new, events
@@ -164,7 +162,7 @@ def _draw(state: State, seat: int, act: Action) -> Transition:
 def _resolve_draw(state: State, seat: int, act: Action) -> Transition:
     """The draw, once the turn and an earlier draw have been checked."""
     if state.follow:
-        return _draw_to_follow(state, seat)
+        return draw_to_follow(state, seat)
     rules = state.rules
     new = state.moved()
     new.declared = None
@@ -173,23 +171,10 @@ def _resolve_draw(state: State, seat: int, act: Action) -> Transition:
     if state.pending:
         _take_penalty(state, new, seat, events)
     else:
-        plain = not (rules.draw_to_match or rules.hand_limit)
-        cards = take_cards(new, 1, events) if plain else _draw_for_turn(new, events)
-        give_cards(new, seat, cards)
-        record_draw(new, seat, cards, "draw", events)
-        _after_drawing(new, seat, cards)
+        turn_draw(new, seat, events)
     if rules.blind_draw and new.drawn is not None:
         play_blind(new, seat, events)
     return new, events
-
-
-def _after_drawing(new: State, seat: int, cards: list[str]) -> None:
-    """A playable last card drawn may be played at once (or kept); else the turn ends."""
-    playable_now = new.rules.drawn_card_playable or new.rules.draw_to_match
-    if cards and playable_now and turn_play_problem(new, seat, cards[-1]) is None:
-        new.drawn = cards[-1]
-    else:
-        new.turn = next_seat(new, seat, 1)
 
 
 def _take_penalty(state: State, new: State, seat: int, events: list[Event]) -> None:
@@ -202,59 +187,15 @@ def _take_penalty(state: State, new: State, seat: int, events: list[Event]) -> N
     new.pending = 0
     new.pending_kind = None
     new.wd4 = None
-    wild_four = state.pending_kind == "W+4"
-    if wild_four and rules.wild_draw_four_plays_again and state.wd4 is not None:
-        new.turn = state.wd4[0]
-    elif wild_four and rules.draw_four_follow_color:
-        new.follow = FOLLOW_START
+    kind = state.pending_kind
+    if state.wd4 is not None and plays_again(rules, kind):
+        play_again(new, state.wd4[0])
+    elif owes_color(rules, kind):
+        owe_color(new, seat)
     elif rules.penalty_draw_to_match:
-        # Helsinki: a forced draw also goes on until a playable card comes, unless the
-        # penalty itself brought one; that card may be played at once.
-        held = new.hands[seat]
-        brought = [
-            c for c in held[len(held) - state.pending :] if playable_when_drawn(new, held, c)
-        ]
-        if brought:
-            new.drawn = brought[-1]
-        else:
-            cards = _draw_for_turn(new, events, force=True)
-            give_cards(new, seat, cards)
-            record_draw(new, seat, cards, "draw", events)
-            _after_drawing(new, seat, cards)
+        after_penalty(new, seat, state.pending, events)
     else:
         new.turn = next_seat(new, seat, 1)
-
-
-def _draw_to_follow(state: State, seat: int) -> Transition:
-    """drawFourFollowColor: lacking the colour, draw one card (three at most)."""
-    if holds_color(state, seat):
-        raise IllegalAction("must_follow_color", "you hold the colour: play it")
-    if state.follow <= 1:
-        raise IllegalAction("no_draws_left", "you have drawn three cards: pass")
-    new = state.moved()
-    new.follow = state.follow - 1
-    events: list[Event] = []
-    draw_cards(new, seat, 1, events, reason="followColor")
-    return new, events
-
-
-def _draw_for_turn(new: State, events: list[Event], force: bool = False) -> list[str]:
-    """One card, or under drawToMatch cards until one is playable (up to the cap)."""
-    rules = new.rules
-    room = room_for(new, new.turn, 10**9) if rules.hand_limit else 10**9
-    if not (rules.draw_to_match or force):
-        return take_cards(new, min(1, room), events)
-    cap = min(rules.draw_to_match_cap or 10**9, room)
-    cards: list[str] = []
-    held = new.hands[new.turn]
-    while len(cards) < cap:
-        got = take_cards(new, 1, events)
-        if not got:
-            break
-        cards += got
-        if playable_when_drawn(new, held + tuple(cards), got[0]):
-            break
-    return cards
 
 
 def _pass(state: State, seat: int, act: Action) -> Transition:
@@ -285,31 +226,6 @@ def _choose_color(state: State, seat: int, act: Action) -> Transition:
     return new, [{"type": "chooseColor", "seat": seat, "color": act.color}]
 
 
-# --- UNO ----------------------------------------------------------------------------------
-
-
-# --- misplayPenalty ----------------------------------------------------------------------
-
-
-def _misplay(state: State, seat: int, act: Action) -> Transition:
-    """The room's penalty for a refused play (engine.misplay): one card, nothing else."""
-    refusal = None
-    if state.rules.misplay_penalty and state.phase == "playing":
-        refusal = play_refusal(state, seat, act.cards, act.uno)
-    if refusal is None or refusal.code not in MISPLAYS:
-        raise IllegalAction("no_misplay", "there is no refused play to pay a penalty for")
-    new = state.copy()  # no table move, as a catch: the turn and every window stay
-    if new.exposed == seat:
-        new.exposed = None  # holding two cards again: nothing to catch
-    if new.declared == seat:
-        new.declared = None
-    events: list[Event] = [
-        {"type": "misplay", "seat": seat, "cards": list(act.cards), "code": refusal.code}
-    ]
-    draw_cards(new, seat, PENALTY_CARDS, events, reason="misplay")
-    return new, events
-
-
 # --- between deals ------------------------------------------------------------------------
 
 
@@ -331,7 +247,7 @@ _HANDLERS: dict[str, Callable[[State, int, Action], Transition]] = {
     "callUno": call_uno,
     "catchUno": catch_uno,
     "nextDeal": _next_deal,
-    "misplay": _misplay,
+    "misplay": misplay,
     "clockOut": lambda state, seat, act: clock_out(state, seat),
     "keep": draft_step,
     "discard": draft_step,

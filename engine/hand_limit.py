@@ -8,13 +8,13 @@
   had gone out (their own cards count nothing). Everyone is back for the next deal.
 
 ``out`` marks the seat in ``State.out`` (which next_seat and the legal actions already
-skip); which seats are knocked out of the whole match is read from the totals
-(:func:`knocked_out`), so the next deal can bring the others back.
+skip; the leaving is engine.hand_limit_out's); which seats are knocked out of the whole
+match is read from the totals (:func:`knocked_out`), so the next deal can bring the
+others back.
 """
 
 from __future__ import annotations
 
-from engine.events import Event
 from engine.state import State
 
 
@@ -37,30 +37,3 @@ def back_in(state: State) -> None:
     (those out of this deal only under handLimit or placings are back)."""
     if state.rules.hand_limit or state.rules.placings:
         state.out = tuple(knocked_out(state, s) for s in range(state.players))
-
-
-def settle(new: State, events: list[Event]) -> None:
-    """After a change (a working copy): ``out`` seats whose hands reached the limit leave
-    the deal; a turn they held passes on; the last one left wins the deal."""
-    from engine.match import end_deal  # (match imports this module)
-    from engine.turns import next_seat
-
-    rules = new.rules
-    if rules.hand_limit_rule != "out" or new.phase != "playing":
-        return
-    limit = rules.hand_limit
-    reached = [s for s, hand in enumerate(new.hands) if not new.out[s] and len(hand) >= limit]
-    if not reached:
-        return
-    new.out = tuple(o or s in reached for s, o in enumerate(new.out))
-    events.append({"type": "handLimit", "seats": reached})
-    left = new.active_seats()
-    if len(left) == 1:
-        end_deal(new, left[0], events)
-        return
-    if new.out[new.turn]:
-        new.drawn = None
-        new.follow = 0
-        new.turn = next_seat(new, new.turn, 1)
-    if new.exposed is not None and new.out[new.exposed]:
-        new.exposed = None

@@ -9,6 +9,8 @@ The listing (engine.legal) and apply (engine.game) both ask :func:`jump_in_probl
 
 from __future__ import annotations
 
+from engine.action_finish import PROBLEM as ACTION_FINISH
+from engine.action_finish import action_finish_refused
 from engine.actions import Action
 from engine.cards import FACES
 from engine.effects import play_cards
@@ -30,8 +32,8 @@ def jump_in_problem(state: State, seat: int, card: str) -> str | None:
         return "not_your_turn"
     if state.follow or (rules.jump_in_continues_from == "turnHolder" and not info.is_number):
         return "not_your_turn"
-    if rules.forbid_action_finish and len(state.hands[seat]) == 1 and not info.is_number:
-        return "action_finish_forbidden"
+    if action_finish_refused(rules, info, len(state.hands[seat]) - 1):
+        return ACTION_FINISH
     return None
 
 

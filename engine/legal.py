@@ -16,20 +16,20 @@ from engine.actions import Action
 from engine.cards import FACES, SIDE_COLORS
 from engine.checks import (
     MULTI_RANKS,
-    dump_color_of,
-    holds_color,
     multi_problem,
     pass_problem,
     turn_play_problem,
 )
 from engine.draft import draft_actions
+from engine.duo_dump import dump_group
+from engine.follow_color import may_draw
 from engine.forced_play import draw_forbidden, keeping_forbidden
 from engine.games import other_game
 from engine.jump_in import jump_card
 from engine.plays import MATCHING, PLAYS, learn, matching_table
 from engine.seven_zero import needs_target, targets
 from engine.state import State
-from engine.uno_call import add_declare, add_window
+from engine.uno_call import add_declare, add_window, calls_with
 from engine.wild_draw_four import RESTRICTED, challenge_problem
 
 _DRAW = Action("draw")
@@ -148,15 +148,11 @@ def _add_starts(
         same = tuple(c for c in rest if faces[c].rank == info.rank)
         if same:
             groups.append((card, *same))
-    dump = dump_color_of(state, (card,))
-    if dump is not None and info.color == dump:
-        rest = list(hand)
-        rest.remove(card)
-        others = tuple(c for c in rest if faces[c].color == dump)
-        if others:
-            groups.append((card, *others))
+    dump = dump_group(state, hand, card)
+    if dump is not None:
+        groups.append(dump)
     for cards in groups:
-        uno = len(cards) >= len(hand) - 1
+        uno = calls_with(len(hand) - len(cards), len(cards))
         if multi_problem(state, seat, cards, uno) is None:
             _add_plays(state, seat, cards, actions, uno)
 
@@ -165,7 +161,7 @@ def _follow_actions(state: State, seat: int, hand: tuple[str, ...], actions: lis
     for card in dict.fromkeys(hand):
         if turn_play_problem(state, seat, card) is None:
             _add_starts(state, seat, hand, card, actions)
-    if not holds_color(state, seat) and state.follow > 1:
+    if may_draw(state, seat):
         actions.append(_DRAW)
     if pass_problem(state, seat) is None:
         actions.append(_PASS)

@@ -6,7 +6,7 @@ under the three match modes (points, oneAndDone, knockout).
 
 from __future__ import annotations
 
-from engine import blitz, placings
+from engine import placings
 from engine.double_score import counted
 from engine.drinks import end_of_deal_sips
 from engine.events import Event
@@ -16,12 +16,24 @@ from engine.state import State
 from engine.teams import team_totals
 
 
-def end_deal(state: State, winner: int, events: list[Event], flagged: int | None = None) -> None:
+def end_deal(state: State, winner: int, events: list[Event]) -> None:
     """Score the deal ``winner`` went out of and decide whether the match goes on.
 
-    Works on a working copy. Sets ``phase`` to ``dealOver`` or ``matchOver``. ``flagged``:
-    the seat whose match clock ran out (engine.blitz), which ends the match.
+    Works on a working copy. Sets ``phase`` to ``dealOver`` or ``matchOver``.
     """
+    winner = score_deal(state, winner, events)
+    match_winner = _match_winner(state, winner, events)
+    if match_winner is _GOES_ON:
+        back_in(state)  # handLimit: seats out of this deal only are back for the next
+        state.phase = "dealOver"
+        return
+    end_match(state, match_winner, events)  # type: ignore[arg-type]
+
+
+def score_deal(state: State, winner: int, events: list[Event], flagged: int | None = None) -> int:
+    """The deal's scores and totals (``winner`` went out; ``flagged``: the seat whose
+    match clock ran out, engine.blitz) and the ``dealOver`` event; the phase is left to
+    the caller. Returns the deal's winner (under placings, who closed it)."""
     rules = state.rules
     if rules.placings:
         # The places so far are scored; ``winner``'s going out is the last scoring moment.
@@ -54,17 +66,15 @@ def end_deal(state: State, winner: int, events: list[Event], flagged: int | None
             "hands": [list(h) for h in state.hands],
         }
     )
-    if flagged is None:
-        match_winner = _match_winner(state, winner, events)
-    else:
-        match_winner = blitz.match_winner(state, flagged)
-    back_in(state)  # handLimit: seats out of this deal only are back for the next
-    if match_winner is _GOES_ON:
-        state.phase = "dealOver"
-        return
+    return winner
+
+
+def end_match(state: State, winner: int | None, events: list[Event]) -> None:
+    """The match is over once the deal just scored: ``winner`` (None: first place shared)."""
+    back_in(state)
     state.phase = "matchOver"
-    state.winner = match_winner  # type: ignore[assignment]
-    events.append({"type": "matchOver", "winner": match_winner, "totals": list(totals)})
+    state.winner = winner
+    events.append({"type": "matchOver", "winner": winner, "totals": list(state.totals)})
 
 
 _GOES_ON = object()

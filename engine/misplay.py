@@ -14,6 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.actions import Action
+from engine.checks import play_refusal
+from engine.errors import IllegalAction
+from engine.events import Event
+from engine.state import State
+from engine.turns import draw_cards
+
 # The refusals of a play that count as a misplay.
 MISPLAYS = frozenset(
     {
@@ -44,3 +51,23 @@ def penalty_for(state: Any, action: Mapping[str, Any], code: str) -> dict[str, A
     if code not in MISPLAYS or getattr(state, "phase", None) != "playing":
         return None
     return {"type": "misplay", "cards": list(action.get("cards") or ())}
+
+
+def misplay(state: State, seat: int, act: Action) -> tuple[State, list[Event]]:
+    """The ``misplay`` action: ``seat`` draws the penalty for the refused play of
+    ``act.cards``; nothing else changes."""
+    refusal = None
+    if state.rules.misplay_penalty and state.phase == "playing":
+        refusal = play_refusal(state, seat, act.cards, act.uno)
+    if refusal is None or refusal.code not in MISPLAYS:
+        raise IllegalAction("no_misplay", "there is no refused play to pay a penalty for")
+    new = state.copy()  # no table move, as a catch: the turn and every window stay
+    if new.exposed == seat:
+        new.exposed = None  # holding two cards again: nothing to catch
+    if new.declared == seat:
+        new.declared = None
+    events: list[Event] = [
+        {"type": "misplay", "seat": seat, "cards": list(act.cards), "code": refusal.code}
+    ]
+    draw_cards(new, seat, PENALTY_CARDS, events, reason="misplay")
+    return new, events

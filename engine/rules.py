@@ -422,71 +422,79 @@ OPTIONS: tuple[Option, ...] = (
 OPTION_BY_NAME: dict[str, Option] = {o.name: o for o in OPTIONS}
 
 
+def _snake(name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() else c for c in name)
+
+
+# Each option's default, stated once (in OPTIONS), by its Rules field name.
+_DEFAULTS: dict[str, Any] = {_snake(o.name): o.default for o in OPTIONS}
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """One value per option; field names are the options' wire names in snake_case."""
 
     preset: str = "classic"
     deck: str = "classic108"
-    stacking: bool = False
-    jump_in: bool = False
-    jump_in_continues_from: str = "jumper"
-    seven_zero: bool = False
-    zero_pass_direction: str = "withPlay"
-    draw_to_match: bool = False
-    draw_to_match_cap: int = 0
-    uno_penalty: int = 2
-    decks: int = 1
-    wild_draw_four_challenge: bool = True
-    wild_draw_four_restriction: str = "noMatchingColor"
-    first_card_wild: str = "firstPlayerChooses"
-    first_card_wild_draw_four: str = "reshuffle"
-    forbid_action_finish: bool = False
-    stack_draw_four: bool = False
-    cross_stack: str = "none"
-    reverse_deflect: bool = False
-    skip_deflect: bool = False
-    forced_play: bool = False
-    forced_play_drawn: bool = False
-    blind_draw: bool = False
-    strict_uno: bool = False
-    misplay_penalty: bool = False
-    no_wild_finish: bool = False
-    bomb: bool = False
-    hand_reveal: int = 0
-    hand_limit: int = 0
-    hand_limit_rule: str = "out"
-    double_score: bool = False
-    shuffle_seats: bool = False
-    teams: int = 0
-    placings: bool = False
-    blitz_seconds: int = 0
-    match_mode: str = "points"
-    target_score: int = 500
-    round_limit: int = 0
-    scoring_mode: str = "winnerCollects"
-    number_cards: str = "faceValue"
-    action_value: int = 20
-    wild_value: int = 50
-    wild_draw_four_value: int = 50
-    multi_play: bool = False
-    stack_wild_draw_four: bool = True
-    draw_four_follow_color: bool = False
-    first_card_played_by_dealer: bool = False
-    wild_draw_eight: int = 0
-    everybody_draws_two: int = 0
-    zero_pass: bool = False
-    seven_swap: bool = False
-    swap_on_last_card: bool = False
-    penalty_draw_to_match: bool = False
-    drawn_card_playable: bool = True
-    drinks: bool = False
-    sips_as_points: bool = False
-    deal_method: str = "deal"
-    first_card_rules: str = "classic"
-    reverse_dumps_color: bool = False
-    wild_draw_four_plays_again: bool = False
-    flip_piles: str = "turnOver"
+    stacking: bool = _DEFAULTS["stacking"]
+    jump_in: bool = _DEFAULTS["jump_in"]
+    jump_in_continues_from: str = _DEFAULTS["jump_in_continues_from"]
+    seven_zero: bool = _DEFAULTS["seven_zero"]
+    zero_pass_direction: str = _DEFAULTS["zero_pass_direction"]
+    draw_to_match: bool = _DEFAULTS["draw_to_match"]
+    draw_to_match_cap: int = _DEFAULTS["draw_to_match_cap"]
+    uno_penalty: int = _DEFAULTS["uno_penalty"]
+    decks: int = _DEFAULTS["decks"]
+    wild_draw_four_challenge: bool = _DEFAULTS["wild_draw_four_challenge"]
+    wild_draw_four_restriction: str = _DEFAULTS["wild_draw_four_restriction"]
+    first_card_wild: str = _DEFAULTS["first_card_wild"]
+    first_card_wild_draw_four: str = _DEFAULTS["first_card_wild_draw_four"]
+    forbid_action_finish: bool = _DEFAULTS["forbid_action_finish"]
+    stack_draw_four: bool = _DEFAULTS["stack_draw_four"]
+    cross_stack: str = _DEFAULTS["cross_stack"]
+    reverse_deflect: bool = _DEFAULTS["reverse_deflect"]
+    skip_deflect: bool = _DEFAULTS["skip_deflect"]
+    forced_play: bool = _DEFAULTS["forced_play"]
+    forced_play_drawn: bool = _DEFAULTS["forced_play_drawn"]
+    blind_draw: bool = _DEFAULTS["blind_draw"]
+    strict_uno: bool = _DEFAULTS["strict_uno"]
+    misplay_penalty: bool = _DEFAULTS["misplay_penalty"]
+    no_wild_finish: bool = _DEFAULTS["no_wild_finish"]
+    bomb: bool = _DEFAULTS["bomb"]
+    hand_reveal: int = _DEFAULTS["hand_reveal"]
+    hand_limit: int = _DEFAULTS["hand_limit"]
+    hand_limit_rule: str = _DEFAULTS["hand_limit_rule"]
+    double_score: bool = _DEFAULTS["double_score"]
+    shuffle_seats: bool = _DEFAULTS["shuffle_seats"]
+    teams: int = _DEFAULTS["teams"]
+    placings: bool = _DEFAULTS["placings"]
+    blitz_seconds: int = _DEFAULTS["blitz_seconds"]
+    match_mode: str = _DEFAULTS["match_mode"]
+    target_score: int = _DEFAULTS["target_score"]
+    round_limit: int = _DEFAULTS["round_limit"]
+    scoring_mode: str = _DEFAULTS["scoring_mode"]
+    number_cards: str = _DEFAULTS["number_cards"]
+    action_value: int = _DEFAULTS["action_value"]
+    wild_value: int = _DEFAULTS["wild_value"]
+    wild_draw_four_value: int = _DEFAULTS["wild_draw_four_value"]
+    multi_play: bool = _DEFAULTS["multi_play"]
+    stack_wild_draw_four: bool = _DEFAULTS["stack_wild_draw_four"]
+    draw_four_follow_color: bool = _DEFAULTS["draw_four_follow_color"]
+    first_card_played_by_dealer: bool = _DEFAULTS["first_card_played_by_dealer"]
+    wild_draw_eight: int = _DEFAULTS["wild_draw_eight"]
+    everybody_draws_two: int = _DEFAULTS["everybody_draws_two"]
+    zero_pass: bool = _DEFAULTS["zero_pass"]
+    seven_swap: bool = _DEFAULTS["seven_swap"]
+    swap_on_last_card: bool = _DEFAULTS["swap_on_last_card"]
+    penalty_draw_to_match: bool = _DEFAULTS["penalty_draw_to_match"]
+    drawn_card_playable: bool = _DEFAULTS["drawn_card_playable"]
+    drinks: bool = _DEFAULTS["drinks"]
+    sips_as_points: bool = _DEFAULTS["sips_as_points"]
+    deal_method: str = _DEFAULTS["deal_method"]
+    first_card_rules: str = _DEFAULTS["first_card_rules"]
+    reverse_dumps_color: bool = _DEFAULTS["reverse_dumps_color"]
+    wild_draw_four_plays_again: bool = _DEFAULTS["wild_draw_four_plays_again"]
+    flip_piles: str = _DEFAULTS["flip_piles"]
     # Fixed by the preset, not options: which game, which deck, how many players.
     game: str = "shedding"
     min_players: int = 2
@@ -536,10 +544,6 @@ class Rules:
         object.__setattr__(self, "wire", wire)
         for name, value in derived.items():
             object.__setattr__(self, name, value)
-
-
-def _snake(name: str) -> str:
-    return "".join("_" + c.lower() if c.isupper() else c for c in name)
 
 
 _WIRE_NAMES = tuple((option.name, _snake(option.name)) for option in OPTIONS)

@@ -15,6 +15,7 @@ from engine.cards import FACES
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.match import end_deal
+from engine.rules import Rules
 from engine.state import State
 from engine.turns import next_seat
 
@@ -22,12 +23,14 @@ from engine.turns import next_seat
 def needs_target(state: State, seat: int, cards: tuple[str, ...]) -> bool:
     """Does playing ``cards`` swap hands with a seat the player names (a 7 under a seven
     rule, unless it is the last card and last cards do not swap)?"""
-    rules = state.rules
-    return (
-        rules.seven_swaps
-        and FACES[state.side][cards[-1]].rank == "7"
-        and (len(state.hands[seat]) > len(cards) or rules.swap_on_last_card)
-    )
+    rank = FACES[state.side][cards[-1]].rank
+    return swap_needs_target(state.rules, rank, len(state.hands[seat]), len(cards))
+
+
+def swap_needs_target(rules: Rules, rank: str, held: int, played: int) -> bool:
+    """:func:`needs_target` from the parts of a position (what a seat's view shows too):
+    the last card's rank, the cards held and the cards played."""
+    return rules.seven_swaps and rank == "7" and (held > played or rules.swap_on_last_card)
 
 
 def target_problem(state: State, seat: int, target: int) -> str | None:

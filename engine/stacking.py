@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from engine.cards import FACES, CardInfo
 from engine.events import Event
+from engine.plays import plain_match
 from engine.rules import Rules
 from engine.state import State
 from engine.turns import next_seat
@@ -49,9 +50,7 @@ def answers_pending(state: State, info: CardInfo) -> bool:
     if info.rank in DEFLECTORS and (
         rules.reverse_deflect if info.rank == "R" else rules.skip_deflect
     ):
-        if info.color == state.color:
-            return True
-        return FACES[state.side][state.discard[-1]].rank == info.rank
+        return plain_match(info, state.color, FACES[state.side][state.discard[-1]].rank)
     return False
 
 

@@ -23,6 +23,19 @@ CALL = Action("callUno")
 LATE = "this room plays strict UNO: call it with your next-to-last card, not after"
 
 
+def call_needed(left: int, played: int) -> bool:
+    """Must a play leaving ``left`` cards, ``played`` laid at once, call UNO to be legal?
+    One that empties the hand with more than one card passes through one card: without
+    the call it is refused (``uno_before_last_card``)."""
+    return left == 0 and played > 1
+
+
+def calls_with(left: int, played: int) -> bool:
+    """Does a player who means to call UNO call it with this play: the next-to-last card,
+    or the last cards laid together (which must)?"""
+    return left == 1 or call_needed(left, played)
+
+
 def late_call_refused(state: State) -> bool:
     """strictUno: is an exposed player's own late call refused?"""
     return state.rules.strict_uno

@@ -15,11 +15,15 @@ The listing (engine.legal) and apply (engine.game) both ask :func:`challenge_pro
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from engine.actions import Action
-from engine.cards import FACES
+from engine.cards import FACES, CardInfo
 from engine.errors import IllegalAction
 from engine.events import Event
-from engine.plays import matches_top
+from engine.plays import plain_match
+from engine.plays_again import play_again, plays_again
+from engine.rules import Rules
 from engine.state import State
 from engine.turns import draw_cards, draw_until_color, next_seat
 
@@ -31,17 +35,33 @@ RESTRICTED = frozenset({"W+4", "W+2", "WDC"})
 def wd4_is_bluff(state: State, hand: tuple[str, ...], card: str) -> bool:
     """Would playing ``card`` (a Wild Draw Four, or Flip's Wild Draw Two or Colour) from
     ``hand`` break the restriction in force?"""
-    restriction = state.rules.wild_draw_four_restriction
+    faces = FACES[state.side]
+    top_rank = faces[state.discard[-1]].rank
+    return breaks_restriction(state.rules, faces, state.color, top_rank, hand, card)
+
+
+def breaks_restriction(
+    rules: Rules,
+    faces: Mapping[str, CardInfo],
+    color: str | None,
+    top_rank: str | None,
+    hand: Sequence[str],
+    card: str,
+) -> bool:
+    """:func:`wd4_is_bluff` from the parts of a position (what a seat's view shows too):
+    the colour in force, the top card's rank, the hand holding ``card``."""
+    restriction = rules.wild_draw_four_restriction
     if restriction == "none":
         return False
-    faces = FACES[state.side]
     others = list(hand)
     others.remove(card)
     if restriction == "noMatchingColor":
         # One list and one `in`: about half the cost of any() over a generator.
-        return state.color in [faces[c].color for c in others]
+        return color in [faces[c].color for c in others]
     rank = faces[card].rank
-    return any(faces[c].rank != rank and matches_top(state, faces[c]) for c in others)
+    return any(
+        faces[c].rank != rank and plain_match(faces[c], color, top_rank or "") for c in others
+    )
 
 
 def restricted_play_refused(state: State, hand: tuple[str, ...], card: str, rank: str) -> bool:
@@ -105,8 +125,8 @@ def challenge(state: State, seat: int, act: Action) -> tuple[State, list[Event]]
             draw_until_color(new, seat, events, extra=2)
         else:
             draw_cards(new, seat, penalty + 2, events, reason="challengeLost")
-        if rules.wild_draw_four_plays_again:
-            new.turn = offender
+        if plays_again(rules, state.pending_kind):
+            play_again(new, offender)
         else:
             new.turn = next_seat(new, seat, 1)
     return new, events

@@ -40,13 +40,14 @@ from engine.bots.reading import (
     next_opponent,
     on_turn,
     remaining,
+    rules_of,
     seven_swaps,
 )
+from engine.scoring import card_values
+from engine.wild_draw_four import RESTRICTED, breaks_restriction
 
 # Ranks that hurt the next player.
 ATTACKS = frozenset({"S", "+2", "R", "+1", "+5", "SE", "W+4", "W+2", "WDC", "W+8", "A+2"})
-# Wilds that may only be played without a card of the colour in force (engine.game).
-RESTRICTED = frozenset({"W+4", "W+2", "WDC"})
 NUMBER_RANKS = frozenset(str(n) for n in range(10))
 THREAT = 2  # an opponent holding this many cards or fewer is about to go out
 # A colour the next player is known to lack counts as this many cards of it held (more
@@ -143,25 +144,15 @@ def name_color(
 
 
 def is_bluff(view: View, cards: tuple[str, ...]) -> bool:
-    """Would this play break the Wild Draw Four restriction (which a challenge punishes)?"""
+    """Would this play break the Wild Draw Four restriction (which a challenge punishes)?
+    The engine's own judgement (engine.wild_draw_four), from the view."""
     face = faces(view)
-    last = face[cards[-1]]
-    if last.rank not in RESTRICTED:
+    if face[cards[-1]].rank not in RESTRICTED:
         return False
-    rules = view.get("rules") or {}
-    restriction = rules.get("wildDrawFourRestriction", "noMatchingColor")
-    if restriction == "none":
-        return False
-    others = remaining(view.get("hand") or (), cards[-1:])
-    if restriction == "noMatchingColor":
-        return any(face[c].color == view.get("color") for c in others)
     top = view.get("top")
     top_rank = face[top].rank if top else None
-    return any(
-        face[c].rank != last.rank
-        and (face[c].color in (None, view.get("color")) or face[c].rank == top_rank)
-        for c in others
-    )
+    hand = list(view.get("hand") or ())  # as the engine judges it: the hand before the play
+    return breaks_restriction(rules_of(view), face, view.get("color"), top_rank, hand, cards[-1])
 
 
 def play_score(view: View, cards: tuple[str, ...], memory: Memory | None = None) -> tuple[Any, ...]:
@@ -185,7 +176,8 @@ def play_score(view: View, cards: tuple[str, ...], memory: Memory | None = None)
         target = fewest_cards_opponent(view)
         if target is not None:
             swap_gain = max(0, len(rest) - view["players"][target]["cards"])
-    points = sum(_points(face[c].rank) for c in cards)
+    value = card_values(rules_of(view), view.get("side") or "light")
+    points = sum(value[c] for c in cards)
     return (swap_gain > 1, len(cards), attack, keep, swap_gain, points)
 
 
@@ -196,10 +188,6 @@ def _partner(view: View, seat: int) -> bool:
         return False
     of = teams["of"]
     return bool(of[seat] == of[view["you"]])
-
-
-def _points(rank: str) -> int:
-    return int(rank) if rank in NUMBER_RANKS else 20
 
 
 def order_group(view: View, cards: tuple[str, ...]) -> tuple[str, ...]:

@@ -13,6 +13,9 @@ from typing import Any
 
 from engine.actions import Action, parse_action
 from engine.cards import FACES, SIDE_COLORS, CardInfo
+from engine.rules import Rules, rules_from_json
+from engine.seven_zero import swap_needs_target
+from engine.uno_call import calls_with
 
 View = Mapping[str, Any]
 # Moves a seat makes on its turn (the rest are out-of-turn calls, catches and challenges).
@@ -59,9 +62,23 @@ def most_held_color(view: View, cards: Iterable[str], rng: random.Random) -> str
     return rng.choice([c for c in options if counts[c] == best])
 
 
+def rules_of(view: View) -> Rules:
+    """The rules a view carries (in wire form), read by the engine once per rule set."""
+    wire = view.get("rules") or {}
+    key = tuple(wire.items())
+    rules = _RULES.get(key)
+    if rules is None:
+        if len(_RULES) >= 256:
+            _RULES.clear()
+        rules = _RULES[key] = rules_from_json(wire)
+    return rules
+
+
+_RULES: dict[tuple[tuple[str, Any], ...], Rules] = {}
+
+
 def seven_swaps(view: View) -> bool:
-    rules = view.get("rules") or {}
-    return bool(rules.get("sevenZero") or rules.get("sevenSwap"))
+    return rules_of(view).seven_swaps
 
 
 def opponents(view: View) -> list[dict[str, Any]]:
@@ -71,11 +88,9 @@ def opponents(view: View) -> list[dict[str, Any]]:
 
 
 def needs_target(view: View, cards: tuple[str, ...], hand: list[str]) -> bool:
-    """A seven that swaps hands names the seat it swaps with."""
-    if faces(view)[cards[-1]].rank != "7" or not seven_swaps(view):
-        return False
-    rules = view.get("rules") or {}
-    return len(hand) > len(cards) or bool(rules.get("swapOnLastCard"))
+    """A seven that swaps hands names the seat it swaps with (the engine's rule)."""
+    rank = faces(view)[cards[-1]].rank
+    return swap_needs_target(rules_of(view), rank, len(hand), len(cards))
 
 
 def complete_play(
@@ -91,7 +106,7 @@ def complete_play(
         cards,
         color=color if last.is_wild else None,
         target=target if needs_target(view, cards, hand) else None,
-        uno=left == 1 or (left == 0 and len(cards) > 1),
+        uno=calls_with(left, len(cards)),
     )
 
 

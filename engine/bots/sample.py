@@ -21,8 +21,8 @@ from engine.bots.likelihood import Evidence, evidence, likelihood
 from engine.bots.memory import WILD, Memory
 from engine.bots.reading import View
 from engine.cards import FACES
-from engine.checks import FOLLOW_START
 from engine.deal import deck_for, new_state
+from engine.follow_color import FOLLOW_START
 from engine.rules import Rules, rules_from_json
 from engine.stacking import STACK_FAMILY
 from engine.state import State
