@@ -3,6 +3,7 @@ the room store, the SQL database and this node's room service."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -56,6 +57,8 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     redact_uvicorn_logs()  # after uvicorn configured its loggers
+    loop = type(asyncio.get_running_loop())
+    log.info("event loop: %s.%s", loop.__module__, loop.__qualname__)
     store = await open_store(
         settings.redis_url,
         settings.redis_cluster,

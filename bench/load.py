@@ -763,19 +763,23 @@ def build_tree(commit: str, into: Path) -> Tree:
         capture_output=True,
         text=True,
     ).stdout.strip()
+    venv = into / ".venv"
+    python = str(venv / "bin" / "python")
+    stamp = into / ".bench-commit"
+    if stamp.is_file() and stamp.read_text() == sha:
+        return Tree(into, python, sha)  # kept from an earlier run (--checkout)
     archive = subprocess.Popen(["git", "archive", sha], cwd=ROOT, stdout=subprocess.PIPE)
     subprocess.run(["tar", "-x", "-C", str(into)], stdin=archive.stdout, check=True)
     if archive.wait() != 0:
         raise RuntimeError(f"git archive {sha} failed")
-    venv = into / ".venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    python = str(venv / "bin" / "python")
     print(f"installing {sha} into {venv} ...", file=sys.stderr, flush=True)
     subprocess.run(
         [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(into)],
         check=True,
         stdout=subprocess.DEVNULL,
     )
+    stamp.write_text(sha)
     return Tree(into, python, sha)
 
 
@@ -827,7 +831,10 @@ async def compare(args: argparse.Namespace) -> None:
     """Ours and ``args.compare`` on the same store, alternating, ``args.rounds`` times each,
     with the bare reference once per round."""
     store = args.targets if args.targets in ("redis", "cluster", "memory") else "redis"
-    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as checkout:
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        checkout = args.checkout or stack.enter_context(tempfile.TemporaryDirectory())
+        Path(checkout).mkdir(parents=True, exist_ok=True)
         theirs = await asyncio.to_thread(build_tree, args.compare, Path(checkout))
         label = f"theirs {theirs.label}"
         rounds: list[dict[str, dict[str, Any]]] = []
@@ -909,6 +916,13 @@ def main() -> None:
         "(default redis); prints 'actions per CPU-second: OURS vs THEIRS (RATIO x)'",
     )
     parser.add_argument("--rounds", type=int, default=3, help="--compare: rounds of each")
+    parser.add_argument(
+        "--checkout",
+        metavar="DIR",
+        default=None,
+        help="--compare: keep COMMIT's checkout and venv in DIR, reused by the next run "
+        "(default: a temporary directory, removed after the run)",
+    )
     parser.add_argument(
         "--short",
         action="store_true",
