@@ -78,8 +78,12 @@ async def run(settings: Settings, stop: asyncio.Event) -> None:
             )
             archiver.start()
             log.info("archiving the outboxes every %g s", settings.archive_poll_seconds)
-            await stop.wait()
-            await archiver.close(timeout=settings.lease_ttl_ms / 1000)
+            try:
+                await stop.wait()
+            finally:
+                # Cancelled: at once (what is not in SQL yet stays in its outbox).
+                timeout = settings.lease_ttl_ms / 1000 if stop.is_set() else 0
+                await archiver.close(timeout=timeout)
         finally:
             await db.close()
     finally:
