@@ -3,6 +3,7 @@ the room store, the SQL database and this node's room service."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -43,7 +44,7 @@ from app.rooms.races import RaceSettings
 from app.rooms.service import RoomService
 from app.settings import Settings, get_settings
 from app.sign_in import SignInLimits
-from app.store import OUTAGE, RoomStore, open_store
+from app.store import OUTAGE, RoomStore, open_room_store
 from app.store.base import StoreFull
 from app.tournaments.runner import TournamentRunner
 from app.tournaments.service import TournamentService
@@ -59,20 +60,9 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     redact_uvicorn_logs()  # after uvicorn configured its loggers
-    store = await open_store(
-        settings.redis_url,
-        settings.redis_cluster,
-        wait_replicas=settings.redis_wait_replicas,
-        wait_timeout_ms=settings.redis_wait_timeout_ms,
-        history_size=settings.history_size,
-        history_ttl_seconds=settings.history_ttl_seconds,
-        prefix=settings.redis_prefix,
-        connect_timeout=settings.redis_connect_timeout_seconds,
-        room_ttl_seconds=settings.room_ttl_seconds,
-        finished_room_ttl_seconds=settings.finished_room_ttl_seconds,
-        sweep_seconds=settings.store_sweep_seconds,
-        room_format=settings.room_format,
-    )
+    loop = type(asyncio.get_running_loop())
+    log.info("event loop: %s.%s", loop.__module__, loop.__qualname__)
+    store = await open_room_store(settings)
     await _warn_about(store)
     db = await Database.connect(settings.database_url)
     rest_limits = RestLimits(
@@ -103,6 +93,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             empty_room_ms=int(settings.empty_room_seconds * 1000),
             empty_lobby_ms=int(settings.empty_lobby_seconds * 1000),
         ),
+        archive_elsewhere=settings.archives_elsewhere,
     )
     app.state.metrics.watch(service.gauges)
     await service.start()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -82,10 +83,10 @@ class Settings(BaseSettings):
     room_ttl_seconds: int = 86_400
     finished_room_ttl_seconds: int = 3_600
     store_sweep_seconds: float = 300.0
-    # The format the Redis stores write room documents in (1 or 2; both are read): 2 once
-    # every node runs a version that reads it (docs/architecture.md, "The room document's
-    # format").
-    room_format: int = Field(default=1, ge=1, le=2)
+    # The format the Redis stores write room documents in (1 or 2; both are read): 2, the
+    # smaller commit, since every version that may share a Redis with this one reads it
+    # (docs/architecture.md, "The room document's format").
+    room_format: int = Field(default=2, ge=1, le=2)
     # The writer's lease on a room: a crashed writer's rooms move on after this.
     lease_ttl_ms: int = 5000
     # A writer with nothing to do for this long gives its room up.
@@ -95,6 +96,15 @@ class Settings(BaseSettings):
     # How often each node looks for finished deals left in the outboxes of rooms that no
     # writer holds (and archives them); also once at start.
     outbox_drain_seconds: float = 60.0
+    # Who writes finished deals to SQL: "node" (each node, in its own event loop);
+    # "process" (``python -m app`` starts one ``python -m app.archiver`` beside its
+    # workers, which reads the outboxes from the store: the nodes' loops never run
+    # SQLAlchemy); "external" (the same, with the archive process run apart, e.g. a
+    # service of its own). Both need a Redis store: with the in-process store the node
+    # archives itself.
+    archiver: Literal["node", "process", "external"] = "node"
+    # The archive process: how often it looks for finished deals in the outboxes.
+    archive_poll_seconds: float = Field(default=0.5, gt=0)
     # The room's own timers: how often each node looks for rooms whose timer is due and
     # no writer holds; a bot's pause before it acts (jittered); how long a room with no
     # connected person keeps its match, and a lobby with nobody seated stays.
@@ -130,6 +140,13 @@ class Settings(BaseSettings):
         """What the WebSocket layer buffers at most: room to read a message that is too
         large, to answer ``too_large``, before closing."""
         return 2 * self.max_message_bytes
+
+    @property
+    def archives_elsewhere(self) -> bool:
+        """Whether an archive process writes the nodes' finished deals to SQL: asked for,
+        and the rooms are in a store another process can read."""
+        shared = self.redis_url is not None or self.redis_cluster is not None
+        return self.archiver != "node" and shared
 
 
 @lru_cache

@@ -19,6 +19,13 @@ fan-out. For the Redis store it also reports Redis memory per idle room.
     python bench/load.py [--rooms 50] [--seconds 10] [--latency-rooms 200]
                          [--redis redis://127.0.0.1:6379/0] [--targets reference,memory,redis]
                          [--database postgresql+asyncpg://...] [--ack patch|frame]
+    python bench/load.py --compare COMMIT [--rounds 3] [--seconds 8] [--short]
+
+``--compare COMMIT`` runs the Redis store of COMMIT's code (its own checkout and virtual
+environment) and of the working tree, alternating, each round with the bare reference,
+and prints per round and in a summary the actions per CPU-second of each (the server's
+CPU: user + system of its whole process tree, workers and archiver included) and their
+half-load p99.
 """
 
 from __future__ import annotations
@@ -211,6 +218,18 @@ class Target:
     bases: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Tree:
+    """A checkout of the server to run: its root and the Python of its own environment."""
+
+    root: Path
+    python: str
+    label: str = "ours"
+
+
+OURS = Tree(ROOT, sys.executable)
+
+
 async def open_uno_room(target: Target, http: httpx.AsyncClient) -> Room:
     created = (
         await http.post(
@@ -338,10 +357,37 @@ async def run_load(
     return sum(counts) / (time.perf_counter() - start), latencies, ended
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time a process has used (Linux)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command name (Linux): [0] is the state."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process started under ``pid`` (children, their children, ...)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, IndexError):
+            children.setdefault(int(_stat(int(entry.name))[1]), []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and of every process under it: the ones alive
+    (a server's workers, its archiver) and the ones it has waited for (their time is in
+    its own cutime and cstime). Work moved to another process still counts."""
+    fields = _stat(pid)
+    ticks = sum(int(f) for f in fields[11:15])
+    for child in descendants(pid):
+        with contextlib.suppress(OSError, IndexError):
+            ticks += sum(int(f) for f in _stat(child)[11:13])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -375,13 +421,17 @@ async def start_target(
     tmp: str,
     database: str | None = None,
     cluster: str | None = None,
+    tree: Tree = OURS,
+    archiver: str = "process",
 ) -> Target:
-    """The target's server nodes, sharing one key prefix (and one SQL archive)."""
+    """The target's server nodes, sharing one key prefix (and one SQL archive, which one
+    archive process writes, started by the first node, where ``archiver`` is "process")."""
     prefix = f"bench{secrets.token_hex(3)}"
-    database = database or f"sqlite+aiosqlite:///{tmp}/bench-{name}.db"
-    nodes = [await start_node(name, redis_url, database, cluster, prefix)]
+    database = database or f"sqlite+aiosqlite:///{tmp}/bench-{name}-{prefix}.db"
+    nodes = [await start_node(name, redis_url, database, cluster, prefix, tree, archiver)]
+    others = "external" if archiver == "process" else archiver
     for _ in range(nodes_of(name) - 1):
-        nodes.append(await start_node(name, redis_url, database, cluster, prefix))
+        nodes.append(await start_node(name, redis_url, database, cluster, prefix, tree, others))
     first = nodes[0]
     first.processes = [n.process for n in nodes]
     first.ws_bases = [n.ws_base for n in nodes]
@@ -390,14 +440,20 @@ async def start_target(
 
 
 async def start_node(
-    name: str, redis_url: str, database: str, cluster: str | None, prefix: str
+    name: str,
+    redis_url: str,
+    database: str,
+    cluster: str | None,
+    prefix: str,
+    tree: Tree = OURS,
+    archiver: str = "process",
 ) -> Target:
     port = free_port()
     env = dict(os.environ)
     if name == "reference":
         cmd = [sys.executable, str(Path(__file__).resolve()), "--serve-reference", str(port)]
     else:
-        cmd = [sys.executable, "-m", "app", "--port", str(port), "--log-level", "warning"]
+        cmd = [tree.python, "-m", "app", "--port", str(port), "--log-level", "warning"]
         cmd += ["--database", database]
         if store_of(name) == "redis":
             cmd += ["--redis", redis_url]
@@ -412,8 +468,12 @@ async def start_node(
             UNO_REST_WRITE_RATE="",
             UNO_ROOM_CREATE_RATE="",
             UNO_REDIS_PREFIX=prefix,
+            # Where the server can (a Redis store), its SQL archive runs as a process of
+            # its own under the server's (its CPU counted with the server's); code from
+            # before the archive process ignores the setting.
+            UNO_ARCHIVER=archiver,
         )
-    process = subprocess.Popen(cmd, cwd=ROOT, env=env)
+    process = subprocess.Popen(cmd, cwd=tree.root if name != "reference" else ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
     async with httpx.AsyncClient() as http:
         for _ in range(1200):  # a minute at most: a loaded machine starts slowly
@@ -481,8 +541,12 @@ async def drop_prefix(redis_url: str, prefix: str) -> None:
         await client.aclose()
 
 
-async def measure(name: str, args: argparse.Namespace, tmp: str) -> dict[str, Any]:
-    target = await start_target(name, args.redis, tmp, args.database, args.redis_cluster)
+async def measure(
+    name: str, args: argparse.Namespace, tmp: str, tree: Tree = OURS
+) -> dict[str, Any]:
+    target = await start_target(
+        name, args.redis, tmp, args.database, args.redis_cluster, tree, args.archiver
+    )
     target.ack = args.ack
     result: dict[str, Any] = {"target": name}
     servers: list[tuple[str, int, str]] = []
@@ -492,7 +556,7 @@ async def measure(name: str, args: argparse.Namespace, tmp: str) -> dict[str, An
             rooms = await open_rooms(target, http, args.rooms)
             await run_load(target, rooms, http, 1.0, None)  # warm up
             processes = target.processes or [target.process]
-            cpu = sum(cpu_seconds(p.pid) for p in processes)
+            cpu = sum(tree_cpu_seconds(p.pid) for p in processes)
             sent = await commands_sent(target, http)
             redis_before = redis_stats(servers)
             started = time.perf_counter()
@@ -500,9 +564,10 @@ async def measure(name: str, args: argparse.Namespace, tmp: str) -> dict[str, An
             actions = rate * (time.perf_counter() - started)
             redis_after = redis_stats(servers)
             sent = await commands_sent(target, http) - sent
-            cpu = sum(cpu_seconds(p.pid) for p in processes) - cpu
+            cpu = sum(tree_cpu_seconds(p.pid) for p in processes) - cpu
             # CPU per action does not depend on what else the machine is doing.
             result["cpu_us"] = cpu / actions * 1e6
+            result["per_cpu_second"] = actions / cpu
             result["max"] = rate
             result["max_p50"] = percentile(latencies + ended, 0.5)
             result["max_p99"] = percentile(latencies + ended, 0.99)
@@ -699,12 +764,121 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+# --- ours against an earlier commit, side by side -----------------------------------------
+
+
+def build_tree(commit: str, into: Path) -> Tree:
+    """``commit``'s code checked out in ``into`` (``git archive``: the repository's own
+    worktrees and branches are left alone) with a virtual environment of its own, where
+    its own pyproject.toml's dependencies are installed (pip's cache makes it quick)."""
+    sha = subprocess.run(
+        ["git", "rev-parse", "--short", f"{commit}^{{commit}}"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    venv = into / ".venv"
+    python = str(venv / "bin" / "python")
+    stamp = into / ".bench-commit"
+    if stamp.is_file() and stamp.read_text() == sha:
+        return Tree(into, python, sha)  # kept from an earlier run (--checkout)
+    archive = subprocess.Popen(["git", "archive", sha], cwd=ROOT, stdout=subprocess.PIPE)
+    subprocess.run(["tar", "-x", "-C", str(into)], stdin=archive.stdout, check=True)
+    if archive.wait() != 0:
+        raise RuntimeError(f"git archive {sha} failed")
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    print(f"installing {sha} into {venv} ...", file=sys.stderr, flush=True)
+    subprocess.run(
+        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(into)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    stamp.write_text(sha)
+    return Tree(into, python, sha)
+
+
+def load_average() -> float:
+    return os.getloadavg()[0]
+
+
+def round_line(number: int, results: dict[str, dict[str, Any]], load: float) -> str:
+    parts = []
+    for label, r in results.items():
+        parts.append(
+            f"{label} {r['per_cpu_second']:.0f} actions per CPU-second ({r['cpu_us']:.0f} us), "
+            f"{r['max']:.0f} actions/s, half-load p99 {r.get('half_p99', float('nan')):.1f} ms"
+        )
+    return f"round {number} (load average {load:.1f}): " + "; ".join(parts)
+
+
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    if len(ordered) % 2:
+        return ordered[middle]
+    return (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def compare_summary(rounds: list[dict[str, dict[str, Any]]], ours: str, theirs: str) -> list[str]:
+    def med(label: str, key: str) -> float:
+        return median([r[label][key] for r in rounds if key in r[label]])
+
+    mine, other = med(ours, "per_cpu_second"), med(theirs, "per_cpu_second")
+    lines = [
+        f"actions per CPU-second: {mine:.0f} vs {other:.0f} ({mine / other:.2f} x)",
+        f"half-load p99: {med(ours, 'half_p99'):.1f} ms vs {med(theirs, 'half_p99'):.1f} ms",
+    ]
+    if all("reference" in r for r in rounds):
+        lines.append(
+            f"reference: {med('reference', 'per_cpu_second'):.0f} actions per CPU-second, "
+            f"{med('reference', 'max'):.0f} actions/s, "
+            f"half-load p99 {med('reference', 'half_p99'):.1f} ms"
+        )
+    lines.append(
+        f"(medians of {len(rounds)} round{'s' if len(rounds) != 1 else ''}; "
+        f"ours: the working tree, {theirs})"
+    )
+    return lines
+
+
+async def compare(args: argparse.Namespace) -> None:
+    """Ours and ``args.compare`` on the same store, alternating, ``args.rounds`` times each,
+    with the bare reference once per round."""
+    store = args.targets if args.targets in ("redis", "cluster", "memory") else "redis"
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        checkout = args.checkout or stack.enter_context(tempfile.TemporaryDirectory())
+        Path(checkout).mkdir(parents=True, exist_ok=True)
+        theirs = await asyncio.to_thread(build_tree, args.compare, Path(checkout))
+        label = f"theirs {theirs.label}"
+        rounds: list[dict[str, dict[str, Any]]] = []
+        for number in range(1, args.rounds + 1):
+            load = load_average()
+            # Alternate who goes first: a machine growing busier then moves both alike.
+            order = [("ours", OURS), (label, theirs)]
+            if number % 2 == 0:
+                order.reverse()
+            results: dict[str, dict[str, Any]] = {}
+            for who, tree in order:
+                print(f"round {number}: {who} ...", file=sys.stderr, flush=True)
+                results[who] = await measure(store, args, tmp, tree)
+            if not args.no_reference:
+                results["reference"] = await measure("reference", args, tmp)
+            rounds.append({k: results[k] for k in ("ours", label, "reference") if k in results})
+            print(round_line(number, rounds[-1], max(load, load_average())), flush=True)
+        print("\n".join(compare_summary(rounds, "ours", label)), flush=True)
+
+
 async def main_async(args: argparse.Namespace) -> None:
     # The load generator's own collections would show up as every target's latency (the
     # same settings as the server's, app/main.py).
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 5, 100)
+    if args.compare:
+        await compare(args)
+        return
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.targets.split(","):
@@ -748,7 +922,41 @@ def main() -> None:
         default=None,
         help="SQL archive for our server (default: a fresh SQLite file per target)",
     )
-    asyncio.run(main_async(parser.parse_args()))
+    parser.add_argument(
+        "--archiver",
+        choices=("node", "process"),
+        default="process",
+        help="our server's SQL archive: in each node's event loop, or (default, on a Redis "
+        "store) in an archive process of its own under the first node",
+    )
+    parser.add_argument(
+        "--compare",
+        metavar="COMMIT",
+        default=None,
+        help="run the same load against COMMIT's code (checked out and installed in a "
+        "temporary directory) and the working tree, alternating, on the store of --targets "
+        "(default redis); prints 'actions per CPU-second: OURS vs THEIRS (RATIO x)'",
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="--compare: rounds of each")
+    parser.add_argument(
+        "--checkout",
+        metavar="DIR",
+        default=None,
+        help="--compare: keep COMMIT's checkout and venv in DIR, reused by the next run "
+        "(default: a temporary directory, removed after the run)",
+    )
+    parser.add_argument(
+        "--short",
+        action="store_true",
+        help="a quick check: 4 s per phase, 100 latency rooms, one round",
+    )
+    parser.add_argument(
+        "--no-reference", action="store_true", help="--compare: leave the bare reference out"
+    )
+    args = parser.parse_args()
+    if args.short:
+        args.seconds, args.latency_rooms, args.rounds = 4.0, 100, 1
+    asyncio.run(main_async(args))
 
 
 if __name__ == "__main__":

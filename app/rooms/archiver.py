@@ -10,6 +10,12 @@ archiver looks for rooms with outbox entries and no writer at start and then eve
 (:meth:`Archiver.drain`), for rooms that see no command again. The SQL
 write is idempotent (``Database.record_deal``), so an entry written twice (two nodes, or
 a crash between the write and the removal) is stored once.
+
+Or the archive runs in a process of its own (``python -m app.archiver``, settings
+``archiver = "process"``): the nodes' archivers are then *passive* (they take nothing
+over and write nothing), and the archive process's archiver looks at every room's outbox
+every ``archive_poll_seconds``, held by a writer or not (:meth:`Archiver.drain` with
+``every_room``). Either way an entry leaves the outbox only once SQL has it.
 """
 
 from __future__ import annotations
@@ -50,7 +56,13 @@ class Archiver:
         first_retry_seconds: float = 0.5,
         max_retry_seconds: float = 30.0,
         drain_seconds: float = 60.0,
+        passive: bool = False,
+        every_room: bool = False,
     ) -> None:
+        # passive: another process archives (submit takes nothing, start runs nothing);
+        # every_room: drain every outbox, not only those of rooms no writer holds.
+        self.passive = passive
+        self._every_room = every_room
         self._store = store
         self._drain_every = drain_seconds
         self._drainer: asyncio.Task[None] | None = None
@@ -64,6 +76,8 @@ class Archiver:
         self._stop = asyncio.Event()
 
     def start(self) -> None:
+        if self.passive:
+            return
         # Fresh: entries left from before a close are still in their rooms' outboxes.
         self._pending.clear()
         self._queue = asyncio.Queue()
@@ -73,7 +87,7 @@ class Archiver:
 
     def submit(self, room_id: str, key: str, record: bytes) -> None:
         """Store this outbox entry in SQL soon (once, however often it is handed over)."""
-        if (room_id, key) in self._pending:
+        if self.passive or (room_id, key) in self._pending:
             return
         self._pending[room_id, key] = record
         self._queue.put_nowait((room_id, key))
@@ -115,7 +129,7 @@ class Archiver:
         handed = 0
         for room_id in await store.outbox_rooms():
             # A room's writer hands its outbox to its own archiver when it starts.
-            if await store.leased(room_id):
+            if not self._every_room and await store.leased(room_id):
                 continue
             entries = await store.outbox(room_id)
             if not entries:
@@ -130,7 +144,7 @@ class Archiver:
         while True:
             try:
                 handed = await self.drain()
-                if handed:
+                if handed and not self._every_room:
                     log.info("archiving %d deals left in outboxes", handed)
             except Exception:
                 log_failure(log, "could not look for outbox entries left behind")

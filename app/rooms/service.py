@@ -98,12 +98,16 @@ class RoomService:
         races: RaceSettings | None = None,
         timer_poll_seconds: float = 0.5,
         times: RoomTimes | None = None,
+        archive_elsewhere: bool = False,
     ) -> None:
         self.store = store
         self.metrics = metrics
         self.races = races or RaceSettings()
         self.archive = archive
-        self.archiver = Archiver(store, archive, drain_seconds=outbox_drain_seconds)
+        # archive_elsewhere: an archive process of its own stores the finished deals.
+        self.archiver = Archiver(
+            store, archive, drain_seconds=outbox_drain_seconds, passive=archive_elsewhere
+        )
         self.node = secrets.token_hex(8)
         self._cids = itertools.count(1)
         self._ttl_ms = lease_ttl_ms

@@ -54,8 +54,22 @@ def _apps(compose: dict[str, Any]) -> dict[str, Any]:
     return {
         name: service
         for name, service in compose["services"].items()
-        if service.get("image") == "uno-server" and name != "migrate"
+        if service.get("image") == "uno-server" and name not in ("migrate", "archiver")
     }
+
+
+def test_compose_archives_deals_from_a_service_of_its_own_not_the_replicas(
+    compose: dict[str, Any],
+) -> None:
+    archiver = compose["services"]["archiver"]
+    assert archiver["command"] == ["python", "-m", "app.archiver"]
+    assert "ports" not in archiver
+    apps = _apps(compose)
+    assert len(apps) == 2
+    for app in apps.values():
+        assert app["environment"]["UNO_ARCHIVER"] == "external"
+        for name in ("UNO_REDIS_URL", "UNO_REDIS_CLUSTER", "UNO_DATABASE_URL"):
+            assert archiver["environment"][name] == app["environment"][name]
 
 
 def test_compose_redis_appends_every_write_to_a_file_on_a_volume(compose: dict[str, Any]) -> None:
