@@ -264,9 +264,12 @@ class TournamentService:
             raise not_found(tournament_id)
         return found[0]
 
-    async def change(self, tournament_id: str, step: Step) -> tuple[dict[str, Any], Any]:
+    async def change(
+        self, tournament_id: str, step: Step, running: bool = False
+    ) -> tuple[dict[str, Any], Any]:
         """Apply ``step`` to the document and write it back, retrying on a concurrent
-        change; a step that raises writes nothing."""
+        change; a step that raises writes nothing. ``running``: the same write puts the
+        tournament before every node's runner (a start, a new round, the end)."""
         while True:
             found = await self.store.load(tournament_id)
             if found is None:
@@ -274,7 +277,7 @@ class TournamentService:
             doc, version = found
             answer = step(doc)
             try:
-                await self.store.replace(tournament_id, doc, version)
+                await self.store.replace(tournament_id, doc, version, running)
             except VersionConflict:
                 continue
             return doc, answer
