@@ -112,11 +112,21 @@ def check_in(doc: dict[str, Any], player: dict[str, Any]) -> None:
     emit(doc, {"type": "checkedIn", "playerId": player["pid"]}, now_ms())
 
 
+def audit(doc: dict[str, Any], action: str, at_ms: int, **detail: Any) -> None:
+    """Every host action (open check-in, start, next round and the console's), kept in
+    order and shown publicly."""
+    doc.setdefault("audit", []).append({"at": at_ms, "action": action, **detail})
+
+
 def open_check_in(doc: dict[str, Any]) -> None:
     if doc["status"] != REGISTRATION:
         raise RoomError(409, "tournament/started", "the tournament has started")
+    if doc["checkIn"]:
+        return  # open already: nothing happens again
     doc["checkIn"] = True
-    emit(doc, {"type": "checkInOpen"}, now_ms())
+    at = now_ms()
+    audit(doc, "checkIn", at)
+    emit(doc, {"type": "checkInOpen"}, at)
 
 
 def withdraw(doc: dict[str, Any], player: dict[str, Any]) -> None:
