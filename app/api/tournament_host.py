@@ -53,7 +53,7 @@ async def start(
     """Host: drop who did not check in (if check-in was opened) and seat round 1."""
     now = tour.now_ms()
     doc, opened = await service.change(
-        tournament_id, _as_host(authorization, lambda d: rounds.start(d, now))
+        tournament_id, _as_host(authorization, lambda d: rounds.start(d, now)), running=True
     )
     await runner.open_round(tournament_id, doc, opened)
     return tour.public(tournament_id, doc)
@@ -94,7 +94,9 @@ async def next_round(
     now = tour.now_ms()
     number = None if body is None else body.round
     doc, opened = await service.change(
-        tournament_id, _as_host(authorization, lambda d: rounds.next_round(d, number, now))
+        tournament_id,
+        _as_host(authorization, lambda d: rounds.next_round(d, number, now)),
+        running=True,
     )
     await runner.open_round(tournament_id, doc, opened)
     return tour.public(tournament_id, doc)
@@ -278,9 +280,9 @@ async def end(
 ) -> dict[str, Any]:
     """Host: end now; tables without a result count for nobody; the standings are final."""
     now = tour.now_ms()
+    # The runner archives it and sets it to expire (one ended before it ever ran too): the
+    # same write puts it before the runners.
     doc, _ = await service.change(
-        tournament_id, _as_host(authorization, lambda d: rounds.end_early(d, now))
+        tournament_id, _as_host(authorization, lambda d: rounds.end_early(d, now)), running=True
     )
-    # The runner archives it and sets it to expire (one ended before it ever ran too).
-    await service.store.set_running(tournament_id, True)
     return tour.public(tournament_id, doc)

@@ -132,6 +132,12 @@ class RoomStore(abc.ABC):
         (and a deal log, for a room restored mid-deal)."""
 
     @abc.abstractmethod
+    async def create_once(self, room_id: str, doc: dict[str, Any], code: str | None) -> bool:
+        """Store a new unlisted room as :meth:`create` does, unless a room of that id is
+        there (then nothing is written: two nodes opening one tournament table make one
+        room). Whether it was written."""
+
+    @abc.abstractmethod
     async def load(self, room_id: str) -> RoomRecord | None:
         """The room as last committed (document, seq, log id and deal log read together),
         or None."""

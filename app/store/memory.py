@@ -100,6 +100,12 @@ class MemoryStore(RoomStore):
         if listed:
             self._listed[room_id] = None
 
+    async def create_once(self, room_id: str, doc: dict[str, Any], code: str | None) -> bool:
+        if self._room(room_id) is not None:
+            return False
+        await self.create(room_id, doc, code, False)
+        return True
+
     async def load(self, room_id: str) -> RoomRecord | None:
         room = self._room(room_id)
         if room is None:

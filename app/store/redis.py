@@ -62,12 +62,14 @@ from app.store.base import (
 )
 from app.store.outage import log_failure
 from app.store.redis_common import (
+    CREATE_ONCE,
     FORMATS,
     Batcher,
     confirmed,
     connection_of,
     queue_room,
     read_doc,
+    room_fields,
     split_doc,
     stop,
 )
@@ -312,6 +314,7 @@ class RedisStore(RoomStore):
         self._append_acquire = client.register_script(_APPEND_ACQUIRE)
         self._drop_code_script = client.register_script(_DROP_CODE)
         self._load = client.register_script(_LOAD)
+        self._create_once = client.register_script(CREATE_ONCE)
         self._history = client.register_script(_HISTORY)
         self._batch = Batcher(client)
         self._pubsub: PubSub | None = None
@@ -437,6 +440,18 @@ class RedisStore(RoomStore):
             await pipe.execute()
         except OutOfMemoryError as err:  # a transaction: nothing of it was written
             raise StoreFull(str(err)) from None
+
+    async def create_once(self, room_id: str, doc: dict[str, Any], code: str | None) -> bool:
+        # The room's hash alone (one key: one slot on a cluster), then its join code.
+        fields = room_fields(doc, self.room_format)
+        args = [self.room_ttl_ms(doc), *(x for pair in fields.items() for x in pair)]
+        try:
+            written = await self._create_once(keys=[self._key(room_id, "room")], args=args)
+        except OutOfMemoryError as err:
+            raise StoreFull(str(err)) from None
+        if written and code is not None:
+            await self._redis.hset(self._global("codes"), code, room_id)
+        return bool(written)
 
     def _queue_room(
         self, pipe: Any, room_id: str, doc: dict[str, Any], deal: list[dict[str, Any]] | None

@@ -153,13 +153,28 @@ def queue_room(
     if deal:
         pipe.rpush(deal_key, *(orjson.dumps(e) for e in deal))
         pipe.pexpire(deal_key, ttl_ms)
+    pipe.delete(room_key)  # nothing of an older room of the same id (a restored room)
+    pipe.hset(room_key, mapping=room_fields(doc, room_format))
+    pipe.pexpire(room_key, ttl_ms)
+
+
+def room_fields(doc: dict[str, Any], room_format: int = 1) -> dict[str, Any]:
+    """The hash of a new room at seq 0, in ``room_format``."""
     fields: dict[str, Any] = {"doc": orjson.dumps(doc), "seq": 0, "log": "0-0"}
     if room_format == 2:
         fields["doc"], fields["cold"], fields["cd"] = split_doc(doc)
         fields["fmt"] = 2
-    pipe.delete(room_key)  # nothing of an older room of the same id (a restored room)
-    pipe.hset(room_key, mapping=fields)
-    pipe.pexpire(room_key, ttl_ms)
+    return fields
+
+
+# A new room's hash unless a room of that id is there (KEYS[1] the room's hash; ARGV[1]
+# its TTL in ms, then its fields and values): 1 if it was written.
+CREATE_ONCE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
+"""
 
 
 async def confirmed(event: asyncio.Event, channel: bytes) -> None:

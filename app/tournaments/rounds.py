@@ -24,7 +24,15 @@ from app.rooms import tokens
 from app.rooms.errors import RoomError
 from app.tournaments import swiss
 from app.tournaments.events import emit
-from app.tournaments.service import OVER, REGISTRATION, RUNNING, entrants, results, table_views
+from app.tournaments.service import (
+    OVER,
+    REGISTRATION,
+    RUNNING,
+    audit,
+    entrants,
+    results,
+    table_views,
+)
 
 DROPPED = "dropped"
 
@@ -70,6 +78,7 @@ def start(doc: dict[str, Any], now_ms: int) -> list[dict[str, Any]]:
     doc.setdefault("secret", secrets.token_hex(32))  # (a document from before seat tokens)
     doc["status"] = RUNNING
     doc["startedAt"] = now_ms
+    audit(doc, "start", now_ms, dropped=dropped)
     emit(doc, {"type": "started", "dropped": dropped}, now_ms)
     return _seat(doc, now_ms)
 
@@ -90,6 +99,7 @@ def next_round(doc: dict[str, Any], number: int | None, now_ms: int) -> list[dic
         raise RoomError(409, "tournament/no_rounds_left", "every round has been played")
     if number is not None and number != played + 1:
         raise RoomError(409, "tournament/bad_round", f"the next round is {played + 1}")
+    audit(doc, "round", now_ms, round=played + 1)
     return _seat(doc, now_ms)
 
 
@@ -183,11 +193,6 @@ def finish(doc: dict[str, Any], now_ms: int, *, early: bool) -> None:
 
 
 # The host's console
-
-
-def audit(doc: dict[str, Any], action: str, now_ms: int, **detail: Any) -> None:
-    """Every host action, kept and shown publicly."""
-    doc.setdefault("audit", []).append({"at": now_ms, "action": action, **detail})
 
 
 def pause(doc: dict[str, Any], now_ms: int) -> list[str]:

@@ -33,8 +33,9 @@ from app.tournaments.service import (
 
 log = logging.getLogger(__name__)
 
-# A round's rooms are opened by the node that started it; another node opens one still
-# missing this long after (its opener died on the way).
+# A round's rooms are opened by the node that started it; any node's runner opens one
+# still missing this long after (its opener died on the way). Opening is idempotent (a
+# room is created only where none is), so the grace only saves the work twice.
 OPEN_GRACE_MS = 3000
 
 
@@ -62,17 +63,21 @@ class TournamentRunner:
             await asyncio.gather(self._task, return_exceptions=True)
 
     async def _run(self) -> None:
-        swept = time.monotonic()
+        swept = repaired = time.monotonic()
+        store = self.service.store
         while not self._stop.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), self.poll)
                 return
             try:
-                for tid in await self.service.store.running():
+                if time.monotonic() - repaired >= store.repair_seconds:
+                    repaired = time.monotonic()
+                    await store.repair()
+                for tid in await store.running():
                     await self.look(tid)
-                if time.monotonic() - swept >= self.service.store.sweep_seconds:
+                if time.monotonic() - swept >= store.sweep_seconds:
                     swept = time.monotonic()
-                    await self.service.store.sweep()
+                    await store.sweep()
             except OUTAGE as err:
                 log.warning("tournaments: the store cannot be reached: %r", err)
             except Exception:
@@ -82,9 +87,9 @@ class TournamentRunner:
         found = await self.service.store.load(tid)
         if found is None:
             # An entry of the running index that outlived its tournament: repaired.
-            await self.service.store.set_running(tid, False)
+            await self.service.store.drop_running(tid, None)
             return
-        doc = found[0]
+        doc, version = found
         round_ = rounds.current(doc)
         if doc["status"] != RUNNING or round_ is None:
             if doc["status"] == OVER:
@@ -94,7 +99,7 @@ class TournamentRunner:
                     tid, public(tid, doc), standings(doc), seat_points(doc)
                 )
                 await self.service.store.expire(tid, self.service.store.finished_ttl_ms)
-            await self.service.store.set_running(tid, False)
+            await self.service.store.drop_running(tid, version)
             return
         now = now_ms()
         ready: list[str] = []
@@ -131,11 +136,12 @@ class TournamentRunner:
             await tables.start_table(self.rooms, table["roomId"])
 
     async def open_round(self, tid: str, doc: dict[str, Any], opened: list[dict[str, Any]]) -> None:
-        """The rooms of a round just started (by this node), then every node looks after it."""
+        """The rooms of a round this node just started (the write that seated it put the
+        tournament in the running index: if this node dies before or during this, every
+        node's runner opens the rooms still missing)."""
         now = now_ms()
         for table in opened:
             await tables.open_table(self.rooms, self.db, tid, doc, table, now)
-        await self.service.store.set_running(tid, True)
 
 
 # A finished table's id, its result and the players who never came to it.

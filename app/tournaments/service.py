@@ -113,11 +113,21 @@ def check_in(doc: dict[str, Any], player: dict[str, Any]) -> None:
     emit(doc, {"type": "checkedIn", "playerId": player["pid"]}, now_ms())
 
 
+def audit(doc: dict[str, Any], action: str, at_ms: int, **detail: Any) -> None:
+    """Every host action (open check-in, start, next round and the console's), kept in
+    order and shown publicly."""
+    doc.setdefault("audit", []).append({"at": at_ms, "action": action, **detail})
+
+
 def open_check_in(doc: dict[str, Any]) -> None:
     if doc["status"] != REGISTRATION:
         raise RoomError(409, "tournament/started", "the tournament has started")
+    if doc["checkIn"]:
+        return  # open already: nothing happens again
     doc["checkIn"] = True
-    emit(doc, {"type": "checkInOpen"}, now_ms())
+    at = now_ms()
+    audit(doc, "checkIn", at)
+    emit(doc, {"type": "checkInOpen"}, at)
 
 
 def withdraw(doc: dict[str, Any], player: dict[str, Any]) -> None:
@@ -265,9 +275,12 @@ class TournamentService:
             raise not_found(tournament_id)
         return found[0]
 
-    async def change(self, tournament_id: str, step: Step) -> tuple[dict[str, Any], Any]:
+    async def change(
+        self, tournament_id: str, step: Step, running: bool = False
+    ) -> tuple[dict[str, Any], Any]:
         """Apply ``step`` to the document and write it back, retrying on a concurrent
-        change; a step that raises writes nothing."""
+        change; a step that raises writes nothing. ``running``: the same write puts the
+        tournament before every node's runner (a start, a new round, the end)."""
         while True:
             found = await self.store.load(tournament_id)
             if found is None:
@@ -275,7 +288,7 @@ class TournamentService:
             doc, version = found
             answer = step(doc)
             try:
-                await self.store.replace(tournament_id, doc, version)
+                await self.store.replace(tournament_id, doc, version, running)
             except VersionConflict:
                 continue
             return doc, answer

@@ -10,6 +10,17 @@ other indexes. An index entry whose tournament is gone is passed over by the rea
 list skips it, the runner drops it from the running set); a tournament whose index entry
 could not be written (its shard down) was refused to its creator, who is told.
 
+A tournament's document and its place in the running index change in one atomic write
+(:meth:`TournamentStore.replace` with ``running``): the start and each new round seat
+their tables and put the tournament before every node's runner at once, so no node dying
+between the two leaves a round that nobody looks after. On one Redis that is one script
+over both keys; on a Redis Cluster the tournament's hash (its slot) carries the flag in
+the same script and the running set (the indexes' slot) is written after it, and every
+node's runner repairs the set from the flags (:meth:`TournamentStore.repair`, every
+``repair_seconds``): a node dying between the two delays the round by that much at most.
+A tournament leaves the running index (:meth:`TournamentStore.drop_running`) only as its
+runner loaded it: a change since (a start, a new round) keeps it there.
+
 A tournament that is over expires (:meth:`TournamentStore.expire`: the runner sets it
 once SQL holds the archive, which answers its GETs from then on), and the index entries
 of tournaments gone are dropped (:meth:`TournamentStore.sweep`, every node's runner, every
@@ -37,6 +48,8 @@ class TournamentStore(abc.ABC):
     # and how often the indexes are swept.
     finished_ttl_ms: int = 3_600_000
     sweep_seconds: float = 300.0
+    # How often the runners repair the running index (where it is not written atomically).
+    repair_seconds: float = 5.0
 
     @abc.abstractmethod
     async def expire(self, tournament_id: str, ttl_ms: int) -> None:
@@ -56,8 +69,11 @@ class TournamentStore(abc.ABC):
         """The document and its version, or None."""
 
     @abc.abstractmethod
-    async def replace(self, tournament_id: str, doc: dict[str, Any], version: int) -> int:
+    async def replace(
+        self, tournament_id: str, doc: dict[str, Any], version: int, running: bool = False
+    ) -> int:
         """Write ``doc`` if the stored version is still ``version``; the new version.
+        ``running``: the tournament is in the running index from the same write on.
 
         :raises VersionConflict: it is not; nothing was written.
         """
@@ -68,12 +84,18 @@ class TournamentStore(abc.ABC):
         :meth:`sweep`: their loads say None)."""
 
     @abc.abstractmethod
-    async def set_running(self, tournament_id: str, running: bool) -> None:
-        """Whether the tournament has tables to look after (every node's runner does)."""
+    async def drop_running(self, tournament_id: str, version: int | None) -> None:
+        """The tournament needs no runner (over and archived, or gone: ``version`` None):
+        out of the running index, unless its document changed since ``version``."""
 
     @abc.abstractmethod
     async def running(self) -> list[str]:
-        """Ids of the tournaments with tables to look after."""
+        """Ids of the tournaments with tables to look after (every node's runner does)."""
+
+    async def repair(self) -> int:
+        """Put back in the running index every tournament whose write put it there but
+        whose index entry was lost on the way; how many (none where the write is one)."""
+        return 0
 
 
 class MemoryTournaments(TournamentStore):
@@ -109,30 +131,50 @@ class MemoryTournaments(TournamentStore):
         found = self._live(tournament_id)
         return None if found is None else (orjson.loads(found[0]), found[1])
 
-    async def replace(self, tournament_id: str, doc: dict[str, Any], version: int) -> int:
+    async def replace(
+        self, tournament_id: str, doc: dict[str, Any], version: int, running: bool = False
+    ) -> int:
         found = self._live(tournament_id)
         if found is None or found[1] != version:
             raise VersionConflict(tournament_id)
         self._docs[tournament_id] = (orjson.dumps(doc), version + 1)
+        if running:
+            self._running.add(tournament_id)
         return version + 1
 
     async def recent(self, limit: int) -> list[str]:
         return self._order[::-1][:limit]
 
-    async def set_running(self, tournament_id: str, running: bool) -> None:
-        if running:
-            self._running.add(tournament_id)
-        else:
+    async def drop_running(self, tournament_id: str, version: int | None) -> None:
+        found = self._live(tournament_id)
+        if found is None or found[1] == version:
             self._running.discard(tournament_id)
 
     async def running(self) -> list[str]:
         return sorted(self._running)
 
 
+# The compare-and-set (KEYS[1] the tournament's hash; ARGV doc, version, running, id).
+# Running: the hash's flag is set, and the running set (KEYS[2], on one Redis) gets the id
+# in the same script.
 _REPLACE = """
 if tonumber(redis.call('HGET', KEYS[1], 'version')) ~= tonumber(ARGV[2]) then return 0 end
 redis.call('HSET', KEYS[1], 'doc', ARGV[1], 'version', tonumber(ARGV[2]) + 1)
+if ARGV[3] == '1' then
+  redis.call('HSET', KEYS[1], 'running', 1)
+  if KEYS[2] then redis.call('SADD', KEYS[2], ARGV[4]) end
+end
 return tonumber(ARGV[2]) + 1
+"""
+
+# Out of the running index if the hash is gone or still at the version loaded (ARGV[1];
+# '' for gone); KEYS[2] the running set on one Redis. 1 if it may go from the set.
+_DROP_RUNNING = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if version and version ~= ARGV[1] then return 0 end
+if version then redis.call('HDEL', KEYS[1], 'running') end
+if KEYS[2] then redis.call('SREM', KEYS[2], ARGV[2]) end
+return 1
 """
 
 
@@ -145,13 +187,28 @@ class RedisTournaments(TournamentStore):
     set of the ids running. ``index`` names a key of no tournament (the room store's
     ``index_key``: on a cluster, in the slot of its indexes)."""
 
-    def __init__(self, client: Any, prefix: str, index: Callable[[str], str] | None = None) -> None:
+    def __init__(
+        self,
+        client: Any,
+        prefix: str,
+        index: Callable[[str], str] | None = None,
+        cluster: bool = False,
+    ) -> None:
         self._redis = client
         self._prefix = prefix
         index = index or (lambda name: f"{prefix}:{name}")
         self._ids = index("tournaments")
         self._running = index("tournaments:running")
+        # On a cluster the running set is in another slot than each tournament's hash.
+        self._cluster = cluster
         self._replace = client.register_script(_REPLACE)
+        self._drop_running = client.register_script(_DROP_RUNNING)
+
+    def _keys(self, tournament_id: str) -> list[str]:
+        """The keys a script of one tournament touches: its hash, and on one Redis the
+        running set."""
+        key = self._key(tournament_id)
+        return [key] if self._cluster else [key, self._running]
 
     def _key(self, tournament_id: str) -> str:
         return f"{self._prefix}:tournament:{{{tournament_id}}}"
@@ -176,6 +233,7 @@ class RedisTournaments(TournamentStore):
         return removed
 
     async def create(self, tournament_id: str, doc: dict[str, Any]) -> None:
+        # Before the index entry: an entry is never without its tournament but at the end.
         await self._redis.hset(
             self._key(tournament_id), mapping={"doc": orjson.dumps(doc), "version": 1}
         )
@@ -187,36 +245,61 @@ class RedisTournaments(TournamentStore):
             return None
         return orjson.loads(doc), int(version)
 
-    async def replace(self, tournament_id: str, doc: dict[str, Any], version: int) -> int:
+    async def replace(
+        self, tournament_id: str, doc: dict[str, Any], version: int, running: bool = False
+    ) -> int:
         written = await self._replace(
-            keys=[self._key(tournament_id)], args=[orjson.dumps(doc), version]
+            keys=self._keys(tournament_id),
+            args=[orjson.dumps(doc), version, "1" if running else "0", tournament_id],
         )
         if not written:
             raise VersionConflict(tournament_id)
+        if running and self._cluster:
+            # The set's slot is another: lost if this node dies now, put back by repair.
+            await self._redis.sadd(self._running, tournament_id)
         return int(written)
 
     async def recent(self, limit: int) -> list[str]:
         ids = await self._redis.zrevrange(self._ids, 0, limit - 1)
         return [_text(i) for i in ids]
 
-    async def set_running(self, tournament_id: str, running: bool) -> None:
-        if running:
-            await self._redis.sadd(self._running, tournament_id)
-        else:
+    async def drop_running(self, tournament_id: str, version: int | None) -> None:
+        loaded = "" if version is None else str(version)
+        dropped = await self._drop_running(
+            keys=self._keys(tournament_id), args=[loaded, tournament_id]
+        )
+        if dropped and self._cluster:
+            # A start after the script puts the id back (its own SADD, or the repair).
             await self._redis.srem(self._running, tournament_id)
 
     async def running(self) -> list[str]:
         ids = await self._redis.smembers(self._running)
         return sorted(_text(i) for i in ids)
 
+    async def repair(self) -> int:
+        if not self._cluster:
+            return 0
+        ids = [_text(t) async for t, _ in self._redis.zscan_iter(self._ids, count=500)]
+        listed = {_text(t) for t in await self._redis.smembers(self._running)}
+        pipe = self._redis.pipeline(transaction=False)  # one batch per shard
+        for tournament_id in ids:
+            pipe.hget(self._key(tournament_id), "running")
+        flags = await pipe.execute() if ids else []
+        missing = [t for t, flag in zip(ids, flags, strict=True) if flag and t not in listed]
+        if missing:
+            await self._redis.sadd(self._running, *missing)
+        return len(missing)
+
 
 def tournaments_beside(rooms: RoomStore) -> TournamentStore:
     """The tournament store kept where the rooms are: the same Redis, or this process."""
     from app.store.redis import RedisStore
+    from app.store.redis_cluster import RedisClusterStore
 
     store: TournamentStore
     if isinstance(rooms, RedisStore):
-        store = RedisTournaments(rooms._redis, rooms.prefix, rooms.index_key)
+        cluster = isinstance(rooms, RedisClusterStore)
+        store = RedisTournaments(rooms._redis, rooms.prefix, rooms.index_key, cluster)
     else:
         store = MemoryTournaments()
     # A finished tournament stays as long as a finished room does.

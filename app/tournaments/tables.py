@@ -70,12 +70,14 @@ def room_doc(tid: str, doc: dict[str, Any], table: dict[str, Any], now_ms: int) 
 async def open_table(
     rooms: RoomService, db: Any, tid: str, doc: dict[str, Any], table: dict[str, Any], now_ms: int
 ) -> None:
-    """Store the table's room, unless it exists already (another node opened it)."""
+    """Store the table's room, unless it exists already (another node opened it: the
+    store writes it only where no room is, so two nodes at once make one room; its seat
+    tokens derive from the tournament, the same on every node)."""
     if await rooms.store.load(table["roomId"]) is not None:
         return
     room = room_doc(tid, doc, table, now_ms)
     await db.record_room(room["id"], room["name"], room["rules"], room["seats"], True)
-    await rooms.store.create(room["id"], room, room["code"], False)
+    await rooms.store.create_once(room["id"], room, room["code"])
 
 
 def all_present(room: dict[str, Any]) -> bool:

@@ -106,7 +106,7 @@ async def test_pause_stops_the_table_clock_and_resume_gives_the_time_back(quick:
     again = await host(quick, made, "/resume")
     assert again.status_code == 409 and again.json()["code"] == "tournament/not_paused"
     audit = [a["action"] for a in (await shown(quick, tid))["audit"]]
-    assert audit == ["pause", "resume"]
+    assert audit == ["start", "pause", "resume"]
     for client in clients:
         await client.close()
 
@@ -187,7 +187,7 @@ async def test_disqualify_and_end_early(quick: Server) -> None:
     doc = ended.json()
     assert doc["status"] == "over" and doc["endedEarly"] is True
     assert all(t["abandoned"] for t in doc["roundLog"][0]["tables"])
-    assert [a["action"] for a in doc["audit"]] == ["disqualify", "end"]
+    assert [a["action"] for a in doc["audit"]] == ["start", "disqualify", "end"]
     again = await host(quick, made, "/end")
     assert again.status_code == 409 and again.json()["code"] == "tournament/over"
 
@@ -244,3 +244,38 @@ async def test_a_table_deals_with_the_seats_the_tournament_says(quick: Server) -
         assert names[moved_in] in [p["name"] for p in room["players"]]
     late = await host(quick, made, "/reseat", json={"playerId": a, "withPlayerId": b})
     assert late.status_code == 409 and late.json()["code"] == "tournament/table_started"
+
+
+async def test_every_host_action_is_in_the_audit_log_open_check_in_start_and_rounds(
+    quick: Server,
+) -> None:
+    made = await new_tournament(quick, tableStartSeconds=600, rounds=2)
+    tid = made["tournamentId"]
+    field = await register_all(quick, tid, 3)
+    assert (await host(quick, made, "/check-in/open")).status_code == 200
+    again = await host(quick, made, "/check-in/open")  # open already: nothing new
+    assert again.status_code == 200
+    for player in field[:2]:
+        r = await quick.http.post(
+            f"/api/tournaments/{tid}/check-in", headers=bearer(player["token"])
+        )
+        assert r.status_code == 200
+    started = await host(quick, made, "/start")
+    assert started.status_code == 200
+    doc = started.json()
+    table = doc["roundLog"][0]["tables"][0]
+    result = [{"playerId": p, "place": i + 1} for i, p in enumerate(table["players"])]
+    fixed = await host(
+        quick,
+        made,
+        f"/tables/{table['tableId']}/result",
+        method="put",
+        json={"result": result, "reason": "tallied on paper"},
+    )
+    assert fixed.status_code == 200, fixed.text
+    assert (await host(quick, made, "/rounds", json={"round": 2})).status_code == 200
+    audit = (await shown(quick, tid))["audit"]
+    assert [a["action"] for a in audit] == ["checkIn", "start", "correct", "round"]
+    assert audit[1]["dropped"] == ["P02"]  # who did not check in
+    assert audit[3]["round"] == 2
+    assert all(isinstance(a["at"], int) for a in audit)
