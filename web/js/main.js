@@ -30,6 +30,7 @@ function route() {
   document.getElementById("topbar-room").replaceChildren();
   document.getElementById("topbar-attention").replaceChildren();
   setMenu(false);
+  window.scrollTo(0, 0); // a new screen starts at its top, not where the last one was scrolled
   document.getElementById("conn").textContent = "";
   const r = parseRoute();
   document.getElementById("nav-tournaments").toggleAttribute("aria-current", r.name.startsWith("tournament"));
