@@ -100,6 +100,12 @@ def test_phone_table_has_one_row_top_bar_and_the_hand_pinned(new_page, server_ur
     overflow = page.get_by_test_id("hand").evaluate("el => getComputedStyle(el).overflowX")
     assert overflow == "auto"
     shot(page, "71-phone-table-4-players", full_page=False)
+    # Reading the log further down keeps the felt and the hand on the screen.
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert page.evaluate("window.scrollY") > 100
+    for selector in ("[data-testid=top-card]", "[data-testid=turn-indicator]", ".dock .hand"):
+        assert on_screen(box(page, selector), 390, 844), selector
+    page.evaluate("window.scrollTo(0, 0)")
     # The menu opens under its button, with the sound, notifications and language.
     page.get_by_test_id("menu").click()
     expect(page.get_by_test_id("menu")).to_have_attribute("aria-expanded", "true")
