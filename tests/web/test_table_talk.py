@@ -91,6 +91,9 @@ def test_sound_waits_for_a_touch_on_phones_and_the_tab_signals_the_turn(new_page
     assert last == ("turn" if mine is anna else None)  # the phone stays silent
     # Nobody was asked for notifications before clicking "Notify me".
     assert anna.evaluate("window.__asked") == 0 and ben.evaluate("window.__asked") == 0
+    # On a phone sound and notifications sit in the top bar's menu.
+    expect(ben.get_by_test_id("notify")).to_be_hidden()
+    ben.get_by_test_id("menu").click()
     ben.get_by_test_id("notify").click()
     ben.wait_for_function("window.__asked === 1")
     ben.get_by_test_id("sound").click()  # the touch that turns sound on

@@ -28,6 +28,9 @@ function parseRoute() {
 function route() {
   current?.dispose?.();
   document.getElementById("topbar-room").replaceChildren();
+  document.getElementById("topbar-attention").replaceChildren();
+  setMenu(false);
+  window.scrollTo(0, 0); // a new screen starts at its top, not where the last one was scrolled
   document.getElementById("conn").textContent = "";
   const r = parseRoute();
   document.getElementById("nav-tournaments").toggleAttribute("aria-current", r.name.startsWith("tournament"));
@@ -44,7 +47,29 @@ function translateChrome() {
   document.getElementById("nav-tournaments").textContent = t("nav.tournaments");
   document.getElementById("brand").setAttribute("aria-label", `${t("app.title")} – ${t("nav.lobby")}`);
   document.getElementById("lang").value = language();
+  document.getElementById("menu-label").textContent = t("nav.menu");
 }
+
+// The top bar's menu (a phone's sound, notifications, tournaments and language; on wider
+// screens the same tools sit in the bar and the toggle is not shown).
+const menuToggle = document.getElementById("menu-toggle");
+
+function setMenu(open) {
+  menuToggle.setAttribute("aria-expanded", String(open));
+  document.querySelector(".topbar").classList.toggle("menu-open", open);
+}
+
+menuToggle.addEventListener("click", () => setMenu(menuToggle.getAttribute("aria-expanded") !== "true"));
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && menuToggle.getAttribute("aria-expanded") === "true") {
+    setMenu(false);
+    menuToggle.focus();
+  }
+});
+// A click elsewhere closes it (the path, not the target: a tool redraws itself on click).
+document.addEventListener("click", (e) => {
+  if (!e.composedPath().includes(document.querySelector(".topbar"))) setMenu(false);
+});
 
 document.getElementById("lang").addEventListener("change", (e) => setLanguage(e.target.value));
 onLanguageChange(() => {

@@ -5,7 +5,7 @@ import { showConnection } from "./badge.js";
 import { followShuffle } from "./shuffle.js";
 import { api, ApiError } from "./api.js";
 import { h, mount, preservingFocus } from "./dom.js";
-import { errorText, language, presetLabel, t } from "./i18n.js";
+import { errorText, language, t } from "./i18n.js";
 import { joinRoom, NAME_MAX, showError } from "./lobby.js";
 import { RoomConnection } from "./protocol.js";
 import { storage } from "./storage.js";
@@ -28,6 +28,7 @@ const TURN_TIMERS = ["off", 5, 15, 30, 60, 120];
 const ABSENT_AFTER = [10, 30, 60, 120];
 const BOT_LEVELS = ["easy", "normal", "hard"];
 const LOG_LIMIT = 200;
+const SCROLLERS = [".dock .hand", ".table > .side"];
 const PARTY_GAMES = new Set(["rommy", "bottle"]); // their events have sentences of their own
 
 function isMyTurn(view) {
@@ -117,8 +118,11 @@ export function showRoom(root, roomId, params = {}) {
         if (snapshot && GAME_PHASES.has(view?.phase)) loadHistory();
         followShuffle(view, (msg) => connection?.send(msg));
         render();
+        // A new deal: back up from the scoreboard to the new top card.
+        if (before && view && view.deal !== before.deal && GAME_PHASES.has(view.phase)) showTopCard();
         const said = state.pendingAnnouncement || [];
         if (!wasMine && isMyTurn(view)) {
+          showPlayable();
           said.push(t("table.yourTurn"));
           play("turn");
           notifyTurn();
@@ -354,8 +358,8 @@ export function showRoom(root, roomId, params = {}) {
             h("code", { "data-testid": "room-code", title: t("room.code") }, [roomCode()]),
           ])
         : null,
-      ...attentionTools(renderTopbar),
     ]);
+    mount(document.getElementById("topbar-attention"), attentionTools(renderTopbar));
   }
 
   function seatList() {
@@ -441,8 +445,11 @@ export function showRoom(root, roomId, params = {}) {
       settings = h("section", { class: "settings", "data-testid": "settings", "aria-labelledby": "settings-h" }, [
         h("h2", { id: "settings-h" }, [t("room.changeRules")]),
         editor.element,
-        h("button", { type: "button", "data-testid": "save-rules", onClick: save }, [
-          t("room.saveRules"),
+        // Always in reach while the options are: it sticks to the screen's bottom edge.
+        h("div", { class: "save-bar" }, [
+          h("button", { type: "button", class: "primary", "data-testid": "save-rules", onClick: save }, [
+            t("room.saveRules"),
+          ]),
         ]),
       ]);
     }
@@ -533,24 +540,71 @@ export function showRoom(root, roomId, params = {}) {
     ]);
   }
 
+
+  function seatForm() {
+    return h("form", { class: "inline-form take-seat", onSubmit: takeSeat, "data-testid": "take-seat" }, [
+      h("label", { for: "seat-name" }, [t("lobby.name")]),
+      h("input", {
+        id: "seat-name",
+        name: "name",
+        value: state.seatName,
+        maxlength: NAME_MAX,
+        autocomplete: "nickname",
+        "aria-describedby": "seat-name-help",
+        "data-focus-key": "seat-name",
+        onInput: (e) => {
+          state.seatName = e.target.value;
+        },
+      }),
+      h("span", { class: "hint", id: "seat-name-help" }, [t("lobby.nameHelp", { n: NAME_MAX })]),
+      state.info?.private && !params.code
+        ? [
+            h("label", { for: "seat-code" }, [t("lobby.code")]),
+            h("input", { id: "seat-code", name: "code", autocomplete: "off" }),
+          ]
+        : null,
+      h("button", { type: "submit", class: "primary big", "data-testid": "join" }, [t("room.takeSeat")]),
+    ]);
+  }
+
+  function hostName() {
+    const info = state.info;
+    const host = (info?.players || []).find((p) => p.seat === info?.hostSeat);
+    return host?.name || null;
+  }
+
+  // The host's invitation: the code, the link, its copy button and QR code.
+  function sharePanel() {
+    const link = shareLink();
+    return h("div", { class: "share-box" }, [
+      h("p", { class: "share" }, [
+        roomCode() ? [t("room.share"), " ", h("code", { class: "big-code", "data-testid": "share-code" }, [roomCode()]), h("br")] : null,
+        h("a", { href: link, class: "share-link", "data-testid": "share-link" }, [link]),
+      ]),
+      shareTools(link),
+    ]);
+  }
+
+  // Whoever opened an invitation reads whose table it is and sits down first; the host
+  // shares the invitation and sets the table up; everyone reads the seats and the rules.
   function waitingRoom() {
     const { rows, taken } = seatList();
     const seated = Boolean(state.creds.token);
     const isHost = Boolean(hostBearer());
     const rules = state.info?.rules || state.view?.rules;
     const seats = state.info?.seats ?? 0;
-    const link = shareLink();
-    return h("section", { class: "panel waiting", "aria-labelledby": "waiting-h" }, [
-      h("h1", { id: "waiting-h" }, [state.info?.name || t("room.seats")]),
-      h("p", { class: "share" }, [
-        roomCode() ? [t("room.share"), " ", h("code", { class: "big-code", "data-testid": "share-code" }, [roomCode()]), h("br")] : null,
-        h("a", { href: link, class: "share-link", "data-testid": "share-link" }, [link]),
-      ]),
-      shareTools(link),
-      rules?.preset ? h("p", { class: "muted" }, [t("room.rules", { preset: presetLabel(rules.preset) })]) : null,
+    const canSit = !seated && (!seats || taken < seats);
+    const host = hostName();
+    const title = canSit ? (host ? t("room.joinTable", { name: host }) : t("room.joinThis")) : state.info?.name || t("room.seats");
+    return h("section", { class: `panel waiting${canSit ? " invited" : ""}`, "aria-labelledby": "waiting-h" }, [
+      h("h1", { id: "waiting-h" }, [title]),
+      canSit && state.info?.name ? h("p", { class: "muted room-title" }, [state.info.name]) : null,
+      canSit ? seatForm() : null,
+      isHost ? sharePanel() : null,
+      seated && !isHost ? h("p", { class: "muted", role: "status" }, [t("room.waitingHost")]) : null,
       timerSummary(),
-      // Every seat reads the options in force, not only the host in the editor.
-      rules && catalogue ? rulesSummary(catalogue, rules, { open: !isHost }) : null,
+      // Every seat reads the rules in force, not only the host in the editor.
+      rules && catalogue ? rulesSummary(catalogue, rules) : null,
       h("h2", {}, [t("room.seats")]),
       h("ol", { class: "seats", "data-testid": "seats-list" }, rows),
       isHost
@@ -564,36 +618,8 @@ export function showRoom(root, roomId, params = {}) {
       isHost && taken < seats ? botPicker() : null,
       isHost ? timerPicker() : null,
       isHost ? settingsPanel() : null,
-      seated && !isHost ? h("p", { class: "muted", role: "status" }, [t("room.waitingHost")]) : null,
       seated
         ? h("button", { type: "button", class: "link", "data-testid": "leave", onClick: leave }, [t("room.leave")])
-        : null,
-      !seated && (!seats || taken < seats)
-        ? h("form", { class: "inline-form", onSubmit: takeSeat, "data-testid": "take-seat" }, [
-            h("label", { for: "seat-name" }, [t("lobby.name")]),
-            h("input", {
-              id: "seat-name",
-              name: "name",
-              value: state.seatName,
-              maxlength: NAME_MAX,
-              autocomplete: "nickname",
-              "aria-describedby": "seat-name-help",
-              "data-focus-key": "seat-name",
-              onInput: (e) => {
-                state.seatName = e.target.value;
-              },
-            }),
-            h("span", { class: "hint", id: "seat-name-help" }, [t("lobby.nameHelp", { n: NAME_MAX })]),
-            state.info?.private && !params.code
-              ? [
-                  h("label", { for: "seat-code" }, [t("lobby.code")]),
-                  h("input", { id: "seat-code", name: "code", autocomplete: "off" }),
-                ]
-              : null,
-            h("button", { type: "submit", class: "primary", "data-testid": "join" }, [
-              t("room.takeSeat"),
-            ]),
-          ])
         : null,
       !seated ? h("p", { class: "muted" }, [t("room.watching")]) : null,
       chat(),
@@ -625,7 +651,7 @@ export function showRoom(root, roomId, params = {}) {
         mount(root, [waitingRoom()]);
         return;
       }
-      mount(root, [
+      keepingScroll(() => mount(root, [
         renderTable(state.view, {
           name,
           send,
@@ -643,7 +669,7 @@ export function showRoom(root, roomId, params = {}) {
             render({ force: true });
           },
         }),
-      ]);
+      ]));
     });
     // Move focus to the summary when a deal ends, so screen readers read the result.
     const phase = state.view?.phase;
@@ -656,6 +682,35 @@ export function showRoom(root, roomId, params = {}) {
       clearInterval(infoTimer);
       infoTimer = null;
     }
+  }
+
+  // Boxes that scroll on their own (a phone's hand row, the chat and log column) keep
+  // their place across a redraw.
+  function keepingScroll(draw) {
+    const kept = SCROLLERS.map((sel) => root.querySelector(sel)).map((el) => el && [el.scrollLeft, el.scrollTop]);
+    draw();
+    SCROLLERS.forEach((sel, i) => {
+      const el = root.querySelector(sel);
+      if (el && kept[i]) [el.scrollLeft, el.scrollTop] = kept[i];
+    });
+  }
+
+  // The turn begins: a hand row wider than the screen scrolls to its first playable card.
+  function showPlayable() {
+    const row = root.querySelector(".dock .hand");
+    const first = row?.querySelector('[data-playable="true"]');
+    if (!first || row.scrollWidth <= row.clientWidth) return;
+    const box = row.getBoundingClientRect();
+    const at = first.getBoundingClientRect();
+    if (at.left < box.left || at.right > box.right) row.scrollLeft += at.left - box.left - 8;
+  }
+
+  function showTopCard() {
+    const top = root.querySelector('[data-testid="top-card"]');
+    if (!top) return;
+    window.scrollTo({ top: 0, behavior: "instant" });
+    // On a tall page the pile may still be below the fold (a long opponents list).
+    if (top.getBoundingClientRect().bottom > window.innerHeight) top.scrollIntoView({ block: "center", behavior: "instant" });
   }
 
   // Keyboard shortcuts for the common actions; ignored while typing in a field.

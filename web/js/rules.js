@@ -9,6 +9,11 @@ import { h } from "./dom.js";
 import { choiceLabel, optionHelp, optionLabel, presetLabel, t, has } from "./i18n.js";
 
 const GROUP_ORDER = ["play", "deck", "scoring"];
+// The house rules tables change most, shown first in the editor; the rest fold away under
+// "More rules".
+export const COMMON_OPTIONS = ["stacking", "jumpIn", "sevenZero", "drawToMatch", "forcedPlay", "roundLimit", "targetScore"];
+// The options that end a match (engine/match.py and engine/blitz.py read these).
+const MATCH_END_OPTIONS = ["matchMode", "targetScore", "roundLimit", "scoringMode", "blitzSeconds"];
 let loading = null;
 
 /**
@@ -36,6 +41,30 @@ export function presetValues(cat, preset) {
   for (const o of cat.options) values[o.name] = o.default;
   Object.assign(values, cat.presets[preset] || {});
   return values;
+}
+
+function clockLength(seconds) {
+  return seconds % 60 ? t("rules.end.seconds", { n: seconds }) : t("rules.end.minutes", { n: seconds / 60 });
+}
+
+/**
+ * How the match ends under `values` (every option's value), read from the options that
+ * really end it: the match mode, the target, the deal limit, the scoring's direction and
+ * the blitz clock. A preset's description may not say it, since the host can change them.
+ */
+export function matchEnd(values) {
+  const mode = values.matchMode ?? "points";
+  const target = values.targetScore ?? 500;
+  const limit = values.roundLimit ?? 0;
+  const winner = values.scoringMode === "ownHandCounts" ? t("rules.end.lowest") : t("rules.end.highest");
+  let text;
+  if (mode === "oneAndDone") text = t("rules.end.firstOut");
+  else if (mode === "knockout") text = t("rules.end.knockout", { n: target });
+  else if (limit === 1) text = t("rules.end.oneDeal", { winner });
+  else if (limit > 1) text = t("rules.end.pointsOrDeals", { n: target, deals: limit, winner });
+  else text = t("rules.end.points", { n: target, winner });
+  if (values.blitzSeconds > 0) text += ` ${t("rules.end.blitz", { time: clockLength(values.blitzSeconds) })}`;
+  return text;
 }
 
 function formatValue(option, value) {
@@ -92,11 +121,16 @@ export function rulesEditor(cat, initial = { preset: "classic" }, { onPreset = n
     else input.value = String(value);
   }
 
+  const endLine = h("p", { class: "match-end", "data-testid": "rules-match-end", "aria-live": "polite" });
+
   function markChanges() {
     const base = presetValues(cat, preset);
+    const values = {};
     for (const option of cat.options) {
-      rows.get(option.name).classList.toggle("changed", read(option) !== base[option.name]);
+      values[option.name] = read(option);
+      rows.get(option.name).classList.toggle("changed", values[option.name] !== base[option.name]);
     }
+    endLine.textContent = matchEnd(values);
   }
 
   let seats = null; // the table's seat count, when the form around the editor says it
@@ -183,10 +217,17 @@ export function rulesEditor(cat, initial = { preset: "classic" }, { onPreset = n
     return row;
   }
 
+  const common = COMMON_OPTIONS.map((name) => cat.options.find((o) => o.name === name)).filter(Boolean);
+  const commonSet = new Set(common.map((o) => o.name));
+  const commonFieldset = h("fieldset", { class: "rule-group common-rules", "data-testid": "common-rules" }, [
+    h("legend", {}, [t("rules.common")]),
+    ...common.map(optionRow),
+    endLine,
+  ]);
   const groups = [...new Set([...GROUP_ORDER, ...cat.options.map((o) => o.group || "play")])];
-  const fieldsets = groups
+  const moreFieldsets = groups
     .map((group) => {
-      const options = cat.options.filter((o) => (o.group || "play") === group);
+      const options = cat.options.filter((o) => (o.group || "play") === group && !commonSet.has(o.name));
       if (!options.length) return null;
       const title = has(`rules.group.${group}`) ? t(`rules.group.${group}`) : group;
       return h("fieldset", { class: "rule-group" }, [
@@ -195,24 +236,26 @@ export function rulesEditor(cat, initial = { preset: "classic" }, { onPreset = n
       ]);
     })
     .filter(Boolean);
+  const fieldsets = [commonFieldset, ...moreFieldsets];
 
   presetSelect.addEventListener("change", () => applyPreset(presetSelect.value));
   const reset = h("button", { type: "button", class: "link", onClick: () => applyPreset(preset) }, [
     t("rules.reset"),
   ]);
 
-  // The preset is always visible; the individual options fold away, since most tables
-  // only pick a preset.
+  // The preset and the common house rules are always visible; the other options fold
+  // away under "More rules", since most tables only change a few.
   const element = h("div", { class: "rules" }, [
     h("div", { class: "rule preset-row" }, [
       h("label", { for: "rules-preset" }, [t("rules.preset")]),
       presetSelect,
       presetHelp,
     ]),
+    commonFieldset,
     h("details", { class: "rules-editor", "data-testid": "rules-editor" }, [
-      h("summary", {}, [t("rules.title")]),
+      h("summary", {}, [t("rules.more", { n: cat.options.length - common.length })]),
       reset,
-      ...fieldsets,
+      ...moreFieldsets,
     ]),
   ]);
   applyPreset(preset);
@@ -253,31 +296,49 @@ export function rulesEditor(cat, initial = { preset: "classic" }, { onPreset = n
 }
 
 /**
- * The rules in force, readable by every seat and spectator: the preset, then each option
- * that applies to its game with its value; the ones the host changed from the preset
- * come first, marked.
+ * The rules in force, readable by every seat and spectator: the preset, how the match
+ * ends, and what differs from the preset; the whole list of options that apply to its
+ * game (the changed ones first, marked) unfolds under it.
  */
 export function rulesSummary(cat, rules, { open = false } = {}) {
   const preset = Object.hasOwn(cat.presets, rules?.preset) ? rules.preset : "classic";
   const base = presetValues(cat, preset);
+  const values = { ...base, ...(rules || {}) };
   const items = cat.options
     .filter((o) => optionApplies(cat, preset, o.name) && rules && Object.hasOwn(rules, o.name))
     .map((o) => ({ option: o, value: rules[o.name], changed: rules[o.name] !== base[o.name] }))
     .sort((a, b) => Number(b.changed) - Number(a.changed));
-  const changed = items.filter((i) => i.changed).length;
-  return h("details", { class: "rules-summary", "data-testid": "rules-summary", open }, [
-    h("summary", {}, [t("rules.inForce", { preset: presetLabel(preset), n: changed })]),
-    has(`presetHelp.${preset}`) ? h("p", { class: "hint" }, [t(`presetHelp.${preset}`)]) : null,
+  const changed = items.filter((i) => i.changed);
+  // The preset's own description may speak of how its match ends: only while that holds.
+  const endChanged = MATCH_END_OPTIONS.some((name) => values[name] !== base[name]);
+  const list = (rows) =>
     h(
       "dl",
       { class: "rules-list" },
-      items.flatMap(({ option, value, changed: mark }) => [
+      rows.flatMap(({ option, value, changed: mark }) => [
         h("dt", { "data-option": option.name, class: mark ? "changed" : "" }, [
           optionLabel(option.name),
           mark ? h("span", { class: "badge" }, [t("rules.changed")]) : null,
         ]),
         h("dd", { "data-option": option.name }, [formatValue(option, value)]),
       ]),
-    ),
+    );
+  return h("section", { class: "rules-summary", "data-testid": "rules-summary", "aria-label": t("rules.title") }, [
+    h("p", { class: "rules-head" }, [
+      h("strong", {}, [t("rules.inForce", { preset: presetLabel(preset) })]),
+      " ",
+      h("span", { "data-testid": "rules-match-end" }, [matchEnd(values)]),
+    ]),
+    !endChanged && has(`presetHelp.${preset}`) ? h("p", { class: "hint" }, [t(`presetHelp.${preset}`)]) : null,
+    changed.length
+      ? h("div", { class: "rules-changed", "data-testid": "rules-changed" }, [
+          h("p", { class: "rules-changed-title" }, [t("rules.changedFrom", { n: changed.length })]),
+          list(changed.map((i) => ({ ...i, changed: false }))),
+        ])
+      : h("p", { class: "muted", "data-testid": "rules-changed" }, [t("rules.asPreset")]),
+    h("details", { class: "rules-all", "data-testid": "rules-all", open }, [
+      h("summary", {}, [t("rules.all", { n: items.length })]),
+      list(items),
+    ]),
   ]);
 }

@@ -576,6 +576,9 @@ export function renderTable(view, ctx) {
     done ? summary(view, ctx) : null,
     // The last deal's result stays until this player closes it, though the table went on.
     !done && ctx.keptSummary ? summary(ctx.keptSummary, { ...ctx, kept: true }) : null,
+    // The prompts and the player's own hand: on a phone they stay pinned to the bottom
+    // of the screen, under the pile and whose turn it is (the CSS's .dock).
+    h("div", { class: `dock${seated ? " seated" : ""}`, "data-testid": "dock" }, [
     h("div", { class: "prompts" }, prompts(view, ctx, info)),
     seated
       ? h("div", { class: "me" }, [
@@ -592,6 +595,7 @@ export function renderTable(view, ctx) {
           hand(view, ctx, info),
         ])
       : h("p", { class: "muted spectating", "data-testid": "spectating" }, [t("table.spectating")]),
+    ]),
     h("div", { class: "side" }, [
       seated ? leaveLink(view, ctx, done) : null,
       ctx.chat || null,
