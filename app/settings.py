@@ -10,7 +10,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
-    """Everything the server reads from outside; CONTRACT.md section 5 fixes the first four."""
+    """Everything the server reads from outside; docs/deploy.md names the first four."""
 
     model_config = SettingsConfigDict(env_prefix="UNO_", extra="ignore")
 

@@ -1,7 +1,7 @@
 """Actions: what a seat asks the engine to do, parsed from the wire form once.
 
 An :class:`Action` is an immutable named tuple so that legal-action lists are cheap to
-build, compare and hash. :func:`parse_action` turns a CONTRACT.md section 2 object into
+build, compare and hash. :func:`parse_action` turns an action (docs/protocol.md) into
 one, refusing malformed input with :class:`~engine.errors.InvalidAction`.
 """
 

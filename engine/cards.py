@@ -1,6 +1,6 @@
 """Cards, their codes and the decks built from them.
 
-A card is its code string (CONTRACT.md section 1): ``R7``, ``G+2``, ``W+4``. Strings are
+A card is its code string (docs/cards.md): ``R7``, ``G+2``, ``W+4``. Strings are
 immutable, hash fast and go over the wire unchanged, so the engine never wraps them.
 What a code means is looked up once in :data:`CARD_INFO`.
 """

@@ -1,7 +1,7 @@
 """Rule options as data, and the named presets built from them.
 
-Every option of RULES.md sections 2-3 is one :class:`Option` in :data:`OPTIONS`, with its
-wire name (camelCase, as RULES.md spells it), its range and its default. :class:`Rules`
+Every option of docs/rules.md is one :class:`Option` in :data:`OPTIONS`, with its
+wire name (camelCase), its range and its default. :class:`Rules`
 holds one value per option; :func:`rules_from_json` builds one from a ``{"preset": ...,
 <option>: <value>}`` object and refuses, by name, any option it does not know or any value
 outside its range.

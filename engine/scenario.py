@@ -1,4 +1,4 @@
-"""The scenario runner (CONTRACT.md section 3): one JSON scenario in, one JSON result out.
+"""The scenario runner (docs/engine-api.md): one JSON scenario in, one JSON result out.
 
 ``python -m engine.scenario FILE`` (``-`` for standard input). Exit 0 whenever the
 scenario is well-formed, even if actions were refused; 2 with a message on standard error

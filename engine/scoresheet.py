@@ -1,10 +1,10 @@
 """The scoresheet: tables playing with physical cards enter one number per player per deal.
 
 Entries never change; :func:`standings` reads them under the current rules, so changing an
-option mid-match simply recomputes the sheet (RULES.md section 3). Entries that break the
+option mid-match simply recomputes the sheet (docs/scoresheet.md). Entries that break the
 scoring mode's entry rules are *warnings* there, never errors, while :func:`add_deal`
 refuses a new deal that breaks them. ``python -m engine.scoresheet FILE`` is the runner of
-CONTRACT.md section 3b. The choices made where the rules are silent are in
+docs/scoresheet.md, "The runner". The choices made where the rules are silent are in
 ``docs/scoresheet.md``.
 
 >>> from engine.rules import Rules
@@ -42,7 +42,7 @@ class Standing(TypedDict):
 
 
 class SheetResult(TypedDict):
-    """The CONTRACT.md section 3b result."""
+    """The runner's result (docs/scoresheet.md, "The runner")."""
 
     totals: list[int]
     standings: list[Standing]
@@ -72,7 +72,7 @@ class _Sheet:
 def entry_cap(rules: Rules) -> int:
     """The largest entry allowed: 1240 per deck, or a whole deck's worth if values are raised.
 
-    RULES.md fixes 1240 x decks (a classic deck at default values); raising card values
+    The rules fix 1240 x decks (a classic deck at default values); raising card values
     makes a whole deck worth more, and a legal entry must never be flagged, so the cap
     follows the deck then.
     """
@@ -260,7 +260,7 @@ def _rank_keys(sheet: _Sheet) -> list[tuple[int, int, int]]:
 
 
 def standings(rules: Rules, players: Sequence[str], deals: Sequence[Sequence[int]]) -> SheetResult:
-    """The CONTRACT.md section 3b result for a sheet under ``rules``.
+    """The runner's result (docs/scoresheet.md) for a sheet under ``rules``.
 
     :raises ScoresheetError: the sheet has a shape that cannot be totalled (bad or repeated
         names, a deal of the wrong length, an entry that is not a whole number). Entries

@@ -1,4 +1,4 @@
-"""REST for rooms (CONTRACT.md section 4): create, lobby, get, join, start, leave, kick,
+"""REST for rooms (docs/protocol.md): create, lobby, get, join, start, leave, kick,
 settings. Changes to a room go through the room's log like every socket action, so that
 REST and sockets share one order; only reads come straight from the store.
 """

@@ -1,4 +1,4 @@
-"""REST for scoresheet matches (RULES.md section 3): tables playing with physical cards.
+"""REST for scoresheet matches (docs/scoresheet.md): tables playing with physical cards.
 
 A scoresheet stores players, rules and one entry per player per deal; standings are always
 recomputed by :mod:`engine.scoresheet` from the entries under the current rules. A new deal
@@ -57,7 +57,7 @@ class StandingOut(BaseModel):
 
 
 class ScoresheetOut(BaseModel):
-    """The sheet as stored plus its standings (CONTRACT.md section 3b), always recomputed."""
+    """The sheet as stored plus its standings (docs/scoresheet.md), always recomputed."""
 
     id: str
     name: str

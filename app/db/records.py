@@ -201,7 +201,7 @@ class ScoresheetRecord:
     """A scoresheet match as stored: rules, players and the entries of every deal.
 
     Standings are not stored: they are always recomputed from the entries under the
-    current rules (RULES.md section 3), by ``engine.scoresheet``.
+    current rules (docs/rules.md and docs/scoresheet.md), by ``engine.scoresheet``.
     """
 
     id: str

@@ -1,7 +1,7 @@
 """Scoresheet matches: tables playing with real cards type in one number per player per deal.
 
 Only entries and rules are stored; standings are recomputed from them on every read
-(RULES.md section 3: changing an option recomputes the match, entries never change).
+(docs/scoresheet.md: changing an option recomputes the match, entries never change).
 Checks that need the scoring rules run in a callback inside the writing transaction, with
 the scoresheet row locked, so two concurrent writers cannot both pass a check against the
 same old state.

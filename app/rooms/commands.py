@@ -191,7 +191,7 @@ class Unpause(Command):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Action(Command):
-    """A seat's game action (CONTRACT.md section 2), ``ref`` the client's id for it.
+    """A seat's game action (docs/protocol.md, "Actions"), ``ref`` the client's id for it.
 
     The room's own claims for the seats it plays carry ``by``; the writer adds ``race``
     (the won race's marks) or ``lost`` (a lost claim window) to a claim it held;

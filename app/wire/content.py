@@ -276,7 +276,7 @@ class ShuffleInfo(Closed):
 
 
 class _ViewBase(Closed):
-    """What every view holds (CONTRACT section 4 names most of it)."""
+    """What every view holds (docs/protocol.md names most of it)."""
 
     you: Seat | None = Field(description="your seat; null for spectators")
     hand: list[Card] = Field(description="your cards, in the order you hold them")

@@ -1,7 +1,7 @@
 """Bottle UNO (preset ``bottle``, Danish "Flaske UNO"): turn a card, do what it says.
 
 The server shuffles the deck face down. The turn holder turns the top card (``turnCard``);
-the card names an action (the seed's table, RULES.md section 5) which the engine tallies
+the card names an action (docs/variants-party.md) which the engine tallies
 where it can (sips) and announces where the table does it (a category, a waterfall, a rule,
 a finger game). Seats are numbered clockwise, so a seat's left neighbour is ``seat + 1`` and
 its right neighbour ``seat - 1``.
@@ -374,7 +374,7 @@ def view_for(state: BottleState, seat: int | None) -> dict[str, Any]:
 
 
 def summary(state: BottleState) -> dict[str, Any]:
-    """The scenario runner's ``state`` (CONTRACT.md section 3) plus ``lastAction``."""
+    """The scenario runner's ``state`` (docs/engine-api.md) plus ``lastAction``."""
     top = state.top
     return {
         "phase": state.phase,

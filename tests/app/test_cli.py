@@ -1,4 +1,4 @@
-"""``python -m app`` (CONTRACT.md section 5): options, environment, a real process."""
+"""``python -m app`` (README.md, docs/deploy.md): options, environment, a real process."""
 
 from __future__ import annotations
 

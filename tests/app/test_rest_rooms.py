@@ -1,4 +1,4 @@
-"""REST for rooms (CONTRACT.md section 4) against a live server, for each room store."""
+"""REST for rooms (docs/protocol.md) against a live server, for each room store."""
 
 from __future__ import annotations
 

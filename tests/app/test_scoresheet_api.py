@@ -1,6 +1,6 @@
-"""Scoresheet matches over REST (RULES.md section 3), on SQLite and PostgreSQL.
+"""Scoresheet matches over REST (docs/rules.md and docs/scoresheet.md), on SQLite and PostgreSQL.
 
-The two worked tables of seeds/scoring-and-house-rules.da.txt (Anna, Ben, Cara, Dan) are
+The two worked tables of docs/scoresheet.md, "Test vectors" (Anna, Ben, Cara, Dan), are
 entered deal by deal and read in both scoring modes.
 """
 

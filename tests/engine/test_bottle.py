@@ -1,4 +1,4 @@
-"""Bottle UNO (RULES.md section 5; docs/variants-party.md): turn a card, do what it says,
+"""Bottle UNO (docs/variants-party.md): turn a card, do what it says,
 and the server keeps the sip tally with a reason for every sip."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Classic UNO, rule by rule (RULES.md section 2), mostly as scenarios.
+"""Classic UNO, rule by rule (docs/rules.md), mostly as scenarios.
 
 Each test is named for the behaviour it checks. Positions are set up through the scenario
 runner (``setup``: hands, discard pile top first, draw pile top first) or dealt from a
@@ -62,7 +62,7 @@ def _dealer_value(card: str) -> int:
 def test_dealer_is_the_highest_draw_and_ties_redraw_among_the_tied() -> None:
     """Everyone draws; the highest deals (action cards and wilds count 0); ties draw again.
 
-    RULES.md says "redraw ties"; the engine redraws among the tied seats only."""
+    The rule texts say "redraw ties"; the engine redraws among the tied seats only."""
     saw_tie = saw_zero_valued_card = False
     for i in range(300):
         dealer, events = choose_dealer(4, f"dealer-seed-{i}")

@@ -1,4 +1,4 @@
-"""The DrukUNO drink tally (``drinks``, RULES.md section 4 "Drinking tally").
+"""The DrukUNO drink tally (``drinks``, docs/variants.md "Drinking tally").
 
 One sip per card drawn (chosen or forced), one per skip, and at the end of a deal every
 other player drinks for the cards in hand: 1 per number, Reverse, Skip, Wild; 2 per Draw
@@ -210,7 +210,7 @@ def test_drinks_are_opt_in_for_every_shedding_preset() -> None:
 
 
 def test_sips_as_points_keeps_the_same_tally_for_the_client_to_show_as_points() -> None:
-    """RULES.md: the room "offers a points instead of sips switch"; the engine counts the
+    """The rules: the room "offers a points instead of sips switch"; the engine counts the
     same tally either way and only carries the switch in the rules for the client."""
     actions = [play(0, "RS"), draw(2)]
     hands = ["RS R1 R2", "B1 B2", "Y1"]
@@ -223,7 +223,7 @@ def test_sips_as_points_keeps_the_same_tally_for_the_client_to_show_as_points() 
 
 
 def test_drinks_beverage_table_and_low_strength_conversion() -> None:
-    """RULES.md: beer 33 cl 4.6 %, draught 50 cl, cider, wine 12 cl 12 %, spirits 2 cl 37 %;
+    """The rules: beer 33 cl 4.6 %, draught 50 cl, cider, wine 12 cl 12 %, spirits 2 cl 37 %;
     2 cl x 37 / ABV, e.g. 21 % -> 3.5 cl."""
     by_id = {b["id"]: b for b in BEVERAGES}
     assert (by_id["beer"]["volumeCl"], by_id["beer"]["abv"]) == (33, 4.6)

@@ -1,4 +1,4 @@
-"""DrukUNO (preset ``druk``, RULES.md section 4), one behaviour per test.
+"""DrukUNO (preset ``druk``, docs/variants.md), one behaviour per test.
 
 Multi-card plays, N Skips / Reverses / Draw Twos, stacking, Wild Draw Four follow-colour,
 the multi-card UNO finish, the first card played by the dealer, jump-in continuing from
@@ -431,7 +431,7 @@ def test_druk_first_wild_the_dealer_names_the_colour_then_the_player_left_of_the
 
 
 def test_druk_a_first_wild_draw_four_is_still_sent_back_by_first_card_wild_draw_four() -> None:
-    """RULES.md says an action turned up first counts as the dealer's; it does not say
+    """The rule texts say an action turned up first counts as the dealer's; it does not say
     whether a Wild Draw Four does. The engine keeps the classic firstCardWildDrawFour
     rule for it (here ``bury``: it goes to the bottom and the next card is turned)."""
     result = _first("W+4", firstCardWildDrawFour="bury")

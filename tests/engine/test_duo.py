@@ -1,4 +1,4 @@
-"""UNO Duo (preset ``duo``, RULES.md section 6, seed uno-duo.da), one behaviour per test.
+"""UNO Duo (preset ``duo``, docs/variants.md), one behaviour per test.
 
 Two players only, the 112-card deck, the draft deal, Duo's first-card rules, the Draw Two
 volley, Skip = play again, the Reverse colour dump, Wild Draw Four with another turn, the
@@ -376,7 +376,7 @@ def test_duo_reverse_dump_a_final_skip_skips_the_opponent() -> None:
 
 @pytest.mark.parametrize("spec", ["GR GR", "GR G3 GR"])
 def test_duo_reverse_dump_a_final_reverse_acts_once_on_the_opponent(spec: str) -> None:
-    """RULES.md section 6: "a final action card acts on the opponent" - once, as a lone
+    """docs/variants.md: "a final action card acts on the opponent" - once, as a lone
     Reverse does (the opponent is skipped, the player goes again)."""
     result = duo([f"{spec} Y1", "B2"], "G5", actions=[dump(0, spec)])
     assert outcomes(result) == ["ok"]

@@ -1,4 +1,4 @@
-"""UNO Flip (preset ``flip``, RULES.md section 7), one behaviour per test.
+"""UNO Flip (preset ``flip``, docs/variants.md), one behaviour per test.
 
 A card code is ``"LIGHT|DARK"``: its light face and its dark face. The light side has red,
 green, blue, yellow, Draw One (``+1``), Reverse, Skip, Flip (``F``), Wild and Wild Draw

@@ -1,4 +1,4 @@
-"""Helsinki rules (preset ``helsinki``) and Warszawa rules (``warszawa``), RULES.md section 4.
+"""Helsinki rules (preset ``helsinki``) and Warszawa rules (``warszawa``), docs/variants.md.
 
 Helsinki: draw until playable without a cap (reshuffling as needed), also after a draw
 penalty (``penaltyDrawToMatch``); a 0 passes every hand one seat against the direction of

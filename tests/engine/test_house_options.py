@@ -10,7 +10,7 @@ from uno_helpers import play, position, run_setup
 
 from engine import PRESETS, InvalidRules, apply, describe_options, rules_from_json, view_for
 
-# The names outside programs rely on (CONTRACT section 6), with today's behaviour as default.
+# The names outside programs rely on (docs/rules.md), with today's behaviour as default.
 HOUSE_DEFAULTS: dict[str, Any] = {
     "stackDrawFour": False,
     "crossStack": "none",

@@ -1,4 +1,4 @@
-"""Scoring and the end of the match (RULES.md section 3), through deals the engine ends.
+"""Scoring and the end of the match (docs/rules.md), through deals the engine ends.
 
 Every test sets up a position where seat 0 goes out with its one card, so the deal scores,
 totals and match result are computed by the engine itself from the hands left.

@@ -1,4 +1,4 @@
-"""Rule options (RULES.md sections 2-3), one behaviour per test, and how options are checked.
+"""Rule options (docs/rules.md), one behaviour per test, and how options are checked.
 
 Scoring and match-end options are in ``test_match.py``; the first-card options are with
 the first-card rules in ``test_classic_rules.py``.
@@ -66,7 +66,7 @@ def test_wild_draw_four_restriction_with_challenge_off_refuses_illegal_play(
 
 
 def test_wild_draw_four_restriction_no_playable_card_counts_a_wild_as_playable() -> None:
-    """RULES.md does not say whether a plain Wild is a "playable card" for the
+    """The rule texts do not say whether a plain Wild is a "playable card" for the
     noPlayableCard restriction; the engine counts it (a Wild is always playable)."""
     rules = {"wildDrawFourChallenge": False, "wildDrawFourRestriction": "noPlayableCard"}
     result = run_setup(["W+4 W G1", "G2", "Y4"], "R7", rules=rules, actions=[play(0, "W+4", "B")])
@@ -135,7 +135,7 @@ def test_uno_penalty_zero_disables_catching() -> None:
 
 
 def test_exposed_player_may_still_call_uno_before_being_caught() -> None:
-    """RULES.md: a player may be caught only if they "did not call"; the engine lets a
+    """The rules: a player may be caught only if they "did not call"; the engine lets a
     late call (after the play, before any catch) close the window."""
     result = run_setup(
         ["R1 R2", "G2 G3", "Y4"],
@@ -291,7 +291,7 @@ def test_jump_in_continues_from_turn_holder_option() -> None:
 
 
 def test_jump_in_continues_from_turn_holder_takes_number_cards_only() -> None:
-    """RULES.md is silent on action cards jumped in under turnHolder; the engine refuses
+    """The rule texts are silent on action cards jumped in under turnHolder; the engine refuses
     them (a Skip or Reverse jumped in would have no turn to act on)."""
     hands = ["RS R1 R2", "G1 G2 G3", "G4 G5 G6", "RS B2 B3"]
     result = run_setup(

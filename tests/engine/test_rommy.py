@@ -1,4 +1,4 @@
-"""UNO Rommy (RULES.md section 5; docs/variants-party.md): melds, lay-offs, jokers, the
+"""UNO Rommy (docs/variants-party.md): melds, lay-offs, jokers, the
 discard pile, action cards on a matching discard, going out, scoring and drinks."""
 
 from __future__ import annotations

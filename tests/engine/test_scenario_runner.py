@@ -1,4 +1,4 @@
-"""The scenario runner (CONTRACT.md section 3): ``python -m engine.scenario FILE`` and
+"""The scenario runner (docs/engine-api.md): ``python -m engine.scenario FILE`` and
 ``engine.scenario.run``; exit 0 for any well-formed scenario, 2 for a malformed one."""
 
 from __future__ import annotations

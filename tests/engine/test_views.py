@@ -1,4 +1,4 @@
-"""What each seat may see (RULES.md section 8): views and the viewer's copy of events."""
+"""What each seat may see (docs/engine-api.md): views and the viewer's copy of events."""
 
 from __future__ import annotations
 

@@ -560,7 +560,7 @@ def test_drinking_tally_and_guide(page, shot):
     guide.locator("summary").click()
     # The beverage table is the server's (GET /api/drinks).
     expect(guide.locator('tr[data-beverage="beer"]')).to_contain_text("Beer334.6")
-    expect(guide.get_by_test_id("abv-volume")).to_have_text("3.5 cl")  # RULES.md: 21 % -> 3.5 cl
+    expect(guide.get_by_test_id("abv-volume")).to_have_text("3.5 cl")  # The rules: 21 % -> 3.5 cl
     guide.get_by_test_id("abv").fill("37")
     expect(guide.get_by_test_id("abv-volume")).to_have_text("2 cl")
     shot(page, "13-component-drinks")

@@ -77,7 +77,7 @@ def test_two_players_play_a_deal_to_the_end(new_page, server_url, shot):
 
 
 def code_pattern():
-    # Any card code from CONTRACT.md section 1 (classic deck).
+    # Any card code from docs/cards.md (classic deck).
     return re.compile(r"^([RGBY]([0-9]|S|R|\+2)|W|W\+4)$")
 
 

@@ -1,4 +1,4 @@
-// REST calls (CONTRACT.md section 4). Every failure becomes an ApiError carrying the
+// REST calls (docs/protocol.md). Every failure becomes an ApiError carrying the
 // server's machine-readable `code`, so the UI can say what went wrong in words.
 
 export class ApiError extends Error {

@@ -1,4 +1,4 @@
-// Card codes (CONTRACT.md section 1) as data and as drawings.
+// Card codes (docs/cards.md) as data and as drawings.
 //
 // Cards are drawn with CSS (a coloured rounded rectangle, a tilted white oval) plus a few
 // inline SVG symbols, so there are no image files to load and they scale with the font.

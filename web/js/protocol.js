@@ -1,4 +1,4 @@
-// The room's WebSocket (CONTRACT.md section 4): snapshot + ordered patches -> the view.
+// The room's WebSocket (docs/protocol.md): snapshot + ordered patches -> the view.
 //
 // The server is authoritative; this class only keeps the latest view it was told about:
 // - `snapshot {seq, view}` replaces the view outright;

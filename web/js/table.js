@@ -1,4 +1,4 @@
-// The table: drawn entirely from the latest view (CONTRACT.md section 4) on every change.
+// The table: drawn entirely from the latest view (docs/protocol.md) on every change.
 //
 // Nothing here decides what is legal: the server lists this seat's legal actions in
 // `view.legal`, and the table only highlights them. Buttons for actions that are not

@@ -1,4 +1,4 @@
-"""UNO Rommy (preset ``rommy``): rummy played with UNO cards (RULES.md section 5).
+"""UNO Rommy (preset ``rommy``): rummy played with UNO cards (docs/variants-party.md).
 
 A deal: seven cards each, dealt one at a time from the dealer's left; the next card starts
 the discard pile; the rest is the stock. A turn has two steps:

@@ -376,7 +376,7 @@ def _end_deal(state: RommyState, out: int, events: list[Event]) -> Transition:
     over = reached and len(leaders) == 1
     winner = leaders[0] if over else out
     if rules.match_mode == "oneAndDone":
-        # RULES.md section 3: the first player out wins the match, whatever the points.
+        # docs/variants-party.md: the first player out wins the match, whatever the points.
         over, winner = True, out
     new = replace(
         state,

@@ -55,7 +55,7 @@ def view_for(state: RommyState, seat: int | None) -> dict[str, Any]:
 
 
 def summary(state: RommyState) -> dict[str, Any]:
-    """The scenario runner's ``state`` (CONTRACT.md section 3) plus ``melds`` and ``stock``."""
+    """The scenario runner's ``state`` (docs/engine-api.md) plus ``melds`` and ``stock``."""
     return {
         "phase": state.phase,
         "turn": state.turn,
