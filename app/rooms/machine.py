@@ -47,14 +47,6 @@ _DEAL_OVER = ("dealOver", "matchOver")
 ROOM_ONLY = frozenset({"clockOut"})
 
 
-def blitz_ms(state: Any) -> int:
-    """blitzSeconds (ms) for a match of ``state``'s rules; 0 when off or when the game is
-    not a shedding game (UNO Rommy and Bottle UNO read no blitz clock)."""
-    if type(state) is not engine.State:
-        return 0
-    return int(state.rules.blitz_seconds) * 1000
-
-
 def replay(deal: list[dict[str, Any]]) -> Any:
     """The engine state a deal log leads to (None for an empty log: no match).
 
@@ -212,7 +204,7 @@ class RoomMachine:
             seating_events.append({"type": "seating", "order": order})
         # Seats are renumbered 0..n-1 in seat order: the engine knows no empty seats.
         bank = int(doc.get("timeBank", 0)) * 1000
-        blitz = blitz_ms(state)
+        blitz = timers.blitz_ms(state)
         for index, player in enumerate(players):
             player["seat"] = index
             # moves and auto (the moves the room made for the seat) place a seat the

@@ -8,6 +8,9 @@ can take the room's lease; otherwise the lease holder is woken through the store
 Changes reach this node's sockets from its own writer directly, or, for rooms written on
 another node, through the store's publication (the node subscribes to a room's changes
 only while it has sockets in the room and does not write it).
+
+One file, though long: submitting, waking writers and the fan-out share one node's maps of
+rooms, writers and sockets, kept consistent by being changed in one place.
 """
 
 from __future__ import annotations

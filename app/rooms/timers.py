@@ -19,6 +19,14 @@ if TYPE_CHECKING:
     from app.rooms.machine import RoomMachine
 
 
+def blitz_ms(state: Any) -> int:
+    """blitzSeconds (ms) for a match of ``state``'s rules; 0 when off or when the game is
+    not a shedding game (UNO Rommy and Bottle UNO read no blitz clock)."""
+    if type(state) is not engine.State:
+        return 0
+    return int(state.rules.blitz_seconds) * 1000
+
+
 def next_deal_timer(m: RoomMachine, now_ms: int) -> tuple[float, commands.Timer] | None:
     """(delay in s, command) if the room should deal on by itself after a deal ended."""
     # A timed room deals on by itself after turnSeconds, so that no deal end waits on

@@ -10,6 +10,10 @@ history + publication (+ a finished deal's record, into the room's archive outbo
 atomic store call. Persisting comes before broadcasting: the store publishes only what it
 has written. The SQL archive of a finished deal is written afterwards, in the background,
 by the node's :class:`~app.rooms.archiver.Archiver`.
+
+One file, though long: the order of a room (read, judge, hold claims, commit, publish,
+hand over) is one loop whose steps share the writer's state; split, each part would reach
+into the others'.
 """
 
 from __future__ import annotations

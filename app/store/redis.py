@@ -33,6 +33,9 @@ when less than that is left: see _COMMIT; the history's is the shorter of that a
 history TTL); the outbox hash is deleted by Redis when its last entry is archived. The
 lobby and the join codes, outside the room's slot, are swept of rooms that expired
 (:meth:`RedisStore.sweep`, on one node per period) and checked on every read.
+
+One file, though long: the Lua scripts and the Python that calls them are read side by
+side (each script's keys and arguments beside the call that passes them).
 """
 
 from __future__ import annotations

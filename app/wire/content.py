@@ -6,6 +6,9 @@ between sockets); the models fix and document their shape. Every model forbids f
 does not declare, so the JSON Schemas generated from them (``app.ws.schemas``) are closed,
 and the tests that validate every frame against them fail on a field that is not here:
 a new view key or event field is added here, with its type, in the same change.
+
+One file, though long: it is the whole vocabulary of the wire, model after model, and the
+schemas are generated from it as one set; splitting it would split nothing but a list.
 """
 
 from __future__ import annotations

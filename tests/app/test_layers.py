@@ -131,3 +131,18 @@ def test_names_is_a_leaf_module() -> None:
     # app.names is read by rooms, tournaments and accounts alike: it imports no layer.
     imported = _imports(APP / "names.py") | _imports(APP / "confusables.py")
     assert sorted(n for n in imported if n.startswith("app.") and n != "app.confusables") == []
+
+
+LONG = 600  # lines: past this a module says at its top why it stays one file
+
+
+def test_a_long_module_says_why_it_is_one_file() -> None:
+    unexplained = []
+    for path in sorted(APP.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") <= LONG:
+            continue
+        top = ast.get_docstring(ast.parse(text)) or ""
+        if "One file, though long" not in top and "generated" not in top:
+            unexplained.append(str(path.relative_to(APP.parent)))
+    assert unexplained == []
