@@ -28,7 +28,7 @@ from app.api.text import (
 from app.db import ScoresheetRecord
 from app.rooms.errors import RoomError
 from engine.errors import EngineError
-from engine.rules import rules_from_json, with_options
+from engine.rules import OPTIONS, Option, rules_from_json, with_options
 from engine.scoresheet import add_deal, standings
 
 router = APIRouter(prefix="/api/scoresheets", tags=["scoresheets"], route_class=ErrorRoute)
@@ -46,7 +46,11 @@ DEAL_ERRORS = responses(
     {404: ("scoresheet_not_found",), 409: ("scoresheet/finished",), 422: _ENTRY_CODES}
 )
 RULES_ERRORS = responses(
-    {404: ("scoresheet_not_found",), 422: (*RULE_CODES, "rules/not_an_object")}
+    {
+        404: ("scoresheet_not_found",),
+        409: ("rules/clash",),
+        422: ("rules/unknown_option", "rules/bad_value", "rules/not_an_object"),
+    }
 )
 
 
@@ -78,7 +82,7 @@ class ScoresheetDealOut(ScoresheetOut):
 
 
 class ScoresheetCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: Annotated[
         str | None, Field(max_length=100, pattern=TEXT_PATTERN), AfterValidator(cleaned_text)
@@ -89,7 +93,7 @@ class ScoresheetCreate(BaseModel):
 
 
 class DealEntries(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     # One number per player, in the scoresheet's player order.
     entries: list[StrictInt]
@@ -139,16 +143,56 @@ async def add_scoresheet_deal(
     return {**_sheet_json(sheet), "deal": len(sheet.deals)}
 
 
-@router.patch("/{scoresheetId}/rules", response_model=ScoresheetOut, responses=RULES_ERRORS)
+def option_schema(option: Option) -> dict[str, Any]:
+    """The JSON Schema of one rule option's values, exactly those the engine accepts."""
+    if option.kind == "bool":
+        return {"type": "boolean"}
+    if option.kind == "enum":
+        return {"type": "string", "enum": list(option.choices)}
+    values = list(range(option.low, option.high + 1, option.step))
+    if option.step == 1:
+        ranged: dict[str, Any] = {"type": "integer", "minimum": option.low, "maximum": option.high}
+        return {"anyOf": [{"const": 0}, ranged]} if option.zero_off else ranged
+    return {"type": "integer", "enum": ([0] if option.zero_off else []) + values}
+
+
+# The body of PATCH .../rules: any of the options, each with a value it takes (the sheet's
+# resulting rules may still clash: 409 rules/clash).
+RULES_CHANGE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {option.name: option_schema(option) for option in OPTIONS},
+    "additionalProperties": False,
+    "examples": [{"scoringMode": "ownHandCounts"}],
+}
+
+
+@router.patch(
+    "/{scoresheetId}/rules",
+    response_model=ScoresheetOut,
+    responses=RULES_ERRORS,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": RULES_CHANGE_SCHEMA}},
+        }
+    },
+)
 async def change_scoresheet_rules(
     db: Db,
     scoresheet_id: ScoresheetId,
-    changes: Annotated[dict[str, Any], Body(examples=[{"scoringMode": "ownHandCounts"}])],
+    changes: Annotated[dict[str, Any], Body()],
 ) -> dict[str, Any]:
-    """Change rule options (``{option: value}``). Entries stay; standings are recomputed."""
+    """Change rule options (``{option: value}``). Entries stay; standings are recomputed;
+    options whose new values clash with each other or with the sheet's others are a
+    conflict with the sheet (``409 rules/clash``)."""
 
     def change(sheet: ScoresheetRecord) -> dict[str, Any]:
-        return with_options(rules_from_json(sheet.rules), changes).to_json()
+        try:
+            return with_options(rules_from_json(sheet.rules), changes).to_json()
+        except EngineError as error:
+            if error.code == "rules/clash":
+                raise RoomError(409, error.code, error.message) from None
+            raise
 
     with _engine_errors():
         sheet = await db.change_scoresheet_rules(scoresheet_id, change)

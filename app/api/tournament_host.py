@@ -60,7 +60,7 @@ async def start(
 
 
 class NextRound(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     round: int | None = Field(
         default=None, ge=1, description="the round meant (a second call for it is refused)"
     )
@@ -142,7 +142,7 @@ async def resume(
 
 
 class Reseat(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     playerId: str = Field(max_length=64)
     withPlayerId: str = Field(max_length=64, description="the player to change tables with")
 
@@ -181,7 +181,7 @@ async def reseat(
 
 
 class Disqualify(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     reason: str = Field(min_length=1, max_length=200)
 
 
@@ -216,7 +216,7 @@ async def disqualify(
 
 
 class SeatOutcome(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     playerId: str = Field(max_length=64)
     place: int = Field(ge=1, le=10)
     leftInHand: int = Field(default=0, ge=0, le=10_000)
@@ -224,7 +224,7 @@ class SeatOutcome(BaseModel):
 
 
 class Correction(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     result: list[SeatOutcome] = Field(min_length=1, max_length=10)
     reason: str = Field(min_length=1, max_length=200, description="shown in the audit log")
 

@@ -27,7 +27,7 @@ TournamentId = Annotated[str, Path(min_length=1, max_length=ID_MAX, pattern=ID_P
 
 
 class CreateTournament(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
     rules: dict[str, Any] = Field(default_factory=dict, description="preset plus options")
     tableSize: int = Field(default=4, ge=MIN_TABLE, le=MAX_TABLE)
@@ -56,7 +56,7 @@ class TournamentCreated(BaseModel):
 
 
 class Register(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
     seed: int | None = Field(default=None, ge=1, le=10_000, description="the host's seeding")
 
