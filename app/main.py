@@ -31,6 +31,8 @@ from app.api import (
 )
 from app.api.errors import ErrorOut, validation_body
 from app.api.limits import RateLimitMiddleware, RestLimits, document_429
+from app.api.open_rooms import OpenLobbies
+from app.api.routing import MethodNotAllowed
 from app.db import Database
 from app.logs import redact_uvicorn_logs
 from app.metrics import CONTENT_TYPE as METRICS_TYPE
@@ -100,6 +102,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             bot_delay_ms=settings.bot_delay_ms,
             empty_room_ms=int(settings.empty_room_seconds * 1000),
             empty_lobby_ms=int(settings.empty_lobby_seconds * 1000),
+            left_lobby_ms=int(settings.left_lobby_seconds * 1000),
         ),
     )
     app.state.metrics.watch(service.gauges)
@@ -122,6 +125,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.tournament_runner.start()
     app.state.rest_limits = rest_limits
     app.state.spectator_sockets = SpectatorSockets()
+    app.state.open_lobbies = OpenLobbies(rest_limits, settings.empty_lobby_seconds)
     app.state.ready = True
     try:
         yield
@@ -185,6 +189,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.ready = False
     app.state.metrics = Metrics()
     app.add_middleware(RateLimitMiddleware, state=app.state)
+    # The document is read at the first request, once every route is in.
+    app.add_middleware(MethodNotAllowed, document=lambda: app.openapi())
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONBody:
@@ -222,7 +228,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         code = {404: "not_found", 405: "method_not_allowed"}.get(
             exc.status_code, f"http_{exc.status_code}"
         )
-        return _error(exc.status_code, code, str(detail))
+        response = _error(exc.status_code, code, str(detail))
+        response.headers.update(exc.headers or {})  # a 405's Allow
+        return response
 
     @app.get(
         "/healthz",

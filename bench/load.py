@@ -411,6 +411,7 @@ async def start_node(
             UNO_RATE_BURST="100000",
             UNO_REST_WRITE_RATE="",
             UNO_ROOM_CREATE_RATE="",
+            UNO_MAX_OPEN_LOBBIES_PER_ADDRESS="100000",
             UNO_REDIS_PREFIX=prefix,
         )
     process = subprocess.Popen(cmd, cwd=ROOT, env=env)

@@ -19,6 +19,7 @@ from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
 from app.api.limits import RestLimits
+from app.api.open_rooms import OpenLobbies
 from app.db import Database
 from app.rooms import tokens
 from app.rooms.doc import player_by_pid, player_by_token
@@ -61,6 +62,16 @@ def get_spectator_sockets(conn: HTTPConnection) -> SpectatorSockets:
     return sockets
 
 
+def get_open_lobbies(conn: HTTPConnection) -> OpenLobbies:
+    lobbies: OpenLobbies = conn.app.state.open_lobbies
+    return lobbies
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The client's address (the real client's behind a trusted proxy)."""
+    return conn.client.host if conn.client is not None else "unknown"
+
+
 def get_settings(conn: HTTPConnection) -> Settings:
     settings: Settings = conn.app.state.settings
     return settings
@@ -73,6 +84,8 @@ Runner = Annotated[TournamentRunner, Depends(get_runner)]
 AppSettings = Annotated[Settings, Depends(get_settings)]
 Limits = Annotated[RestLimits, Depends(get_limits)]
 Spectating = Annotated[SpectatorSockets, Depends(get_spectator_sockets)]
+Lobbies = Annotated[OpenLobbies, Depends(get_open_lobbies)]
+ClientAddress = Annotated[str, Depends(client_address)]
 # The raw ``Authorization`` header (``Bearer <token>``), for the checks below.
 Authorization = Annotated[str | None, Header()]
 

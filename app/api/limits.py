@@ -90,6 +90,14 @@ class RestLimits:
             )
         self._storage = storage
         self._limiter = SlidingWindowCounterRateLimiter(storage)
+        self.prefix = prefix
+
+    @property
+    def redis(self) -> Any:
+        """The counters' Redis (or Redis Cluster) client; None: counted in this process."""
+        if self._pool is not None:
+            return aioredis.Redis(connection_pool=self._pool)
+        return self._cluster
 
     async def retry_after(self, address: str, method: str, path: str) -> int | None:
         """None if the request may go on (and it is counted), else seconds to wait."""
@@ -175,6 +183,14 @@ RATE_LIMITED_RESPONSE: dict[str, Any] = {
 }
 
 
+def _both_429(own: dict[str, Any]) -> dict[str, Any]:
+    """A route's own 429 (a cap of its own, app.api.open_rooms) beside the rate limit's."""
+    return {
+        "description": f"{RATE_LIMITED_RESPONSE['description']}; or {own['description']}",
+        "content": own["content"],
+    }
+
+
 def document_429(schema: dict[str, Any]) -> dict[str, Any]:
     """Add the 429 answer to every write operation of an OpenAPI schema."""
     for path, operations in schema.get("paths", {}).items():
@@ -182,5 +198,7 @@ def document_429(schema: dict[str, Any]) -> dict[str, Any]:
             continue
         for method, operation in operations.items():
             if method.upper() in WRITE_METHODS:
-                operation.setdefault("responses", {})["429"] = RATE_LIMITED_RESPONSE
+                answers = operation.setdefault("responses", {})
+                own = answers.get("429")
+                answers["429"] = RATE_LIMITED_RESPONSE if own is None else _both_429(own)
     return schema

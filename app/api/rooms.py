@@ -11,7 +11,17 @@ from fastapi import APIRouter, Path, Response
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 import engine
-from app.api.deps import AppSettings, Authorization, Db, RoomHost, Rooms, RoomSeat, bearer
+from app.api.deps import (
+    AppSettings,
+    Authorization,
+    ClientAddress,
+    Db,
+    Lobbies,
+    RoomHost,
+    Rooms,
+    RoomSeat,
+    bearer,
+)
 from app.api.errors import RULE_CODES, responses
 from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN, cleaned_name
 from app.rooms import commands, tokens
@@ -69,7 +79,7 @@ class Timers(BaseModel):
 
 
 class CreateRoom(Timers):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
     rules: dict[str, Any] = Field(default_factory=dict, description="preset plus options")
     seats: int = Field(default=4, ge=2, le=MAX_SEATS)
@@ -95,7 +105,7 @@ class RoomCreated(BaseModel):
 
 
 class JoinRoom(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
     code: Code | None = None
     ageConfirmed: bool = Field(
@@ -104,7 +114,7 @@ class JoinRoom(BaseModel):
 
 
 class JoinByCode(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
     code: Code
     ageConfirmed: bool = False
@@ -121,12 +131,12 @@ class Joined(BaseModel):
 
 
 class Kick(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     seat: int = Field(ge=0, lt=MAX_SEATS)
 
 
 class Settings(Timers):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name | None = None
     rules: dict[str, Any] | None = None
     seats: int | None = Field(default=None, ge=2, le=MAX_SEATS)
@@ -172,7 +182,7 @@ class RoomSummary(BaseModel):
 # What each route can answer besides success (see app.api.errors.responses).
 _BUSY = {503: ("shutting_down", "timeout")}
 _HOST = {401: ("missing_token",), 403: ("not_host",), 404: ("room_not_found",)}
-CREATE_ERRORS = responses({422: (*RULE_CODES, "bad_seats")})
+CREATE_ERRORS = responses({422: (*RULE_CODES, "bad_seats"), 429: ("too_many_rooms",)})
 GET_ERRORS = responses({404: ("room_not_found",)})
 JOIN_ERRORS = responses(
     {
@@ -227,10 +237,26 @@ def _rules(data: dict[str, Any]) -> dict[str, Any]:
 
 
 @router.post("", status_code=201, response_model=RoomCreated, responses=CREATE_ERRORS)
-async def create_room(body: CreateRoom, db: Db, rooms: Rooms) -> RoomCreated:
-    """Open a room; its creator hosts it (and joins it like anyone else)."""
+async def create_room(
+    body: CreateRoom,
+    db: Db,
+    rooms: Rooms,
+    settings: AppSettings,
+    lobbies: Lobbies,
+    address: ClientAddress,
+) -> RoomCreated:
+    """Open a room; its creator hosts it (and joins it like anyone else). An address
+    holds at most ``max_open_lobbies_per_address`` lobby rooms open (``429
+    too_many_rooms``)."""
     rules = _rules(body.rules)
     check_seats(rules, body.seats)
+    cap = settings.max_open_lobbies_per_address
+    if await lobbies.count(address, rooms.store) >= cap:
+        raise RoomError(
+            429,
+            "too_many_rooms",
+            f"this address has {cap} lobby rooms open; start one, or wait for one to end",
+        )
     room_id, code, host_token = tokens.new_room_id(), tokens.new_code(), tokens.new_token()
     doc = new_doc(
         room_id=room_id,
@@ -251,6 +277,7 @@ async def create_room(body: CreateRoom, db: Db, rooms: Rooms) -> RoomCreated:
     await db.record_room(room_id, body.name, rules, body.seats, body.private)
     await rooms.store.create(room_id, doc, code, doc["listed"])
     await rooms.created(room_id, doc)
+    await lobbies.opened(address, room_id)
     return RoomCreated(roomId=room_id, code=code, hostToken=host_token)
 
 
@@ -313,7 +340,9 @@ class EventHistory(BaseModel):
 @router.get(
     "/{room_id}/events",
     response_model=EventHistory,
-    responses=responses({403: ("no_spectators",), 404: ("room_not_found",)}),
+    responses=responses(
+        {401: ("missing_token",), 403: ("no_spectators",), 404: ("room_not_found",)}
+    ),
 )
 async def event_history(
     room_id: RoomId, rooms: Rooms, authorization: Authorization = None
@@ -331,7 +360,7 @@ async def event_history(
 
 
 class Mute(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     seat: int = Field(ge=0, le=MAX_SEATS)
     muted: bool = True
 
@@ -391,7 +420,7 @@ async def claim_win(room_id: RoomId, rooms: Rooms, seat: RoomSeat) -> Response:
 
 
 class AddBot(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     level: Literal["easy", "normal", "hard"] = Field(
         default="normal",
         description="easy: first legal card; normal: the autopilot's policy; hard: decides"
@@ -417,7 +446,7 @@ async def add_bot(
 
 
 class Unban(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
 
 

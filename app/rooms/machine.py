@@ -664,6 +664,10 @@ class RoomMachine:
 
     def _empty_limit(self) -> int:
         if self.doc["status"] == LOBBY:
+            host = self.doc.get("hostPid")
+            if host is not None and player_by_pid(self.doc, host) is None:
+                # Its host sat and has gone, and nobody sits: nobody is left to start it.
+                return self.times.left_lobby_ms
             return self.times.empty_lobby_ms
         return self.times.empty_room_ms
 
