@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Response
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
 import engine
 from app.api.deps import (
@@ -23,6 +23,7 @@ from app.api.deps import (
     bearer,
 )
 from app.api.errors import RULE_CODES, responses
+from app.api.rules_schema import RULES_SCHEMA
 from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN, cleaned_name
 from app.rooms import commands, tokens
 from app.rooms.doc import new_doc, player_by_token, summary
@@ -40,6 +41,21 @@ RoomId = Annotated[str, Path(max_length=ID_MAX, pattern=ID_PATTERN)]
 # Join codes are 6 characters; a little room for spaces typed around them.
 Code = Annotated[str, Field(max_length=16)]
 MAX_SEATS = 10
+Rules = Annotated[dict[str, Any], WithJsonSchema(RULES_SCHEMA)]
+# 5-300 seconds, or off (0, "off" or null); the validator below says the same.
+TurnSeconds = Annotated[
+    int | Literal["off"] | None,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "integer", "minimum": 5, "maximum": 300},
+                {"const": 0},
+                {"const": "off"},
+                {"type": "null"},
+            ]
+        }
+    ),
+]
 
 
 TURN_SECONDS_DOC = (
@@ -60,7 +76,7 @@ def _turn_seconds(value: Any) -> int:
 class Timers(BaseModel):
     """The room's timer settings (docs/rules.md, "Timers and absent players")."""
 
-    turnSeconds: int | Literal["off"] | None = Field(default=None, description=TURN_SECONDS_DOC)
+    turnSeconds: TurnSeconds = Field(default=None, description=TURN_SECONDS_DOC)
     timeBank: int | None = Field(
         default=None, ge=0, le=300, description="seconds of extra time per player per match"
     )
@@ -81,7 +97,7 @@ class Timers(BaseModel):
 class CreateRoom(Timers):
     model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
-    rules: dict[str, Any] = Field(default_factory=dict, description="preset plus options")
+    rules: Rules = Field(default_factory=dict, description="preset plus options")
     seats: int = Field(default=4, ge=2, le=MAX_SEATS)
     private: bool = False
     spectators: bool = Field(default=True, description="whether token-less sockets may watch")
@@ -138,7 +154,7 @@ class Kick(BaseModel):
 class Settings(Timers):
     model_config = ConfigDict(extra="forbid", strict=True)
     name: Name | None = None
-    rules: dict[str, Any] | None = None
+    rules: Rules | None = None
     seats: int | None = Field(default=None, ge=2, le=MAX_SEATS)
     private: bool | None = None
     spectators: bool | None = None

@@ -13,10 +13,19 @@ from contextlib import contextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StringConstraints,
+    WithJsonSchema,
+)
 
 from app.api.deps import Db
 from app.api.errors import RULE_CODES, ErrorRoute, responses
+from app.api.rules_schema import RULES_CHANGE_SCHEMA, RULES_SCHEMA
 from app.api.text import (
     ID_MAX,
     ID_PATTERN,
@@ -28,7 +37,7 @@ from app.api.text import (
 from app.db import ScoresheetRecord
 from app.rooms.errors import RoomError
 from engine.errors import EngineError
-from engine.rules import OPTIONS, Option, rules_from_json, with_options
+from engine.rules import rules_from_json, with_options
 from engine.scoresheet import add_deal, standings
 
 router = APIRouter(prefix="/api/scoresheets", tags=["scoresheets"], route_class=ErrorRoute)
@@ -87,9 +96,11 @@ class ScoresheetCreate(BaseModel):
     name: Annotated[
         str | None, Field(max_length=100, pattern=TEXT_PATTERN), AfterValidator(cleaned_text)
     ] = None
-    players: list[PlayerName] = Field(min_length=2, max_length=10)
+    players: list[PlayerName] = Field(
+        min_length=2, max_length=10, json_schema_extra={"uniqueItems": True}
+    )
     # A preset name plus option overrides, as for rooms; scoring options are what count.
-    rules: dict[str, Any] = Field(default_factory=dict)
+    rules: Annotated[dict[str, Any], WithJsonSchema(RULES_SCHEMA)] = Field(default_factory=dict)
 
 
 class DealEntries(BaseModel):
@@ -141,29 +152,6 @@ async def add_scoresheet_deal(
     if sheet is None:
         raise _not_found(scoresheet_id)
     return {**_sheet_json(sheet), "deal": len(sheet.deals)}
-
-
-def option_schema(option: Option) -> dict[str, Any]:
-    """The JSON Schema of one rule option's values, exactly those the engine accepts."""
-    if option.kind == "bool":
-        return {"type": "boolean"}
-    if option.kind == "enum":
-        return {"type": "string", "enum": list(option.choices)}
-    values = list(range(option.low, option.high + 1, option.step))
-    if option.step == 1:
-        ranged: dict[str, Any] = {"type": "integer", "minimum": option.low, "maximum": option.high}
-        return {"anyOf": [{"const": 0}, ranged]} if option.zero_off else ranged
-    return {"type": "integer", "enum": ([0] if option.zero_off else []) + values}
-
-
-# The body of PATCH .../rules: any of the options, each with a value it takes (the sheet's
-# resulting rules may still clash: 409 rules/clash).
-RULES_CHANGE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {option.name: option_schema(option) for option in OPTIONS},
-    "additionalProperties": False,
-    "examples": [{"scoringMode": "ownHandCounts"}],
-}
 
 
 @router.patch(
