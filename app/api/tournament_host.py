@@ -6,13 +6,14 @@ stable code and changes nothing. Host actions are kept in the public audit log."
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from app.api.deps import Authorization, Db, Rooms, Runner, Tournaments, bearer
 from app.api.errors import responses
+from app.api.text import NAME_PATTERN, cleaned_name
 from app.api.tournaments import TournamentId
 from app.rooms import commands, tokens
 from app.rooms.errors import RoomError
@@ -20,6 +21,12 @@ from app.tournaments import rounds, tables
 from app.tournaments import service as tour
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+# A host's reason, public in the audit log: a line of text, stored as names are.
+Reason = Annotated[
+    str,
+    Field(min_length=1, max_length=200, pattern=NAME_PATTERN),
+    AfterValidator(cleaned_name),
+]
 
 _HOST = {
     401: ("missing_token",),
@@ -182,7 +189,7 @@ async def reseat(
 
 class Disqualify(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    reason: str = Field(min_length=1, max_length=200)
+    reason: Reason
 
 
 @router.post(
@@ -226,7 +233,7 @@ class SeatOutcome(BaseModel):
 class Correction(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     result: list[SeatOutcome] = Field(min_length=1, max_length=10)
-    reason: str = Field(min_length=1, max_length=200, description="shown in the audit log")
+    reason: Reason = Field(description="shown in the audit log")
 
 
 @router.put(
