@@ -22,6 +22,7 @@ from app.accounts.secrets import token_hash
 from app.db import Database
 from app.db.accounts import AccountRecord
 from app.limits import RestLimits, SpectatorSockets
+from app.open_rooms import OpenLobbies
 from app.rooms import tokens
 from app.rooms.doc import player_by_pid, player_by_token
 from app.rooms.errors import RoomError
@@ -63,6 +64,16 @@ def get_spectator_sockets(conn: HTTPConnection) -> SpectatorSockets:
     return sockets
 
 
+def get_open_lobbies(conn: HTTPConnection) -> OpenLobbies:
+    lobbies: OpenLobbies = conn.app.state.open_lobbies
+    return lobbies
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The client's address (the real client's behind a trusted proxy)."""
+    return conn.client.host if conn.client is not None else "unknown"
+
+
 def get_settings(conn: HTTPConnection) -> Settings:
     settings: Settings = conn.app.state.settings
     return settings
@@ -73,20 +84,16 @@ def get_sign_in(conn: HTTPConnection) -> SignInLimits:
     return limits
 
 
-def get_address(conn: HTTPConnection) -> str:
-    """The client's address (behind a trusted proxy, the real client's: app.limits)."""
-    return conn.client.host if conn.client else "unknown"
-
-
 Db = Annotated[Database, Depends(get_database)]
 SignIn = Annotated[SignInLimits, Depends(get_sign_in)]
-ClientAddress = Annotated[str, Depends(get_address)]
 Rooms = Annotated[RoomService, Depends(get_rooms)]
 Tournaments = Annotated[TournamentService, Depends(get_tournaments)]
 Runner = Annotated[TournamentRunner, Depends(get_runner)]
 AppSettings = Annotated[Settings, Depends(get_settings)]
 Limits = Annotated[RestLimits, Depends(get_limits)]
 Spectating = Annotated[SpectatorSockets, Depends(get_spectator_sockets)]
+Lobbies = Annotated[OpenLobbies, Depends(get_open_lobbies)]
+ClientAddress = Annotated[str, Depends(client_address)]
 # The raw ``Authorization`` header (``Bearer <token>``), for the checks below.
 Authorization = Annotated[str | None, Header()]
 

@@ -90,6 +90,14 @@ class RestLimits:
             )
         self._storage = storage
         self._limiter = SlidingWindowCounterRateLimiter(storage)
+        self.prefix = prefix
+
+    @property
+    def redis(self) -> Any:
+        """The counters' Redis (or Redis Cluster) client; None: counted in this process."""
+        if self._pool is not None:
+            return aioredis.Redis(connection_pool=self._pool)
+        return self._cluster
 
     @property
     def storage(self) -> Storage:
@@ -180,6 +188,14 @@ RATE_LIMITED_RESPONSE: dict[str, Any] = {
 }
 
 
+def _both_429(own: dict[str, Any]) -> dict[str, Any]:
+    """A route's own 429 (a cap of its own, app.open_rooms) beside the rate limit's."""
+    return {
+        "description": f"{RATE_LIMITED_RESPONSE['description']}; or {own['description']}",
+        "content": own["content"],
+    }
+
+
 def document_429(schema: dict[str, Any]) -> dict[str, Any]:
     """Add the 429 answer to every write operation of an OpenAPI schema."""
     for path, operations in schema.get("paths", {}).items():
@@ -188,12 +204,8 @@ def document_429(schema: dict[str, Any]) -> dict[str, Any]:
         for method, operation in operations.items():
             if method.upper() in WRITE_METHODS:
                 answers = operation.setdefault("responses", {})
-                if "429" in answers:
-                    # The route has a 429 of its own (any code): the write limit's too.
-                    own = answers["429"]
-                    own["description"] += "; or `rate_limited`: too many writes"
-                else:
-                    answers["429"] = RATE_LIMITED_RESPONSE
+                own = answers.get("429")
+                answers["429"] = RATE_LIMITED_RESPONSE if own is None else _both_429(own)
     return schema
 
 

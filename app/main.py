@@ -33,11 +33,13 @@ from app.api import (
     tournaments,
 )
 from app.api.errors import ErrorOut, validation_body
+from app.api.routing import MethodNotAllowed
 from app.db import Database
 from app.limits import RateLimitMiddleware, RestLimits, SpectatorSockets, document_429
 from app.logs import redact_uvicorn_logs
 from app.metrics import CONTENT_TYPE as METRICS_TYPE
 from app.metrics import Metrics
+from app.open_rooms import OpenLobbies
 from app.rooms.autoplay import RoomTimes
 from app.rooms.errors import RoomError, store_full, store_unavailable
 from app.rooms.races import RaceSettings
@@ -92,6 +94,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             bot_delay_ms=settings.bot_delay_ms,
             empty_room_ms=int(settings.empty_room_seconds * 1000),
             empty_lobby_ms=int(settings.empty_lobby_seconds * 1000),
+            left_lobby_ms=int(settings.left_lobby_seconds * 1000),
         ),
         archive_elsewhere=settings.archives_elsewhere,
     )
@@ -116,6 +119,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.rest_limits = rest_limits
     app.state.spectator_sockets = SpectatorSockets()
     app.state.sign_in = SignInLimits(rest_limits.storage)
+    app.state.open_lobbies = OpenLobbies(rest_limits, settings.empty_lobby_seconds)
     app.state.ready = True
     try:
         yield
@@ -179,6 +183,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.ready = False
     app.state.metrics = Metrics()
     app.add_middleware(RateLimitMiddleware, state=app.state)
+    # The document is read at the first request, once every route is in.
+    app.add_middleware(MethodNotAllowed, document=lambda: app.openapi())
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONBody:
@@ -216,7 +222,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         code = {404: "not_found", 405: "method_not_allowed"}.get(
             exc.status_code, f"http_{exc.status_code}"
         )
-        return _error(exc.status_code, code, str(detail))
+        response = _error(exc.status_code, code, str(detail))
+        response.headers.update(exc.headers or {})  # a 405's Allow
+        return response
 
     @app.get(
         "/healthz",

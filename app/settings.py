@@ -112,6 +112,9 @@ class Settings(BaseSettings):
     bot_delay_ms: int = 900
     empty_room_seconds: float = 300.0
     empty_lobby_seconds: float = 1800.0
+    # An empty lobby whose host has gone (its creator sat in it and left, and nobody sits)
+    # ends this soon instead.
+    left_lobby_seconds: float = 60.0
     # How often each node looks after running tournaments (opens, starts and reads their
     # tables: app.tournaments.runner).
     tournament_poll_seconds: float = 0.5
@@ -134,6 +137,9 @@ class Settings(BaseSettings):
     # ("120/minute;1000/hour"); "" turns a limit off. Over it: 429 rate_limited.
     rest_write_rate: str = "120/minute"
     room_create_rate: str = "20/minute"
+    # Lobby rooms one client address may have open at once (POST /api/rooms past it:
+    # 429 too_many_rooms), counted across nodes.
+    max_open_lobbies_per_address: int = Field(default=10, ge=1)
 
     @property
     def max_frame_bytes(self) -> int:

@@ -467,6 +467,7 @@ async def start_node(
             UNO_RATE_BURST="100000",
             UNO_REST_WRITE_RATE="",
             UNO_ROOM_CREATE_RATE="",
+            UNO_MAX_OPEN_LOBBIES_PER_ADDRESS="100000",
             UNO_REDIS_PREFIX=prefix,
             # Where the server can (a Redis store), its SQL archive runs as a process of
             # its own under the server's (its CPU counted with the server's); code from

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import json
 import random
+import re
 import sys
 import tempfile
 import time
@@ -372,10 +373,54 @@ async def open_room(
 # --- the REST side -----------------------------------------------------------------------
 
 
+def _contract_checks() -> list[Any]:
+    """schemathesis's checks of each answer against the document: no 5xx, a status and
+    headers the operation declares, a body of its schema and content type, bad input
+    refused (4xx) and input the schema allows accepted."""
+    from schemathesis import checks
+
+    return [
+        checks.not_a_server_error,
+        checks.status_code_conformance,
+        checks.content_type_conformance,
+        checks.response_schema_conformance,
+        checks.response_headers_conformance,
+        checks.negative_data_rejection,
+        checks.positive_data_acceptance,
+    ]
+
+
+# The title of schemathesis's positive-data check. A body the schema allows may still be
+# refused by a rule across fields that JSON Schema cannot state (a preset's seat range, two
+# options that clash, a table's places that must differ): counted on its own. So is a
+# body with an integral float such as 3.0 where an integer goes: JSON Schema calls it an
+# integer, the server takes JSON integers only (docs/protocol.md).
+REFUSED_VALID = "Schema-valid request rejected"
+
+
+def _whole_floats(value: Any) -> bool:
+    """Whether ``value`` holds a float with no fraction (3.0) anywhere."""
+    if isinstance(value, float):
+        return value.is_integer()
+    if isinstance(value, dict):
+        return any(_whole_floats(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_whole_floats(v) for v in value)
+    return False
+
+
+def _failures(err: BaseException) -> list[BaseException]:
+    """The single failures of a check's exception (one, or a group of them)."""
+    inner = getattr(err, "exceptions", None)
+    return list(inner) if inner else [err]
+
+
 def _rest_test(
     strategy: Any, base: str, headers: dict[str, str] | None, examples: int, counts: Counter[str]
 ) -> Any:
-    """A hypothesis test calling the live server with ``strategy``'s cases."""
+    """A hypothesis test calling the live server with ``strategy``'s cases, each answer
+    checked against the document (:func:`_contract_checks`)."""
+    contract = _contract_checks()
 
     @settings(
         max_examples=examples,
@@ -395,18 +440,69 @@ def _rest_test(
         if response.status_code >= 500:
             counts["5xx"] += 1
             counts[f"5xx {case.method} {case.operation.path} -> {response.status_code}"] += 1
+        try:
+            case.validate_response(response, checks=contract, headers=headers)
+        except (Exception, BaseExceptionGroup) as err:  # schemathesis's FailureGroup
+            for failure in _failures(err):
+                title = getattr(failure, "title", type(failure).__name__)
+                body = case.body if not isinstance(case.body, bytes) else "<bytes>"
+                detail = f"{case.method} {case.operation.path} {str(body)[:60]}"
+                if title != REFUSED_VALID:
+                    kind = "contract"
+                elif _whole_floats(case.body):
+                    kind = "whole floats"  # 3.0 where an integer goes: refused as documented
+                else:
+                    kind = "valid refused"
+                counts[kind] += 1
+                counts[f"{kind}: {title}: {detail} -> {response.status_code}"] += 1
 
     return call
 
 
+HTTP_METHODS = ("GET", "PUT", "POST", "DELETE", "PATCH")
+
+
+def check_methods(base: str, schema: dict[str, Any], real: dict[str, str]) -> Counter[str]:
+    """Every method the document does not declare for a path: 405 with an ``Allow``
+    header naming exactly the methods it declares (schemathesis's unsupported-method
+    check, made on every path with real ids where the path takes them)."""
+    counts: Counter[str] = Counter()
+    with httpx.Client(base_url=base, timeout=20) as http:
+        for path, operations in schema["paths"].items():
+            declared = {m.upper() for m in operations if m.upper() in HTTP_METHODS}
+            url = path
+            for name, value in real.items():
+                url = url.replace("{" + name + "}", value)
+            url = re.sub(r"\{[^}]+\}", "x", url)
+            for method in HTTP_METHODS:
+                if method in declared:
+                    continue
+                counts["calls"] += 1
+                response = http.request(method, url)
+                allow = {m.strip() for m in response.headers.get("allow", "").split(",")}
+                if response.status_code != 405 or allow - {"HEAD", "OPTIONS"} != declared:
+                    counts["contract"] += 1
+                    counts[f"contract: method: {method} {path} -> {response.status_code}"] += 1
+    return counts
+
+
 def fuzz_rest(base: str, examples: int, room: dict[str, Any], match_id: str | None) -> Counter[str]:
-    """schemathesis: positive and negative cases for every operation of /openapi.json."""
+    """schemathesis: positive and negative cases for every operation of /openapi.json,
+    each answer checked against the document, then every undeclared method of each path."""
     import schemathesis
     from schemathesis import GenerationMode
 
     counts: Counter[str] = Counter()
     schema = schemathesis.openapi.from_url(f"{base}/openapi.json")
-    real = {"roomId": room["roomId"], "matchId": match_id or "none", "playerId": room["playerId"]}
+    sheet = httpx.post(f"{base}/api/scoresheets", json={"players": ["a", "b"]}, timeout=20).json()[
+        "id"
+    ]
+    real = {
+        "room_id": room["roomId"],
+        "matchId": match_id or "none",
+        "playerId": room["playerId"],
+        "scoresheetId": sheet,
+    }
     auth = {"Authorization": f"Bearer {room['hostToken']}"}
     for result in schema.get_all_operations():
         operation = result.ok()
@@ -429,6 +525,8 @@ def fuzz_rest(base: str, examples: int, room: dict[str, Any], match_id: str | No
                 except Exception as err:
                     counts["generation_errors"] += 1
                     counts[f"generation error: {type(err).__name__}: {str(err)[:80]}"] += 1
+    document = httpx.get(f"{base}/openapi.json", timeout=20).json()
+    counts.update(check_methods(base, document, real))
     return counts
 
 
@@ -520,6 +618,9 @@ async def run(
     report.add("server exceptions in the log", exceptions, "0", exceptions == 0)
     report.add("REST calls (schemathesis)", rest["calls"])
     report.add("REST 5xx", rest["5xx"], "0", rest["5xx"] == 0)
+    report.add("REST contract failures", rest["contract"], "0", rest["contract"] == 0)
+    report.add("REST valid bodies refused by cross-field rules", rest["valid refused"])
+    report.add("REST integral floats refused (strict integers)", rest["whole floats"])
     report.add(
         "seconds (pool, sockets, REST)", f"{pooled:.0f} + {socket_seconds:.0f} + {rest_seconds:.0f}"
     )
@@ -532,7 +633,7 @@ async def run(
     top = ", ".join(f"{k} {v}" for k, v in fuzz.codes.most_common(8))
     report.notes.append(f"error codes answered: {top}")
     for key, value in rest.items():
-        if key.startswith(("5xx ", "generation error")):
+        if key.startswith(("5xx ", "generation error", "contract: ", "valid refused: ")):
             report.notes.append(f"{key}: {value}")
     report.notes += [f"log: {line}" for line in excerpt]
     report.notes += [f"unanswered frame: {e[:200]}" for e in fuzz.examples]

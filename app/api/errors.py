@@ -64,6 +64,7 @@ _REASONS = {
     404: "Not found",
     409: "Conflicts with the room's state",
     422: "The request does not validate",
+    429: "Over a cap",
     503: "The server is shutting down, or the room did not answer in time",
 }
 

@@ -8,17 +8,20 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Response
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
 import engine
 from app.accounts.ratings import pool_of
 from app.api.errors import RULE_CODES, responses
+from app.api.rules_schema import RULES_SCHEMA
 from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN, cleaned_name
 from app.deps import (
     AppSettings,
     Authorization,
+    ClientAddress,
     CurrentAccount,
     Db,
+    Lobbies,
     RoomHost,
     Rooms,
     RoomSeat,
@@ -41,6 +44,21 @@ RoomId = Annotated[str, Path(max_length=ID_MAX, pattern=ID_PATTERN)]
 # Join codes are 6 characters; a little room for spaces typed around them.
 Code = Annotated[str, Field(max_length=16)]
 MAX_SEATS = 10
+Rules = Annotated[dict[str, Any], WithJsonSchema(RULES_SCHEMA)]
+# 5-300 seconds, or off (0, "off" or null); the validator below says the same.
+TurnSeconds = Annotated[
+    int | Literal["off"] | None,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "integer", "minimum": 5, "maximum": 300},
+                {"const": 0},
+                {"const": "off"},
+                {"type": "null"},
+            ]
+        }
+    ),
+]
 
 
 TURN_SECONDS_DOC = (
@@ -61,7 +79,7 @@ def _turn_seconds(value: Any) -> int:
 class Timers(BaseModel):
     """The room's timer settings (docs/rules.md, "Timers and absent players")."""
 
-    turnSeconds: int | Literal["off"] | None = Field(default=None, description=TURN_SECONDS_DOC)
+    turnSeconds: TurnSeconds = Field(default=None, description=TURN_SECONDS_DOC)
     timeBank: int | None = Field(
         default=None, ge=0, le=300, description="seconds of extra time per player per match"
     )
@@ -80,9 +98,9 @@ class Timers(BaseModel):
 
 
 class CreateRoom(Timers):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
-    rules: dict[str, Any] = Field(default_factory=dict, description="preset plus options")
+    rules: Rules = Field(default_factory=dict, description="preset plus options")
     seats: int = Field(default=4, ge=2, le=MAX_SEATS)
     private: bool = False
     spectators: bool = Field(default=True, description="whether token-less sockets may watch")
@@ -109,7 +127,7 @@ class RoomCreated(BaseModel):
 
 
 class JoinRoom(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
     code: Code | None = None
     ageConfirmed: bool = Field(
@@ -118,7 +136,7 @@ class JoinRoom(BaseModel):
 
 
 class JoinByCode(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
     code: Code
     ageConfirmed: bool = False
@@ -135,14 +153,14 @@ class Joined(BaseModel):
 
 
 class Kick(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     seat: int = Field(ge=0, lt=MAX_SEATS)
 
 
 class Settings(Timers):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name | None = None
-    rules: dict[str, Any] | None = None
+    rules: Rules | None = None
     seats: int | None = Field(default=None, ge=2, le=MAX_SEATS)
     private: bool | None = None
     spectators: bool | None = None
@@ -158,7 +176,7 @@ class Started(BaseModel):
 # What each route can answer besides success (see app.api.errors.responses).
 _BUSY = {503: ("shutting_down", "timeout")}
 _HOST = {401: ("missing_token",), 403: ("not_host",), 404: ("room_not_found",)}
-CREATE_ERRORS = responses({422: (*RULE_CODES, "bad_seats")})
+CREATE_ERRORS = responses({422: (*RULE_CODES, "bad_seats"), 429: ("too_many_rooms",)})
 GET_ERRORS = responses({404: ("room_not_found",)})
 _ACCOUNT = {401: ("missing_token", "account/bad_token")}
 JOIN_ERRORS = responses(
@@ -216,10 +234,26 @@ def _rules(data: dict[str, Any]) -> dict[str, Any]:
 
 
 @router.post("", status_code=201, response_model=RoomCreated, responses=CREATE_ERRORS)
-async def create_room(body: CreateRoom, db: Db, rooms: Rooms) -> RoomCreated:
-    """Open a room; its creator hosts it (and joins it like anyone else)."""
+async def create_room(
+    body: CreateRoom,
+    db: Db,
+    rooms: Rooms,
+    settings: AppSettings,
+    lobbies: Lobbies,
+    address: ClientAddress,
+) -> RoomCreated:
+    """Open a room; its creator hosts it (and joins it like anyone else). An address
+    holds at most ``max_open_lobbies_per_address`` lobby rooms open (``429
+    too_many_rooms``)."""
     rules = _rules(body.rules)
     check_seats(rules, body.seats)
+    cap = settings.max_open_lobbies_per_address
+    if await lobbies.count(address, rooms.store) >= cap:
+        raise RoomError(
+            429,
+            "too_many_rooms",
+            f"this address has {cap} lobby rooms open; start one, or wait for one to end",
+        )
     room_id, code, host_token = tokens.new_room_id(), tokens.new_code(), tokens.new_token()
     doc = new_doc(
         room_id=room_id,
@@ -241,6 +275,7 @@ async def create_room(body: CreateRoom, db: Db, rooms: Rooms) -> RoomCreated:
     await db.record_room(room_id, body.name, rules, body.seats, body.private)
     await rooms.store.create(room_id, doc, code, doc["listed"])
     await rooms.created(room_id, doc)
+    await lobbies.opened(address, room_id)
     return RoomCreated(roomId=room_id, code=code, hostToken=host_token)
 
 
@@ -330,7 +365,9 @@ class EventHistory(BaseModel):
 @router.get(
     "/{room_id}/events",
     response_model=EventHistory,
-    responses=responses({403: ("no_spectators",), 404: ("room_not_found",)}),
+    responses=responses(
+        {401: ("missing_token",), 403: ("no_spectators",), 404: ("room_not_found",)}
+    ),
 )
 async def event_history(
     room_id: RoomId, rooms: Rooms, authorization: Authorization = None
@@ -348,7 +385,7 @@ async def event_history(
 
 
 class Mute(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     seat: int = Field(ge=0, le=MAX_SEATS)
     muted: bool = True
 
@@ -408,7 +445,7 @@ async def claim_win(room_id: RoomId, rooms: Rooms, seat: RoomSeat) -> Response:
 
 
 class AddBot(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     level: Literal["easy", "normal", "hard"] = Field(
         default="normal",
         description="easy: first legal card; normal: the autopilot's policy; hard: decides"
@@ -434,7 +471,7 @@ async def add_bot(
 
 
 class Unban(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
 
 

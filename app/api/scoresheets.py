@@ -13,9 +13,18 @@ from contextlib import contextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StringConstraints,
+    WithJsonSchema,
+)
 
 from app.api.errors import RULE_CODES, ErrorRoute, responses
+from app.api.rules_schema import RULES_CHANGE_SCHEMA, RULES_SCHEMA
 from app.api.text import (
     ID_MAX,
     ID_PATTERN,
@@ -46,7 +55,11 @@ DEAL_ERRORS = responses(
     {404: ("scoresheet_not_found",), 409: ("scoresheet/finished",), 422: _ENTRY_CODES}
 )
 RULES_ERRORS = responses(
-    {404: ("scoresheet_not_found",), 422: (*RULE_CODES, "rules/not_an_object")}
+    {
+        404: ("scoresheet_not_found",),
+        409: ("rules/clash",),
+        422: ("rules/unknown_option", "rules/bad_value", "rules/not_an_object"),
+    }
 )
 
 
@@ -78,18 +91,20 @@ class ScoresheetDealOut(ScoresheetOut):
 
 
 class ScoresheetCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: Annotated[
         str | None, Field(max_length=100, pattern=TEXT_PATTERN), AfterValidator(cleaned_text)
     ] = None
-    players: list[PlayerName] = Field(min_length=2, max_length=10)
+    players: list[PlayerName] = Field(
+        min_length=2, max_length=10, json_schema_extra={"uniqueItems": True}
+    )
     # A preset name plus option overrides, as for rooms; scoring options are what count.
-    rules: dict[str, Any] = Field(default_factory=dict)
+    rules: Annotated[dict[str, Any], WithJsonSchema(RULES_SCHEMA)] = Field(default_factory=dict)
 
 
 class DealEntries(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     # One number per player, in the scoresheet's player order.
     entries: list[StrictInt]
@@ -139,16 +154,33 @@ async def add_scoresheet_deal(
     return {**_sheet_json(sheet), "deal": len(sheet.deals)}
 
 
-@router.patch("/{scoresheetId}/rules", response_model=ScoresheetOut, responses=RULES_ERRORS)
+@router.patch(
+    "/{scoresheetId}/rules",
+    response_model=ScoresheetOut,
+    responses=RULES_ERRORS,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": RULES_CHANGE_SCHEMA}},
+        }
+    },
+)
 async def change_scoresheet_rules(
     db: Db,
     scoresheet_id: ScoresheetId,
-    changes: Annotated[dict[str, Any], Body(examples=[{"scoringMode": "ownHandCounts"}])],
+    changes: Annotated[dict[str, Any], Body()],
 ) -> dict[str, Any]:
-    """Change rule options (``{option: value}``). Entries stay; standings are recomputed."""
+    """Change rule options (``{option: value}``). Entries stay; standings are recomputed;
+    options whose new values clash with each other or with the sheet's others are a
+    conflict with the sheet (``409 rules/clash``)."""
 
     def change(sheet: ScoresheetRecord) -> dict[str, Any]:
-        return with_options(rules_from_json(sheet.rules), changes).to_json()
+        try:
+            return with_options(rules_from_json(sheet.rules), changes).to_json()
+        except EngineError as error:
+            if error.code == "rules/clash":
+                raise RoomError(409, error.code, error.message) from None
+            raise
 
     with _engine_errors():
         sheet = await db.change_scoresheet_rules(scoresheet_id, change)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from app.names import clean_name, clean_text
 
-_PRINTABLE = r"[^\x00-\x1f\x7f]"
+# Not a control character (C0, DEL and C1: Unicode category Cc).
+_PRINTABLE = r"[^\x00-\x1f\x7f-\x9f]"
 
 # Printable, and not only spaces.
-NAME_PATTERN = rf"^{_PRINTABLE}*[^\s\x00-\x1f\x7f]{_PRINTABLE}*$"
+NAME_PATTERN = rf"^{_PRINTABLE}*[^\s\x00-\x1f\x7f-\x9f]{_PRINTABLE}*$"
 # Printable (may be empty).
 TEXT_PATTERN = rf"^{_PRINTABLE}*$"
 # Ids in paths (rooms, matches, players, scoresheets): printable, 1-64 characters.

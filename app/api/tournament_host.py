@@ -6,12 +6,13 @@ stable code and changes nothing. Host actions are kept in the public audit log."
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from app.api.errors import responses
+from app.api.text import NAME_PATTERN, cleaned_name
 from app.api.tournaments import TournamentId
 from app.deps import Authorization, Db, Rooms, Runner, Tournaments, bearer
 from app.rooms import commands, tokens
@@ -20,6 +21,12 @@ from app.tournaments import rounds, tables
 from app.tournaments import service as tour
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+# A host's reason, public in the audit log: a line of text, stored as names are.
+Reason = Annotated[
+    str,
+    Field(min_length=1, max_length=200, pattern=NAME_PATTERN),
+    AfterValidator(cleaned_name),
+]
 
 _HOST = {
     401: ("missing_token",),
@@ -60,7 +67,7 @@ async def start(
 
 
 class NextRound(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     round: int | None = Field(
         default=None, ge=1, description="the round meant (a second call for it is refused)"
     )
@@ -144,7 +151,7 @@ async def resume(
 
 
 class Reseat(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     playerId: str = Field(max_length=64)
     withPlayerId: str = Field(max_length=64, description="the player to change tables with")
 
@@ -183,8 +190,8 @@ async def reseat(
 
 
 class Disqualify(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    reason: str = Field(min_length=1, max_length=200)
+    model_config = ConfigDict(extra="forbid", strict=True)
+    reason: Reason
 
 
 @router.post(
@@ -218,7 +225,7 @@ async def disqualify(
 
 
 class SeatOutcome(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     playerId: str = Field(max_length=64)
     place: int = Field(ge=1, le=10)
     leftInHand: int = Field(default=0, ge=0, le=10_000)
@@ -226,9 +233,9 @@ class SeatOutcome(BaseModel):
 
 
 class Correction(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     result: list[SeatOutcome] = Field(min_length=1, max_length=10)
-    reason: str = Field(min_length=1, max_length=200, description="shown in the audit log")
+    reason: Reason = Field(description="shown in the audit log")
 
 
 @router.put(

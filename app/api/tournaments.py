@@ -10,7 +10,7 @@ from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.api.errors import responses
-from app.api.rooms import Name, _rules, _turn_seconds
+from app.api.rooms import Name, Rules, _rules, _turn_seconds
 from app.api.text import ID_MAX, ID_PATTERN
 from app.db import Database
 from app.deps import Authorization, Db, Rooms, Tournaments, bearer
@@ -27,13 +27,13 @@ TournamentId = Annotated[str, Path(min_length=1, max_length=ID_MAX, pattern=ID_P
 
 
 class CreateTournament(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
-    rules: dict[str, Any] = Field(default_factory=dict, description="preset plus options")
+    rules: Rules = Field(default_factory=dict, description="preset plus options")
     tableSize: int = Field(default=4, ge=MIN_TABLE, le=MAX_TABLE)
     rounds: int = Field(ge=1, le=20)
     dealsPerRound: int = Field(default=1, ge=1, le=10)
-    turnSeconds: int = Field(description="seconds per decision, 5-300: tables are timed")
+    turnSeconds: int = Field(ge=5, le=300, description="seconds per decision: tables are timed")
     tableStartSeconds: int = Field(
         default=60,
         ge=0,
@@ -56,7 +56,7 @@ class TournamentCreated(BaseModel):
 
 
 class Register(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
     seed: int | None = Field(default=None, ge=1, le=10_000, description="the host's seeding")
 

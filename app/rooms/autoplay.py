@@ -30,6 +30,8 @@ class RoomTimes:
     bot_delay_ms: int = 900  # a bot's human-like pause before it acts (jittered)
     empty_room_ms: int = 300_000  # no connected human this long: the match ends
     empty_lobby_ms: int = 1_800_000  # nobody seated this long: the lobby room ends
+    # Sooner once its host (the creator's seat, or the seat hosting passed to) has gone.
+    left_lobby_ms: int = 60_000
 
 
 @dataclass(frozen=True, slots=True)

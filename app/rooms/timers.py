@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from app.rooms import autoplay, claims, commands, seats
-from app.rooms.doc import ABSENT_AFTER, LOBBY, PLAYING, player_by_seat
+from app.rooms.doc import ABSENT_AFTER, LOBBY, PLAYING, player_by_pid, player_by_seat
 from app.rooms.errors import RoomError
 from app.rooms.presence import may_go_away
 from app.rooms.races import is_race_claim
@@ -71,6 +71,10 @@ def next_due(m: RoomMachine) -> int | None:
 
 def empty_limit(m: RoomMachine) -> int:
     if m.doc["status"] == LOBBY:
+        host = m.doc.get("hostPid")
+        if host is not None and player_by_pid(m.doc, host) is None:
+            # Its host sat and has gone, and nobody sits: nobody is left to start it.
+            return m.times.left_lobby_ms
         return m.times.empty_lobby_ms
     return m.times.empty_room_ms
 

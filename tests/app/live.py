@@ -260,6 +260,7 @@ async def running_server(
     # Tests write fast from one address; the limits' own tests set tight ones.
     settings.setdefault("rest_write_rate", "100000/second")
     settings.setdefault("room_create_rate", "100000/second")
+    settings.setdefault("max_open_lobbies_per_address", 100_000)
     settings.setdefault(
         "database_url", f"sqlite+aiosqlite:///{tmp_path}/uno-{secrets.token_hex(4)}.db"
     )

@@ -98,9 +98,10 @@ async def test_a_seat_name_is_stored_trimmed_and_without_format_characters(
     info = (await server.http.get(f"/api/rooms/{rid}")).json()
     assert info["name"] == "Friday night"
     assert [p["name"] for p in info["players"]] == ["Ann Lee"]
-    # A name of format characters alone is no name.
-    r = await server.http.post(f"/api/rooms/{rid}/join", json={"name": "\u200b\u200d"})
-    assert r.status_code == 422
+    # A name of format characters alone is no name; C1 controls are refused as C0 are.
+    for name in ("\u200b\u200d", "\x96", "Ann\x85Lee"):
+        r = await server.http.post(f"/api/rooms/{rid}/join", json={"name": name})
+        assert r.status_code == 422, name
 
 
 async def test_a_tournament_registers_one_player_per_name(server: Server) -> None:

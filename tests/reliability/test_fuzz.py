@@ -26,3 +26,4 @@ async def test_fuzzed_frames_are_all_answered_without_server_errors() -> None:
     assert report.value("server exceptions in the log") == 0
     assert report.value("REST calls (schemathesis)") > 0
     assert report.value("REST 5xx") == 0
+    assert report.value("REST contract failures") == 0
