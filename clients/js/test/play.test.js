@@ -3,6 +3,8 @@
 // action retried over a reconnect that counts once.
 
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { complete, SocketError } from "../src/index.js";
 import { firstMessage, inStep, startServer, until } from "./server.js";
@@ -15,6 +17,7 @@ after(async () => {
   await server?.stop();
 });
 
+const BOT = fileURLToPath(new URL("../examples/bot.js", import.meta.url));
 const OVER = new Set(["dealOver", "matchOver"]);
 
 // A small seeded generator (mulberry32): a failing run can be replayed.
@@ -109,6 +112,10 @@ test("four sessions play a whole deal through cut sockets and each view equals a
   await done;
   assert.ok(cuts > 0, "no socket was cut");
   assert.ok(sessions.some((s) => s.reconnects > 0));
+  // Every cut socket back (a snapshot taken while one reconnects would be at a seq that
+  // session skips, its own new snapshot being later), then compare.
+  for (const s of sessions) await until(s, "status", () => s.state === "online");
+  await inStep(sessions);
   for (const [i, session] of sessions.entries()) {
     const fresh = await freshSnapshot(session);
     await until(session, "view", () => session.seq >= fresh.seq);
@@ -173,4 +180,24 @@ test("an action retried over a cut socket is applied once and a retry of its id 
     }
   }
   for (const s of sessions) s.close();
+});
+
+test("the example bot joins a room and plays until the match ends", async () => {
+  const client = server.client();
+  const rules = { preset: "classic", matchMode: "oneAndDone" };
+  const room = await client.createRoom({ name: "bots", rules, seats: 2 });
+  await client.addBot(room.roomId, "easy", room.hostToken);
+  const bot = spawn(process.execPath, [BOT, server.base, room.roomId], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  bot.stdout.on("data", (chunk) => (output += chunk));
+  bot.stderr.on("data", (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => bot.on("exit", resolve));
+  const watcher = client.watch(room.roomId);
+  await watcher.ready;
+  await until(watcher, "view", () => watcher.view.players.length === 2);
+  await client.startRoom(room.roomId, room.hostToken);
+  assert.equal(await exited, 0, output);
+  assert.match(output, /the match is over/);
+  await until(watcher, "view", () => watcher.view.phase === "matchOver");
+  watcher.close();
 });

@@ -148,6 +148,8 @@ export declare class LiveSocket {
   state: "idle" | SocketStatus["state"] | "closed";
   on(type: "status", listener: Listener<[SocketStatus]>): () => void;
   off(type: string, listener: (...args: any[]) => void): void;
+  /** Open the socket (the client's `connect`, `watch`, `lobby` and `tournament` do). */
+  open(): this;
   /** Send one message; false when the socket is not open. */
   send(message: object): boolean;
   /** Cut the socket as a network would; it reconnects and resumes. */
@@ -181,6 +183,7 @@ export declare class RoomSession extends LiveSocket {
 }
 
 export declare class LobbyFeed extends LiveSocket {
+  constructor(client: UnoClient, options?: SocketOptions);
   /** The public rooms open to join, oldest first. */
   readonly rooms: RoomSummary[];
   ready: Promise<RoomSummary[]>;
@@ -190,6 +193,7 @@ export declare class LobbyFeed extends LiveSocket {
 }
 
 export declare class TournamentFeed extends LiveSocket {
+  constructor(client: UnoClient, tournamentId: string, options?: SocketOptions);
   readonly tournamentId: string;
   tournament: Tournament | null;
   standings: StandingsRow[];
