@@ -25,6 +25,28 @@ function freePort() {
   });
 }
 
+// Every socket a test opens, closed when its server stops: a failed test must not leave
+// sessions reconnecting (and the test process running) for ever.
+const opened = new Set();
+class TestClient extends UnoClient {
+  connect(...args) {
+    return track(super.connect(...args));
+  }
+  watch(...args) {
+    return track(super.watch(...args));
+  }
+  lobby(...args) {
+    return track(super.lobby(...args));
+  }
+  tournament(...args) {
+    return track(super.tournament(...args));
+  }
+}
+function track(socket) {
+  opened.add(socket);
+  return socket;
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Start a server; resolves once /healthz answers 200. */
@@ -46,9 +68,15 @@ export async function startServer(env = {}) {
     },
     stdio: ["ignore", "ignore", "pipe"],
   });
-  // A test process that dies takes its server with it.
+  // A test process that ends, or is stopped, takes its server with it.
   const reap = () => child.kill("SIGTERM");
+  const stopped = () => {
+    reap();
+    process.exit(1);
+  };
   process.once("exit", reap);
+  process.once("SIGTERM", stopped);
+  process.once("SIGINT", stopped);
   let log = "";
   child.stderr.on("data", (chunk) => {
     log = (log + chunk).slice(-20000);
@@ -67,9 +95,13 @@ export async function startServer(env = {}) {
   return {
     base,
     log: () => log,
-    client: () => new UnoClient({ baseUrl: base, WebSocket }),
+    client: () => new TestClient({ baseUrl: base, WebSocket }),
     async stop() {
+      for (const socket of opened) socket.close();
+      opened.clear();
       process.off("exit", reap);
+      process.off("SIGTERM", stopped);
+      process.off("SIGINT", stopped);
       child.kill("SIGTERM");
       await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", resolve)));
       rmSync(dir, { recursive: true, force: true });
