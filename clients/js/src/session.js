@@ -50,6 +50,7 @@ export class RoomSession extends LiveSocket {
     this.resendWindowMs = options.resendWindowMs ?? RESEND_WINDOW_MS;
     this.buffer = new Map(); // seq -> patch message that arrived early
     this.pending = new Map(); // action id -> {msg, resolve, reject, timer}
+    this.acked = []; // [seq, resolve] of acks whose change the view does not include yet
     this.gapTimer = null;
     this.wantSnapshot = false;
     this.refusal = null; // an error before the first snapshot: why the socket will close
@@ -170,6 +171,7 @@ export class RoomSession extends LiveSocket {
 
   #stop(error) {
     clearTimeout(this.gapTimer);
+    this.#releaseAcked(true); // applied, whatever the view now shows
     this.readyReject(error);
     for (const id of [...this.pending.keys()]) this.#settle(id, null, error);
   }
@@ -186,6 +188,7 @@ export class RoomSession extends LiveSocket {
     this.readyResolve(this.view);
     this.emit("view", this.view, [], { seq: this.seq, ts: msg.ts ?? null, snapshot: true, previous });
     this.#drain();
+    this.#releaseAcked();
   }
 
   #onPatch(msg) {
@@ -222,6 +225,7 @@ export class RoomSession extends LiveSocket {
       const change = { seq: msg.seq, ts: msg.ts ?? null, snapshot: false, previous };
       this.emit("view", view, msg.events || [], change);
     }
+    this.#releaseAcked();
     clearTimeout(this.gapTimer);
     if (this.buffer.size > 0) this.gapTimer = setTimeout(() => this.#resync(), GAP_WAIT_MS);
   }
@@ -280,7 +284,17 @@ export class RoomSession extends LiveSocket {
     if (!entry) return;
     this.pending.delete(ref);
     clearTimeout(entry.timer);
-    if (error) entry.reject(error);
-    else entry.resolve({ ref: ack.ref, seq: ack.seq });
+    if (error) return entry.reject(error);
+    const answer = { ref: ack.ref, seq: ack.seq };
+    // An ack frame may come before its patch: `act` resolves once the view includes it.
+    if (this.seq !== null && this.seq >= ack.seq) entry.resolve(answer);
+    else this.acked.push([ack.seq, () => entry.resolve(answer)]);
+  }
+
+  #releaseAcked(all = false) {
+    if (!this.acked.length) return;
+    const ready = this.acked.filter(([seq]) => all || seq <= this.seq);
+    this.acked = this.acked.filter((entry) => !ready.includes(entry));
+    for (const [, resolve] of ready) resolve();
   }
 }
