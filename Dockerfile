@@ -10,6 +10,8 @@ RUN pip install --no-cache-dir .
 COPY migrations migrations
 COPY alembic.ini ./
 COPY web web
+COPY clients/js/src clients/js/src
+COPY clients/js/vendor clients/js/vendor
 
 EXPOSE 8000
 # Database.connect migrates on start; the compose file also runs `alembic upgrade head`

@@ -56,6 +56,13 @@ from app.ws import endpoint, lobby, tournament_feed
 log = logging.getLogger(__name__)
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+# The browser client's protocol client: the uno-client package and its one dependency,
+# served as they are (no bundler); web/index.html maps their names to these paths.
+JS_CLIENT_DIR = Path(__file__).resolve().parent.parent / "clients" / "js"
+JS_CLIENT_MOUNTS = {
+    "/uno-client": JS_CLIENT_DIR / "src",
+    "/vendor/fast-json-patch": JS_CLIENT_DIR / "vendor" / "fast-json-patch",
+}
 
 
 @asynccontextmanager
@@ -274,6 +281,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+    for path, directory in JS_CLIENT_MOUNTS.items():
+        if directory.is_dir():
+            app.mount(path, StaticFiles(directory=directory), name=path.strip("/"))
     if WEB_DIR.is_dir():
         # Last: the client at / must not shadow the API.
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")

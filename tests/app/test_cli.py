@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -75,6 +77,16 @@ def test_python_m_app_serves_health_and_the_client_then_stops_on_sigterm(tmp_pat
         page = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
         if (ROOT / "web" / "index.html").exists():
             assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+            # The import map's modules (uno-client and its dependency) are served too,
+            # from the repository: the browser client needs no npm install.
+            found = re.search(r'<script type="importmap">(.*?)</script>', page.text, re.S)
+            assert found is not None
+            imports = json.loads(found.group(1))["imports"]
+            assert set(imports) == {"uno-client", "fast-json-patch"}
+            for url in imports.values():
+                module = httpx.get(f"http://127.0.0.1:{port}/{url.removeprefix('./')}", timeout=5)
+                assert module.status_code == 200, url
+                assert "javascript" in module.headers["content-type"], url
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)

@@ -13,22 +13,23 @@ pytestmark = pytest.mark.browser
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
-# Feeds a RoomConnection a snapshot and patches exactly as the socket would (no socket),
-# then draws the table of the last view with the log the connection collected.
+# Feeds a RoomSession (uno-client) a snapshot and patches exactly as the socket would (no
+# socket), then draws the table of the last view with the log the room page keeps of them.
 FEED = """
 async ([snapshot, patches, lang]) => {
   const i18n = await import('/js/i18n.js');
   i18n.setLanguage(lang);
-  const { RoomConnection } = await import('/js/protocol.js');
+  const { RoomSession, UnoClient } = await import('uno-client');
+  const { stampEvents } = await import('/js/stamp.js');
   const table = await import('/js/table.js');
   const log = [];
   let view = null;
-  const conn = new RoomConnection('x', null, {
-    onView: (v) => { view = v; },
-    onEvents: (events) => log.push(...events),
+  const conn = new RoomSession(new UnoClient(), 'x', null);
+  conn.on('view', (v, events, change) => {
+    view = v;
+    log.push(...stampEvents(events, change.previous, v).map((e) => ({ ...e, seq: change.seq })));
   });
-  conn.onSnapshot(snapshot);
-  for (const p of patches) conn.onPatch(p);
+  for (const m of [snapshot, ...patches]) conn.handle(m);
   conn.close();
   const ctx = {
     name: (seat) => (view.players.find((p) => p.seat === seat) || {}).name || `#${seat + 1}`,

@@ -1,5 +1,5 @@
 // The connection badge in the top bar (#conn): the state of the page's live socket, as
-// RoomConnection and TournamentFeed report it through their onStatus handler.
+// uno-client's sessions and feeds report it as their `status`.
 
 import { t } from "./i18n.js";
 

@@ -3,7 +3,7 @@
 // playingChanges}` in order. A gap or a lost socket asks `resume {lastSeq, epoch}` (the
 // server answers with the missing changes or a fresh snapshot).
 
-import { PROTOCOL, retryDelay } from "./protocol.js";
+import { PROTOCOL, retryDelay } from "uno-client";
 
 const PING_MS = 20000;
 

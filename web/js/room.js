@@ -7,7 +7,8 @@ import { api, ApiError } from "./api.js";
 import { h, mount, preservingFocus } from "./dom.js";
 import { errorText, language, t } from "./i18n.js";
 import { joinRoom, NAME_MAX, showError } from "./lobby.js";
-import { RoomConnection } from "./protocol.js";
+import { RoomSession } from "uno-client";
+import { client } from "./client.js";
 import { storage } from "./storage.js";
 import { closePickers, confirmLeave, pickColor, pickCompanions, pickTarget } from "./pickers.js";
 import { loadCatalogue, rulesEditor, rulesSummary } from "./rules.js";
@@ -104,8 +105,8 @@ export function showRoom(root, roomId, params = {}) {
 
   function connect() {
     connection?.close();
-    connection = new RoomConnection(roomId, state.creds.token || null, {
-      onView(view, seq, { snapshot } = {}) {
+    const handlers = {
+      onView(view, { snapshot } = {}) {
         const wasMine = isMyTurn(state.view);
         const before = state.view;
         const dealtHere = state.dealtOn === before?.deal; // this player pressed "Next deal"
@@ -173,8 +174,18 @@ export function showRoom(root, roomId, params = {}) {
           toSpectator();
         }
       },
+    };
+    connection = new RoomSession(client, roomId, state.creds.token || null);
+    connection.on("view", (view, events, change) => {
+      // Each event keeps what it meant on the table it happened on (stamp.js).
+      const stamped = stampEvents(events, change.previous, view);
+      if (stamped.length) handlers.onEvents(stamped.map((e) => ({ ...e, seq: change.seq, ts: change.ts })));
+      handlers.onView(view, change);
     });
-    connection.connect();
+    connection.on("chat", handlers.onChat);
+    connection.on("error", handlers.onError);
+    connection.on("status", handlers.onStatus);
+    connection.open();
   }
 
   // Watching from here on: the seat's token is forgotten, and the players' chat goes with
@@ -228,7 +239,7 @@ export function showRoom(root, roomId, params = {}) {
   }
 
   const seatCtx = {
-    back: () => connection?.sendAction({ type: "back" }),
+    back: () => connection?.act({ type: "back" }).catch(() => {}),
     leaveMatch: () => leave({ ask: true }),
     claim: () => roomCall(() => api.claim(roomId, state.creds.token)),
     leaveRoom: async () => {
@@ -290,7 +301,8 @@ export function showRoom(root, roomId, params = {}) {
     // The host's own "Next deal" closes the host's scoreboard; a guest's "ready" does not.
     if (action.type === "nextDeal" && dealsOn()) state.dealtOn = state.view?.deal;
     const moves = state.view?.moves;
-    connection.sendAction(action.at === undefined && Number.isInteger(moves) ? { ...action, at: moves } : action);
+    // A refusal is shown by the session's "error" listener.
+    connection.act(action.at === undefined && Number.isInteger(moves) ? { ...action, at: moves } : action).catch(() => {});
   }
 
   function name(seat) {

@@ -1,0 +1,176 @@
+// UnoClient: the server's REST routes, and the factory of its live sockets.
+
+import { apiError, NetworkError } from "./errors.js";
+import { LobbyFeed, TournamentFeed } from "./feeds.js";
+import { RoomSession } from "./session.js";
+
+const enc = encodeURIComponent;
+
+export class UnoClient {
+  /**
+   * @param {object} options
+   * @param {string} [options.baseUrl] the server, `http(s)://host:port` (in a browser, by
+   *   default the page's origin)
+   * @param {Function} [options.WebSocket] the WebSocket class (by default the global
+   *   one: browsers, React Native, Node 22+; in Node 20, pass the `ws` package's)
+   * @param {Function} [options.fetch] the fetch function (by default the global one)
+   */
+  constructor({ baseUrl, WebSocket, fetch } = {}) {
+    const base = baseUrl ?? globalThis.location?.origin;
+    if (!base) throw new TypeError("UnoClient needs a baseUrl (http://host:port)");
+    this.baseUrl = String(base).replace(/\/+$/, "");
+    this.WebSocket = WebSocket ?? globalThis.WebSocket;
+    if (typeof this.WebSocket !== "function") {
+      throw new TypeError("no global WebSocket here: pass one, e.g. { WebSocket } from the ws package");
+    }
+    this.fetch = fetch ?? globalThis.fetch?.bind(globalThis);
+  }
+
+  /** The socket URL of `path` (`/ws/...`) on this server. */
+  socketUrl(path) {
+    return this.baseUrl.replace(/^http/, "ws") + path;
+  }
+
+  /**
+   * One REST call: resolves with the answer's JSON (null for 204), rejects with an
+   * ApiError subclass for every refusal.
+   */
+  async request(method, path, { body, token } = {}) {
+    const headers = { Accept: "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (token) headers.Authorization = `Bearer ${token}`;
+    let response;
+    try {
+      response = await this.fetch(this.baseUrl + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new NetworkError(0, "network", String(err));
+    }
+    const text = await response.text();
+    let data = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch {
+      data = null;
+    }
+    if (!response.ok) {
+      // Errors made by the framework itself put ours under "detail"; accept both shapes.
+      const err = (data && (data.code ? data : data.detail)) || {};
+      const code = typeof err === "object" && err.code ? err.code : `http_${response.status}`;
+      const message = typeof err === "object" ? err.message : String(err);
+      const error = apiError(response.status, code, message || text, typeof err === "object" ? err : null);
+      if (response.status === 429) {
+        const after = Number(response.headers.get("Retry-After"));
+        error.retryAfter = Number.isFinite(after) ? after : null;
+      }
+      throw error;
+    }
+    return data;
+  }
+
+  // ---- rooms ------------------------------------------------------------------------
+
+  /** `GET /api/protocol`: the version, limits and heartbeat. */
+  protocol() {
+    return this.request("GET", "/api/protocol");
+  }
+
+  /** `GET /api/rooms`: the public rooms open to join (`"playing"`: the running ones). */
+  listRooms(status) {
+    return this.request("GET", status ? `/api/rooms?status=${enc(status)}` : "/api/rooms");
+  }
+
+  /** `GET /api/rooms/{roomId}`. */
+  getRoom(roomId) {
+    return this.request("GET", `/api/rooms/${enc(roomId)}`);
+  }
+
+  /** `POST /api/rooms`: `{roomId, code, hostToken}`. */
+  createRoom(settings) {
+    return this.request("POST", "/api/rooms", { body: settings });
+  }
+
+  /** `POST /api/rooms/{roomId}/join`: `{roomId, seat, token, playerId}`. */
+  joinRoom(roomId, body) {
+    return this.request("POST", `/api/rooms/${enc(roomId)}/join`, { body });
+  }
+
+  /** `POST /api/rooms/join`: join the room that has `body.code`. */
+  joinByCode(body) {
+    return this.request("POST", "/api/rooms/join", { body });
+  }
+
+  /** `POST /api/rooms/{roomId}/start` with the host's token: `{seq}`. */
+  startRoom(roomId, hostToken) {
+    return this.request("POST", `/api/rooms/${enc(roomId)}/start`, { token: hostToken });
+  }
+
+  /** `POST /api/rooms/{roomId}/leave` with the seat's token. */
+  leaveRoom(roomId, token) {
+    return this.request("POST", `/api/rooms/${enc(roomId)}/leave`, { token });
+  }
+
+  /** `POST /api/rooms/{roomId}/bots` with the host's token: `{seat}`. */
+  addBot(roomId, level, hostToken) {
+    return this.request("POST", `/api/rooms/${enc(roomId)}/bots`, { body: { level }, token: hostToken });
+  }
+
+  /** `GET /api/rooms/{roomId}/events`: the current deal's events (`token`: a seat's). */
+  roomEvents(roomId, token) {
+    return this.request("GET", `/api/rooms/${enc(roomId)}/events`, { token });
+  }
+
+  // ---- tournaments ------------------------------------------------------------------
+
+  /** `POST /api/tournaments`: `{tournamentId, hostToken}`. */
+  createTournament(settings) {
+    return this.request("POST", "/api/tournaments", { body: settings });
+  }
+
+  /** `POST /api/tournaments/{id}/players`: register `{name}`; `{playerId, token}`. */
+  joinTournament(tournamentId, body) {
+    return this.request("POST", `/api/tournaments/${enc(tournamentId)}/players`, { body });
+  }
+
+  /** `GET /api/tournaments/{id}/seat` with a player's token: this round's
+   * `{round, tableId, roomId, seat, token, startAt}`. */
+  tournamentSeat(tournamentId, token) {
+    return this.request("GET", `/api/tournaments/${enc(tournamentId)}/seat`, { token });
+  }
+
+  /** `GET /api/tournaments/{id}`. */
+  getTournament(tournamentId) {
+    return this.request("GET", `/api/tournaments/${enc(tournamentId)}`);
+  }
+
+  /** `GET /api/tournaments/{id}/standings`: `{tieBreaks, rows}`. */
+  standings(tournamentId) {
+    return this.request("GET", `/api/tournaments/${enc(tournamentId)}/standings`);
+  }
+
+  // ---- live sockets -----------------------------------------------------------------
+
+  /** A seat's session of room `roomId` (opened now; `await session.ready`). */
+  connect(roomId, token, options) {
+    if (!token) throw new TypeError("connect needs a seat token; watch(roomId) to spectate");
+    return new RoomSession(this, roomId, token, options).open();
+  }
+
+  /** A spectator's session of room `roomId`: the view without hands, no actions. */
+  watch(roomId, options) {
+    return new RoomSession(this, roomId, null, options).open();
+  }
+
+  /** The lobby's live room list (`/ws/lobby`). */
+  lobby(options) {
+    return new LobbyFeed(this, options).open();
+  }
+
+  /** A tournament's live standings and events (`/ws/tournaments/{id}`). */
+  tournament(tournamentId, options) {
+    return new TournamentFeed(this, tournamentId, options).open();
+  }
+}

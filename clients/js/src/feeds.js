@@ -1,0 +1,152 @@
+// The read-only live sockets: the lobby (/ws/lobby) and a tournament
+// (/ws/tournaments/{id}). Each starts with a snapshot and then sends numbered changes; a
+// change that skips a number, or a reconnect, asks `resume {lastSeq}`, answered with the
+// missing changes in order or a fresh snapshot.
+
+import { LiveSocket } from "./live.js";
+
+// Close codes after which retrying cannot help: origin refused, no such tournament.
+const FATAL_CLOSE = new Set([1008, 4404]);
+
+function deferred(target) {
+  target.ready = new Promise((resolve, reject) => {
+    target.readyResolve = resolve;
+    target.readyReject = reject;
+  });
+  target.ready.catch(() => {});
+}
+
+/** `client.lobby()`: the public rooms open to join, as `GET /api/rooms` lists them,
+ * kept current. Emits `rooms (rooms, changes)` after the snapshot and every change. */
+export class LobbyFeed extends LiveSocket {
+  constructor(client, options = {}) {
+    super(client, { fatal: FATAL_CLOSE, backoff: options.backoff });
+    this.byId = new Map(); // roomId -> room, oldest first
+    this.epoch = null;
+    this.seq = null;
+    this.resuming = false;
+    deferred(this);
+  }
+
+  path() {
+    return "/ws/lobby";
+  }
+
+  /** The rooms, oldest first. */
+  get rooms() {
+    return [...this.byId.values()];
+  }
+
+  opened() {
+    this.resuming = false;
+    if (this.seq !== null) this.#resume();
+  }
+
+  failed(code, reason) {
+    this.readyReject(new Error(`the lobby socket closed with ${code} ${reason || ""}`.trim()));
+  }
+
+  closing() {
+    this.readyReject(new Error("closed"));
+  }
+
+  #resume() {
+    this.resuming = this.send({ type: "resume", lastSeq: this.seq, epoch: this.epoch });
+  }
+
+  received(msg) {
+    if (msg.type === "snapshot") {
+      this.settled();
+      this.resuming = false;
+      this.epoch = msg.epoch;
+      this.seq = msg.seq;
+      this.byId = new Map((msg.rooms || []).map((room) => [room.roomId, room]));
+      this.readyResolve(this.rooms);
+      this.emit("rooms", this.rooms, null);
+    } else if (msg.type === "lobby") {
+      if (this.seq === null) return;
+      if (msg.epoch === this.epoch && msg.seq <= this.seq) return; // a repeat
+      if (msg.epoch !== this.epoch || msg.seq !== this.seq + 1) {
+        // Another node's feed, or a gap: the resume's answer brings it in order.
+        if (!this.resuming) this.#resume();
+        return;
+      }
+      this.resuming = false;
+      this.seq = msg.seq;
+      for (const change of msg.changes || []) {
+        if (change.op === "remove") this.byId.delete(change.roomId);
+        else if (change.room) this.byId.set(change.roomId, change.room);
+      }
+      this.emit("rooms", this.rooms, msg.changes || []);
+    } else if (msg.type === "error") {
+      this.emit("error", msg);
+    }
+  }
+}
+
+/** `client.tournament(id)`: a tournament as it changes. Emits `snapshot (tournament,
+ * standings, seq)`, then `event (event, seq)` per change in order, and `standings (rows)`
+ * whenever the standings change. */
+export class TournamentFeed extends LiveSocket {
+  constructor(client, tournamentId, options = {}) {
+    super(client, { fatal: FATAL_CLOSE, backoff: options.backoff });
+    this.tournamentId = tournamentId;
+    this.tournament = null;
+    this.standings = [];
+    this.seq = null;
+    this.resuming = false;
+    deferred(this);
+  }
+
+  path() {
+    return `/ws/tournaments/${encodeURIComponent(this.tournamentId)}`;
+  }
+
+  opened() {
+    this.resuming = false;
+    if (this.seq !== null) this.#resume();
+  }
+
+  failed(code, reason) {
+    this.readyReject(new Error(`the tournament socket closed with ${code} ${reason || ""}`.trim()));
+  }
+
+  closing() {
+    this.readyReject(new Error("closed"));
+  }
+
+  #resume() {
+    this.resuming = this.send({ type: "resume", lastSeq: this.seq });
+  }
+
+  received(msg) {
+    if (msg.type === "snapshot") {
+      this.settled();
+      this.resuming = false;
+      this.seq = msg.seq ?? 0;
+      this.tournament = msg.tournament;
+      this.standings = msg.standings || [];
+      this.readyResolve(this.tournament);
+      this.emit("snapshot", this.tournament, this.standings, this.seq);
+      this.emit("standings", this.standings);
+    } else if (msg.type === "event") {
+      if (this.seq === null || msg.seq <= this.seq) return; // in the snapshot, or a repeat
+      if (msg.seq !== this.seq + 1) {
+        // A gap: ask once for what is missing; the events already sent after the gap
+        // come again with the answer.
+        if (!this.resuming) this.#resume();
+        return;
+      }
+      this.resuming = false;
+      this.seq = msg.seq;
+      const event = msg.event || {};
+      this.emit("event", event, this.seq);
+      if (event.type === "standings" && Array.isArray(event.rows)) {
+        this.standings = event.rows;
+        this.emit("standings", this.standings);
+      }
+    } else if (msg.type === "error") {
+      this.emit("error", msg);
+    }
+  }
+}

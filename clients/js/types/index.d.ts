@@ -1,0 +1,313 @@
+// The API of uno-client (README.md). The wire types (views, actions, events, messages)
+// are generated from docs/schemas/ into protocol.d.ts.
+
+import type {
+  AckMessage,
+  Action,
+  ChatSaid,
+  ErrorMessage,
+  Event,
+  LegalEntry,
+  LobbyChange,
+  ReactionSent,
+  RoomSummary,
+  View,
+} from "./protocol.js";
+
+export * from "./protocol.js";
+
+export declare const PROTOCOL: "uno.v1";
+
+/** Anything with the browser's WebSocket constructor: the global one, or `ws`'s. */
+export type WebSocketClass = new (url: string, protocols?: string | string[]) => any;
+
+export interface UnoClientOptions {
+  /** `http(s)://host:port`; in a browser, the page's origin by default. */
+  baseUrl?: string;
+  /** The WebSocket class; by default the global one (pass `ws`'s in Node 20). */
+  WebSocket?: WebSocketClass;
+  /** The fetch function; by default the global one. */
+  fetch?: typeof fetch;
+}
+
+export interface SocketOptions {
+  /** Reconnect waits in ms (with ±25 % jitter), the last repeated. */
+  backoff?: number[];
+}
+
+export interface SessionOptions extends SocketOptions {
+  /** How long an unanswered action is sent again on reconnects before `act` rejects
+   * with `unanswered` (ms, default 15000). */
+  resendWindowMs?: number;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string | null;
+}
+
+/** A room's rules: a preset and options (docs/rules.md). */
+export interface Rules {
+  preset?: string;
+  [option: string]: unknown;
+}
+
+export interface CreateRoom {
+  name: string;
+  rules?: Rules;
+  seats?: number;
+  private?: boolean;
+  spectators?: boolean;
+  nextDealDelay?: number;
+  fairRaces?: boolean;
+  turnSeconds?: number | "off";
+  timeBank?: number;
+  absentAfter?: number;
+}
+
+export interface CreatedRoom {
+  roomId: string;
+  code: string;
+  hostToken: string;
+}
+
+export interface JoinRoom {
+  name: string;
+  code?: string;
+  ageConfirmed?: boolean;
+}
+
+export interface JoinedSeat {
+  roomId: string;
+  seat: number;
+  token: string;
+  playerId: string;
+}
+
+export interface CreateTournament {
+  name: string;
+  rules?: Rules;
+  tableSize?: number;
+  rounds: number;
+  dealsPerRound?: number;
+  turnSeconds: number;
+  tableStartSeconds?: number;
+}
+
+export interface StandingsRow {
+  rank: number;
+  playerId: string;
+  name: string;
+  status: string;
+  points: number;
+  [key: string]: unknown;
+}
+
+/** A tournament as `GET /api/tournaments/{id}` shows it (docs/protocol.md). */
+export interface Tournament {
+  tournamentId: string;
+  name: string;
+  status: "registration" | "running" | "over";
+  [key: string]: unknown;
+}
+
+/** A tournament event (docs/tournaments.md, "Live"). */
+export interface TournamentEvent {
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface Ack {
+  ref: string;
+  seq: number;
+}
+
+export interface ViewChange {
+  seq: number;
+  /** The server's clock (ms since the epoch) when the change was applied. */
+  ts: number | null;
+  /** True when the view came whole (the first one, or a resync), not as a patch. */
+  snapshot: boolean;
+  /** The view before this change (null before the first). */
+  previous: View | null;
+}
+
+export interface SocketStatus {
+  state: "connecting" | "online" | "offline" | "failed";
+  /** offline: ms until the next attempt. */
+  retryIn?: number;
+  code?: number;
+  reason?: string;
+}
+
+type Listener<A extends unknown[]> = (...args: A) => void;
+
+/** A socket kept open (reconnecting with backoff) until `close()`. */
+export declare class LiveSocket {
+  state: "idle" | SocketStatus["state"] | "closed";
+  on(type: "status", listener: Listener<[SocketStatus]>): () => void;
+  off(type: string, listener: (...args: any[]) => void): void;
+  /** Open the socket (the client's `connect`, `watch`, `lobby` and `tournament` do). */
+  open(): this;
+  /** Send one message; false when the socket is not open. */
+  send(message: object): boolean;
+  /** Cut the socket as a network would; it reconnects and resumes. */
+  drop(): void;
+  /** Stop for good. */
+  close(): void;
+}
+
+export declare class RoomSession extends LiveSocket {
+  constructor(client: UnoClient, roomId: string, token?: string | null, options?: SessionOptions);
+  readonly roomId: string;
+  readonly token: string | null;
+  /** The latest view; equal to what a fresh snapshot would show at `seq`. */
+  view: View | null;
+  seq: number | null;
+  /** How many times the socket was lost and opened again. */
+  reconnects: number;
+  /** Resolves with the first view; rejects with a SocketError if the server refuses. */
+  ready: Promise<View>;
+  readonly you: number | null;
+  readonly legal: LegalEntry[];
+  on(type: "view", listener: Listener<[View, Event[], ViewChange]>): () => void;
+  on(type: "error", listener: Listener<[SocketError]>): () => void;
+  on(type: "ack", listener: Listener<[AckMessage]>): () => void;
+  on(type: "chat", listener: Listener<[ChatSaid | ReactionSent]>): () => void;
+  on(type: "status", listener: Listener<[SocketStatus]>): () => void;
+  /** Resolves on the action's ack; rejects with a SocketError (`code`) on refusal. */
+  act(action: Action, options?: { id?: string }): Promise<Ack>;
+  /** Feed one server message as if it came on the socket. */
+  handle(message: { type: string; [key: string]: unknown }): void;
+}
+
+export declare class LobbyFeed extends LiveSocket {
+  constructor(client: UnoClient, options?: SocketOptions);
+  /** The public rooms open to join, oldest first. */
+  readonly rooms: RoomSummary[];
+  ready: Promise<RoomSummary[]>;
+  on(type: "rooms", listener: Listener<[RoomSummary[], LobbyChange[] | null]>): () => void;
+  on(type: "error", listener: Listener<[ErrorMessage]>): () => void;
+  on(type: "status", listener: Listener<[SocketStatus]>): () => void;
+}
+
+export declare class TournamentFeed extends LiveSocket {
+  constructor(client: UnoClient, tournamentId: string, options?: SocketOptions);
+  readonly tournamentId: string;
+  tournament: Tournament | null;
+  standings: StandingsRow[];
+  seq: number | null;
+  ready: Promise<Tournament>;
+  on(type: "snapshot", listener: Listener<[Tournament, StandingsRow[], number]>): () => void;
+  on(type: "event", listener: Listener<[TournamentEvent, number]>): () => void;
+  on(type: "standings", listener: Listener<[StandingsRow[]]>): () => void;
+  on(type: "error", listener: Listener<[ErrorMessage]>): () => void;
+  on(type: "status", listener: Listener<[SocketStatus]>): () => void;
+}
+
+export declare class UnoClient {
+  constructor(options?: UnoClientOptions);
+  readonly baseUrl: string;
+  socketUrl(path: string): string;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<T>;
+  protocol(): Promise<Record<string, unknown>>;
+  listRooms(status?: "playing"): Promise<RoomSummary[]>;
+  getRoom(roomId: string): Promise<RoomSummary>;
+  createRoom(settings: CreateRoom): Promise<CreatedRoom>;
+  joinRoom(roomId: string, body: JoinRoom): Promise<JoinedSeat>;
+  joinByCode(body: JoinRoom & { code: string }): Promise<JoinedSeat>;
+  startRoom(roomId: string, hostToken: string): Promise<{ seq: number }>;
+  leaveRoom(roomId: string, token: string): Promise<null>;
+  addBot(roomId: string, level: "easy" | "normal" | "hard", hostToken: string): Promise<{ seat: number }>;
+  roomEvents(roomId: string, token?: string | null): Promise<{ seq: number; events: Event[] }>;
+  createTournament(settings: CreateTournament): Promise<{ tournamentId: string; hostToken: string }>;
+  joinTournament(tournamentId: string, body: { name: string; seed?: number }): Promise<{ playerId: string; token: string }>;
+  tournamentSeat(
+    tournamentId: string,
+    token: string,
+  ): Promise<{ round: number; tableId: string; roomId: string; seat: number; token: string; startAt: number }>;
+  getTournament(tournamentId: string): Promise<Tournament>;
+  standings(tournamentId: string): Promise<{ tieBreaks: string[]; rows: StandingsRow[] }>;
+  connect(roomId: string, token: string, options?: SessionOptions): RoomSession;
+  watch(roomId: string, options?: SessionOptions): RoomSession;
+  lobby(options?: SocketOptions): LobbyFeed;
+  tournament(tournamentId: string, options?: SocketOptions): TournamentFeed;
+}
+
+/** An entry of `view.legal` as an action, its `needs` chosen by `choose`. */
+export declare function complete(entry: LegalEntry, choose?: (options: any[]) => any): Action;
+
+/** The reconnect wait for attempt `attempt` (ms, with jitter). */
+export declare function retryDelay(attempt: number, backoff?: number[]): number;
+
+export declare class PatchError extends Error {
+  operation?: unknown;
+}
+/** A JSON Patch applied to a copy of `doc` (`doc` is not changed). */
+export declare function applyPatch<T>(doc: T, ops: readonly object[]): T;
+
+/** Error codes of the REST routes (docs/protocol.md); the server may add more. */
+export type RestErrorCode =
+  | "invalid_request"
+  | "room_not_found"
+  | "bad_code"
+  | "room_full"
+  | "match_in_progress"
+  | "not_enough_players"
+  | "missing_token"
+  | "bad_token"
+  | "not_host"
+  | "not_seated"
+  | "seat_empty"
+  | "seats_taken"
+  | "bad_seats"
+  | "age_confirmation_required"
+  | "banned"
+  | "not_banned"
+  | "seat_left"
+  | "not_away"
+  | "cannot_claim"
+  | "not_playing"
+  | "paused"
+  | "timeout"
+  | "shutting_down"
+  | "unavailable"
+  | "rate_limited"
+  | "network"
+  | `rules/${string}`
+  | `tournament/${string}`
+  | (string & {});
+
+export declare class ApiError extends Error {
+  /** The HTTP status (0: no answer). */
+  status: number;
+  code: RestErrorCode;
+  /** The whole error body (what a refusal adds beside its code). */
+  body: Record<string, unknown> | null;
+  /** `match_in_progress`: the room to watch instead. */
+  roomId?: string;
+}
+export declare class NetworkError extends ApiError {}
+export declare class InvalidRequestError extends ApiError {
+  readonly errors: { loc: unknown[]; msg: string }[];
+}
+export declare class UnauthorizedError extends ApiError {}
+export declare class ForbiddenError extends ApiError {}
+export declare class NotFoundError extends ApiError {}
+export declare class ConflictError extends ApiError {}
+export declare class RateLimitedError extends ApiError {
+  /** Seconds to wait (the `Retry-After` header). */
+  retryAfter: number | null;
+}
+export declare class UnavailableError extends ApiError {}
+
+export declare class SocketError extends Error {
+  code: string;
+  ref: string | null;
+  /** A lost race (`too_late`): the change that won. */
+  won?: ErrorMessage["won"];
+  race?: ErrorMessage["race"];
+  /** A session that stopped for good: the close code. */
+  closeCode?: number;
+}
