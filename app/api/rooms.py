@@ -179,6 +179,7 @@ _HOST = {401: ("missing_token",), 403: ("not_host",), 404: ("room_not_found",)}
 CREATE_ERRORS = responses({422: (*RULE_CODES, "bad_seats"), 429: ("too_many_rooms",)})
 GET_ERRORS = responses({404: ("room_not_found",)})
 _ACCOUNT = {401: ("missing_token", "account/bad_token")}
+CODE_ERRORS = responses({404: ("bad_code", "room_not_found")})
 JOIN_ERRORS = responses(
     {
         **_ACCOUNT,
@@ -294,6 +295,17 @@ async def list_rooms(
 
 @router.get("/{room_id}", response_model=RoomSummary, responses=GET_ERRORS)
 async def get_room(room_id: RoomId, rooms: Rooms) -> dict[str, Any]:
+    record = await rooms.load(room_id)
+    return summary(record.doc, record.seq)
+
+
+@router.get("/code/{code}", response_model=RoomSummary, responses=CODE_ERRORS)
+async def room_by_code(code: Annotated[str, Path(max_length=16)], rooms: Rooms) -> dict[str, Any]:
+    """The room with this join code, as `GET /api/rooms/{roomId}` shows it: a client
+    holding a code learns whether its match has begun (to watch it) before joining."""
+    room_id = await rooms.store.room_for_code(code.strip().upper())
+    if room_id is None:
+        raise RoomError(404, "bad_code", "no room has this code")
     record = await rooms.load(room_id)
     return summary(record.doc, record.seq)
 

@@ -123,3 +123,14 @@ async def test_the_lobby_socket_moves_a_room_to_watch_when_its_game_starts(
     assert room["roomId"] not in {r["roomId"] for r in fresh["rooms"]}
     await again.ws.close()
     await lobby.ws.close()
+
+
+async def test_a_code_names_its_room_and_whether_its_match_has_begun(quick: Server) -> None:
+    room = await _running(quick, private=True)
+    r = await quick.http.get(f"/api/rooms/code/{room['code'].lower()}")
+    assert r.status_code == 200, r.text
+    found = r.json()
+    assert found["roomId"] == room["roomId"] and found["status"] == "playing"
+    assert "code" not in found and "hostToken" not in found
+    r = await quick.http.get("/api/rooms/code/NOPE00")
+    assert r.status_code == 404 and r.json()["code"] == "bad_code"

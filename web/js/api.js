@@ -46,6 +46,7 @@ async function request(method, path, { body, token } = {}) {
 export const api = {
   listRooms: (status) => request("GET", status ? `/api/rooms?status=${encodeURIComponent(status)}` : "/api/rooms"),
   getRoom: (roomId) => request("GET", `/api/rooms/${encodeURIComponent(roomId)}`),
+  roomByCode: (code) => request("GET", `/api/rooms/code/${encodeURIComponent(code)}`),
   createRoom: (body) => request("POST", "/api/rooms", { body }),
   joinRoom: (roomId, body) =>
     request("POST", `/api/rooms/${encodeURIComponent(roomId)}/join`, { body }),

@@ -147,6 +147,12 @@ export function showLobby(root, params = {}) {
     if (!name) return;
     if (roomId) return join(roomId, code);
     try {
+      // A code whose match has begun is for watching: asked first (no refused join).
+      const room = await api.roomByCode(code.toUpperCase()).catch(() => null);
+      if (room?.status === "playing") {
+        watchStarted(room.roomId, code.toUpperCase());
+        return;
+      }
       const answer = await withAgeCheck((age) =>
         api.joinByCode({ name, code: code.toUpperCase(), ...(age ? { ageConfirmed: true } : {}) }),
       );
