@@ -22,6 +22,7 @@ from app.accounts.secrets import token_hash
 from app.api.sign_in import SignInLimits
 from app.db import Database
 from app.db.accounts import AccountRecord
+from app.quickplay.queue import Queue
 from app.rooms import tokens
 from app.rooms.doc import player_by_pid, player_by_token
 from app.rooms.errors import RoomError
@@ -62,6 +63,11 @@ def get_sign_in(conn: HTTPConnection) -> SignInLimits:
     return limits
 
 
+def get_queue(conn: HTTPConnection) -> Queue:
+    queue: Queue = conn.app.state.quickplay_queue
+    return queue
+
+
 def get_address(conn: HTTPConnection) -> str:
     """The client's address (behind a trusted proxy, the real client's: app.api.limits)."""
     return conn.client.host if conn.client else "unknown"
@@ -69,6 +75,7 @@ def get_address(conn: HTTPConnection) -> str:
 
 Db = Annotated[Database, Depends(get_database)]
 SignIn = Annotated[SignInLimits, Depends(get_sign_in)]
+QuickplayQueue = Annotated[Queue, Depends(get_queue)]
 ClientAddress = Annotated[str, Depends(get_address)]
 Rooms = Annotated[RoomService, Depends(get_rooms)]
 Tournaments = Annotated[TournamentService, Depends(get_tournaments)]
