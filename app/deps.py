@@ -23,6 +23,7 @@ from app.db import Database
 from app.db.accounts import AccountRecord
 from app.limits import RestLimits, SpectatorSockets
 from app.open_rooms import OpenLobbies
+from app.quickplay.queue import Queue
 from app.rooms import tokens
 from app.rooms.doc import player_by_pid, player_by_token
 from app.rooms.errors import RoomError
@@ -84,8 +85,14 @@ def get_sign_in(conn: HTTPConnection) -> SignInLimits:
     return limits
 
 
+def get_queue(conn: HTTPConnection) -> Queue:
+    queue: Queue = conn.app.state.quickplay_queue
+    return queue
+
+
 Db = Annotated[Database, Depends(get_database)]
 SignIn = Annotated[SignInLimits, Depends(get_sign_in)]
+QuickplayQueue = Annotated[Queue, Depends(get_queue)]
 Rooms = Annotated[RoomService, Depends(get_rooms)]
 Tournaments = Annotated[TournamentService, Depends(get_tournaments)]
 Runner = Annotated[TournamentRunner, Depends(get_runner)]

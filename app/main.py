@@ -25,6 +25,7 @@ from app.api import (
     history,
     players,
     protocol,
+    quickplay,
     reference,
     rooms,
     scoresheets,
@@ -40,6 +41,8 @@ from app.logs import redact_uvicorn_logs
 from app.metrics import CONTENT_TYPE as METRICS_TYPE
 from app.metrics import Metrics
 from app.open_rooms import OpenLobbies
+from app.quickplay.matcher import Matcher
+from app.quickplay.queue import queue_beside
 from app.rooms.autoplay import RoomTimes
 from app.rooms.errors import RoomError, store_full, store_unavailable
 from app.rooms.races import RaceSettings
@@ -52,6 +55,7 @@ from app.tournaments.runner import TournamentRunner
 from app.tournaments.service import TournamentService
 from app.tournaments.store import tournaments_beside
 from app.ws import endpoint, lobby, tournament_feed
+from app.ws import quickplay as quickplay_socket
 
 log = logging.getLogger(__name__)
 
@@ -127,11 +131,17 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.spectator_sockets = SpectatorSockets()
     app.state.sign_in = SignInLimits(rest_limits.storage)
     app.state.open_lobbies = OpenLobbies(rest_limits, settings.empty_lobby_seconds)
+    app.state.quickplay_queue = queue_beside(store)
+    app.state.matcher = Matcher(
+        app.state.quickplay_queue, service, db, fill_seconds=settings.quickplay_fill_seconds
+    )
+    app.state.matcher.start()
     app.state.ready = True
     try:
         yield
     finally:
         app.state.ready = False
+        await app.state.matcher.close()
         await app.state.tournament_runner.close()
         # Sockets are closed by the server first (1012); writers then finish what their
         # logs hold, so no accepted command is lost, and only then the stores close.
@@ -270,9 +280,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tournament_archive.router)
     app.include_router(accounts.router)
     app.include_router(players.router)
+    app.include_router(quickplay.router)
     app.include_router(endpoint.router)
     app.include_router(lobby.router)
     app.include_router(tournament_feed.router)
+    app.include_router(quickplay_socket.router)
     plain_openapi = app.openapi
 
     def openapi() -> dict[str, Any]:

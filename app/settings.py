@@ -118,6 +118,9 @@ class Settings(BaseSettings):
     # How often each node looks after running tournaments (opens, starts and reads their
     # tables: app.tournaments.runner).
     tournament_poll_seconds: float = 0.5
+    # Quick play: how long the oldest waiting player waits for a full table by rating
+    # before a table starts with 3 players or with bots (docs/ratings.md).
+    quickplay_fill_seconds: float = Field(default=20.0, ge=0)
     # Rooms answered by GET /api/rooms at most.
     lobby_limit: int = 100
     # How often /ws/lobby's feed reads the lobby while some lobby socket is open.

@@ -121,3 +121,24 @@ async def test_an_unrated_room_rates_nothing(db: Database) -> None:
     # An outbox entry written before ratings existed has no "rated": not rated.
     old = {k: v for k, v in _end("m5", seats, [10, 0], 0).to_json().items() if k != "rated"}
     assert DealRecord.from_json(old).rated is False
+
+
+async def test_the_leaderboard_lists_players_with_30_rated_games_best_first(
+    db: Database,
+) -> None:
+    a, b, c = [await _account(db, n) for n in ("Anna", "Ben", "Cleo")]
+    for i in range(30):
+        seats = [
+            {"seat": 0, "playerId": a, "name": "Anna"},
+            {"seat": 1, "playerId": b, "name": "Ben"},
+        ]
+        if i < 5:
+            seats.append({"seat": 2, "playerId": c, "name": "Cleo"})
+        totals = [50, 0, 0][: len(seats)]
+        await db.record_deal("r1", _end(f"lb{i}", seats, totals, 0))
+    board = await db.leaderboard("classic", 50)
+    assert [row["name"] for row in board] == ["Anna", "Ben"]  # Cleo: 5 games
+    assert board[0]["rank"] == 1 and board[0]["games"] == 30
+    assert board[0]["provisional"] is False and board[0]["value"] > board[1]["value"]
+    assert await db.leaderboard("duo", 50) == []
+    assert [r["name"] for r in await db.leaderboard("classic", 1)] == ["Anna"]

@@ -19,8 +19,9 @@ TOP = ("app.main", "app.__main__")
 BELOW = {
     "api": TOP,
     "ws": ("app.api", *TOP),
-    "tournaments": ("app.api", "app.ws", "app.deps", *TOP),
-    "rooms": ("app.api", "app.ws", "app.tournaments", "app.deps", *TOP),
+    "tournaments": ("app.api", "app.ws", "app.deps", "app.quickplay", *TOP),
+    "quickplay": ("app.api", "app.ws", "app.deps", "app.tournaments", *TOP),
+    "rooms": ("app.api", "app.ws", "app.tournaments", "app.quickplay", "app.deps", *TOP),
     "wire": (
         "app.api",
         "app.ws",

@@ -1,0 +1,39 @@
+// account.html: sign up, sign in, sign out.
+import { me, say, signIn, signOut, signUp } from "./client.js";
+
+const $ = (id) => document.getElementById(id);
+
+async function show() {
+  let account = null;
+  try {
+    account = await me();
+  } catch {
+    await signOut(); // the token ended (signed out elsewhere): forget it
+  }
+  $("signed-in").hidden = !account;
+  $("signed-out").hidden = Boolean(account);
+  $("me-name").textContent = account ? account.name : "";
+  $("me-profile").href = account ? `player.html?name=${encodeURIComponent(account.name)}` : "#";
+}
+
+async function submit(action) {
+  $("account-error").textContent = "";
+  try {
+    await action($("account-name").value.trim(), $("account-password").value);
+    $("account-password").value = "";
+    await show();
+  } catch (err) {
+    $("account-error").textContent = say(err);
+  }
+}
+
+$("account-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  submit(signIn);
+});
+$("sign-up").addEventListener("click", () => submit(signUp));
+$("sign-out").addEventListener("click", async () => {
+  await signOut();
+  await show();
+});
+show();
