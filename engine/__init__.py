@@ -10,6 +10,7 @@ from engine.actions import Action, parse_action
 from engine.api import apply, apply_legal, legal_actions, new_match, state_from_json, view_for
 from engine.errors import EngineError, IllegalAction, InvalidAction, InvalidRules
 from engine.events import Event, event_for, event_full
+from engine.replay import Step, final_state, replay_log
 from engine.rules import PRESETS, Rules, describe_options, rules_from_json, with_options
 from engine.state import State
 from engine.view import view_parts, wire_legal
@@ -24,14 +25,17 @@ __all__ = [
     "InvalidRules",
     "Rules",
     "State",
+    "Step",
     "apply",
     "apply_legal",
     "describe_options",
     "event_for",
     "event_full",
+    "final_state",
     "legal_actions",
     "new_match",
     "parse_action",
+    "replay_log",
     "rules_from_json",
     "state_from_json",
     "view_for",

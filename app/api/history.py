@@ -16,7 +16,7 @@ from app.api.text import DB_INT_MAX, ID_MAX, ID_PATTERN
 from app.db import DealReplay
 from app.deps import Db
 from app.rooms.errors import RoomError
-from engine import EngineError, apply, state_from_json
+from engine import EngineError, replay_log, state_from_json
 
 
 # Response shapes, for /openapi.json: what app.db.records' to_json() produce.
@@ -191,14 +191,17 @@ def _replay(replay: DealReplay) -> dict[str, Any]:
             "message": str(error),
         }
         return {"finalState": None, "replay": {"consistent": False, "error": problem}}
-    for index, entry in enumerate(replay.actions):
-        try:
-            state, _events = apply(
-                state, entry.seat if entry.seat is not None else -1, entry.action
-            )
-        except EngineError as error:
-            problem = {"index": index, "code": error.code, "message": error.message}
-            return {"finalState": None, "replay": {"consistent": False, "error": problem}}
+    entries = (
+        {"seat": e.seat if e.seat is not None else -1, "action": e.action} for e in replay.actions
+    )
+    done = 0  # the actions replayed: the index of one that breaks the replay
+    try:
+        for step in replay_log(entries, state):
+            state = step.after
+            done += 1
+    except EngineError as error:
+        problem = {"index": done, "code": error.code, "message": error.message}
+        return {"finalState": None, "replay": {"consistent": False, "error": problem}}
     final = state.to_json()
     # Every game's state keeps running totals; a deal's scores only where deals are scored.
     scores = getattr(state, "deal_scores", None)

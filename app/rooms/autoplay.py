@@ -100,10 +100,10 @@ class Recall:
             self._start, self._state, self._fed = start, engine.state_from_json(start), 0
             self._seats = {s: at_start(engine.view_for(self._state, s)) for s in seats | {seat}}
         try:
-            for entry in actions[self._fed :]:
-                self._state, events = engine.apply(self._state, entry["seat"], entry["action"])
+            for step in engine.replay_log(actions[self._fed :], self._state):
+                self._state = step.after
                 for held, memory in self._seats.items():
-                    sent = [engine.event_for(e, held) for e in events]
+                    sent = [engine.event_for(e, held) for e in step.events]
                     memory.update(sent, engine.view_for(self._state, held))
                 self._fed += 1
         except engine.EngineError:  # a log that does not replay: forget, play from views

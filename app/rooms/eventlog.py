@@ -25,10 +25,9 @@ def deal_events(deal_log: list[dict[str, Any]], seat: int | None) -> list[dict[s
     """The current deal's events as ``seat`` (None: a spectator) may see them, oldest
     first."""
     out: list[dict[str, Any]] = []
-    state = None
-    for entry in deal_log:
+    for step in engine.replay_log(deal_log):
+        entry, state = step.entry, step.after
         if "start" in entry:
-            state = engine.state_from_json(entry["start"])
             out = [{"type": "deal", "deal": getattr(state, "deal", None)}]
             face = _face_up(state)
             if face is not None:
@@ -40,11 +39,8 @@ def deal_events(deal_log: list[dict[str, Any]], seat: int | None) -> list[dict[s
                     first["faceUp"] = face
                 out.append(first)
             continue
-        if state is None or "action" not in entry:
-            continue
-        face = _face_up(state)
-        state, events = engine.apply(state, entry["seat"], entry["action"])
-        for event in events:
+        face = _face_up(step.before)
+        for event in step.events:
             seen = engine.event_for(event, seat)
             if not seen:
                 continue

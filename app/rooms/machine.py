@@ -54,13 +54,7 @@ def replay(deal: list[dict[str, Any]]) -> Any:
     is deterministic (its randomness is seeded in the state), so this is the state the
     writer held.
     """
-    state = None
-    for entry in deal:
-        if "start" in entry:
-            state = engine.state_from_json(entry["start"])
-        elif state is not None and "action" in entry:
-            state, _ = engine.apply(state, entry["seat"], entry["action"])
-    return state
+    return engine.final_state(deal)
 
 
 def _archived(entry: dict[str, Any]) -> dict[str, Any]:
@@ -104,19 +98,19 @@ class RoomMachine:
         # The change that left each position of the deal (by its ``moves``), or the first
         # one made on it: what a race's loser is told it lost to.
         self.positions: dict[int, dict[str, Any]] = {}
-        for entry in deal_log:
+        for step in engine.replay_log(deal_log):
+            entry = step.entry
             if "acks" in entry:
                 # The ids the room remembered when this entry was written (a deal's start,
                 # the return to the lobby), so that they outlive the deal log's reset.
                 self.acks = OrderedDict((key, seq) for key, seq in entry["acks"])
+            self.state = step.after
             if "start" in entry:
-                self.state = engine.state_from_json(entry["start"])
                 self.deal_start = entry["start"]
                 self.deal_actions = []
                 self.positions = {}
-            elif self.state is not None and "action" in entry:
-                claims.mark(self, self.state.moves, entry)
-                self.state, _ = engine.apply(self.state, entry["seat"], entry["action"])
+            elif step.before is not None and "action" in entry:
+                claims.mark(self, step.before.moves, entry)
                 self.deal_actions.append(_archived(entry))
                 if "key" in entry:
                     self.acks[entry["key"]] = entry["seq"]

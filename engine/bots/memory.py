@@ -31,9 +31,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from engine.api import apply, view_for
+from engine.api import view_for
 from engine.cards import FACES
 from engine.events import event_for
+from engine.replay import replay_log
 from engine.state import State
 
 View = Mapping[str, Any]
@@ -202,8 +203,6 @@ def replay(start: State, actions: Iterable[Mapping[str, Any]], seat: int) -> Mem
     """The memory ``seat`` would have kept from ``start`` (a deal just dealt) through
     ``actions`` (each ``{"seat", "action"}`` as a room logs it)."""
     memory = at_start(view_for(start, seat))
-    state = start
-    for entry in actions:
-        state, events = apply(state, int(entry["seat"]), dict(entry["action"]))
-        memory.update([event_for(e, seat) for e in events], view_for(state, seat))
+    for step in replay_log(actions, start):
+        memory.update([event_for(e, seat) for e in step.events], view_for(step.after, seat))
     return memory

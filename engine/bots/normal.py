@@ -48,7 +48,6 @@ from engine.wild_draw_four import RESTRICTED, breaks_restriction
 
 # Ranks that hurt the next player.
 ATTACKS = frozenset({"S", "+2", "R", "+1", "+5", "SE", "W+4", "W+2", "WDC", "W+8", "A+2"})
-NUMBER_RANKS = frozenset(str(n) for n in range(10))
 THREAT = 2  # an opponent holding this many cards or fewer is about to go out
 # A colour the next player is known to lack counts as this many cards of it held (more
 # when that player is about to go out).
@@ -208,7 +207,7 @@ def keeps_offer(view: View) -> bool:
     if card is None:
         return True
     info = faces(view)[card]
-    if info.is_wild or info.rank not in NUMBER_RANKS:
+    if not info.is_number:
         return True
     return color_counts(view, view.get("hand") or ())[info.color or ""] > 0
 

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import apply, legal_actions, parse_action, view_for
+from engine import apply, final_state, legal_actions, parse_action, replay_log, view_for
 from engine.bots.normal import is_bluff, play_score
 from engine.bots.reading import complete_play
 from engine.bots.reading import needs_target as bot_needs_target
@@ -179,3 +179,25 @@ def test_the_bots_know_when_a_seven_names_a_seat_as_the_engine_does() -> None:
 def test_the_bots_count_a_cards_points_by_the_rules_values() -> None:
     state = position(["RS R1 R2", "B2 B3"], "R9", rules={"actionValue": 40})
     assert play_score(view_for(state, 0), ("RS",))[-1] == 40
+
+
+# --- replaying a deal's log ----------------------------------------------------------------
+
+
+def test_a_deal_log_replays_to_the_states_and_events_its_actions_made() -> None:
+    state = position(["R1 R2 G3", "R5 B2 B3"], "R9", draw="Y1 Y2 Y3")
+    log: list[dict[str, Any]] = [{"acks": []}, {"start": state.to_json()}]
+    made = [state]
+    made_events = []
+    for seat, action in ((0, {"type": "play", "cards": ["R1"]}), (1, {"type": "draw"})):
+        after, events = apply(made[-1], seat, parse_action(action))
+        log.append({"seat": seat, "action": action, "seq": len(log)})
+        made.append(after)
+        made_events.append(events)
+    steps = list(replay_log(log))
+    assert [s.entry for s in steps] == log
+    assert steps[0].after is None and steps[1].before is None
+    assert [s.after for s in steps[1:]] == made
+    assert [s.events for s in steps[2:]] == made_events
+    assert final_state(log) == made[-1]
+    assert final_state(log[2:], made[0]) == made[-1]
