@@ -17,6 +17,7 @@ import { stampEvents } from "./stamp.js";
 import { chatPanel, keepLine } from "./chat.js";
 import { attentionTools, notifyTurn, play, signalTurn, soundsFor } from "./attention.js";
 import { shareTools } from "./share.js";
+import { tournamentTable } from "./tournament-table.js";
 import { describePartyEvent } from "./bottle.js";
 import { GAME_PHASES, planPlay, renderTable, tickText } from "./table.js";
 import { announce, toast } from "./toast.js";
@@ -59,6 +60,10 @@ export function showRoom(root, roomId, params = {}) {
   let connection = null;
   let infoTimer = null;
   let disposed = false;
+  // A tournament's table waits on a page of its own (tournament-table.js).
+  const tourTable = params.tournament
+    ? tournamentTable(params.tournament, roomId, () => render({ force: true }))
+    : null;
   let lastPhase = null;
 
   // ---- data ---------------------------------------------------------------------------
@@ -660,7 +665,16 @@ export function showRoom(root, roomId, params = {}) {
         return;
       }
       if (!isStarted(state.view, state.info) || !state.view) {
-        mount(root, [waitingRoom()]);
+        mount(root, [
+          tourTable
+            ? tourTable.page({
+                players: state.view?.players?.length ? state.view.players : state.info?.players || [],
+                you: state.creds.token ? (state.view?.you ?? state.creds.seat) : null,
+                name: state.info?.name,
+                chat: chat(),
+              })
+            : waitingRoom(),
+        ]);
         return;
       }
       keepingScroll(() => mount(root, [
@@ -768,6 +782,7 @@ export function showRoom(root, roomId, params = {}) {
   return {
     dispose() {
       disposed = true;
+      tourTable?.dispose();
       signalTurn(false);
       clearInterval(infoTimer);
       clearInterval(countdown);

@@ -42,6 +42,8 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
   const form = { regName: storage.name() };
   let disposed = false;
   let reloadTimer = null;
+  // One column below the layout's two (web/css/app.css, .tour-page at 900 px).
+  const narrow = window.matchMedia("(max-width: 899px)");
   let seatMoved = false; // a re-seat (or a withdrawal) since the seat was last asked for
   let seatRound = null; // the round the seat was last asked for
 
@@ -435,6 +437,12 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
         return t("tour.audit.correct", { table: entry.tableId, reason: entry.reason });
       case "resume":
         return t("tour.audit.resume", { s: Math.round((entry.pausedMs || 0) / 1000) });
+      case "start":
+        return entry.dropped?.length
+          ? t("tour.audit.startDropped", { names: entry.dropped.join(", ") })
+          : t("tour.audit.start");
+      case "round":
+        return t("tour.audit.round", { n: entry.round });
       default:
         return t(`tour.audit.${entry.action}`);
     }
@@ -482,6 +490,17 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
         return;
       }
       const hostPanel = console_ ? console_.panel() : null;
+      // On a phone (one column) a player reads the standings first, under the heading;
+      // the host's console keeps its place.
+      if (!host && narrow.matches) {
+        mount(root, [
+          h("div", { class: "tour-page" }, [
+            h("div", { class: "tour-main" }, [head(), standingsPanel(), mePanel(), roundsPanel()]),
+            h("div", { class: "tour-side" }, [playersPanel(), auditPanel()]),
+          ]),
+        ]);
+        return;
+      }
       mount(root, [
         h("div", { class: "tour-page" }, [
           h("div", { class: "tour-main" }, [head(), hostPanel, host ? null : mePanel(), roundsPanel()]),
@@ -491,6 +510,9 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
     });
   }
 
+  const onWidth = () => render();
+  narrow.addEventListener("change", onWidth);
+
   render();
   reload();
   feed.connect();
@@ -498,6 +520,7 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
   return {
     dispose() {
       disposed = true;
+      narrow.removeEventListener("change", onWidth);
       clearTimeout(reloadTimer);
       feed.close();
     },
