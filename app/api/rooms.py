@@ -289,7 +289,7 @@ async def list_rooms(
     """The lobby: public rooms somebody is in, oldest first. `status=lobby` (the
     default): those not started with a free seat; `status=playing`: running games,
     to watch."""
-    docs = await rooms.store.listed(settings.lobby_limit, status)
+    docs = await rooms.store.listed(settings.lobby_limit, playing=status == "playing")
     return [summary(doc) for doc in docs]
 
 

@@ -4,7 +4,8 @@
 
     {"id", "name", "code", "private", "spectators", "seats", "rules", "host" (token hash;
      "" once hosting passed to a seat), "hostPid" (the hosting seat's player),
-     "createdAt", "status": "lobby" | "playing" | "over" | "ended", "listed",
+     "createdAt", "status": "lobby" | "playing" | "over" | "ended", "listed" (in the
+     lobby to join), "watched" (in the lobby's running games),
      "players": [{"seat", "pid", "name", "token" (hash), "conn" (open sockets),
                   "at" (open sockets by node id), "came" (a socket of it ever opened),
                   "socks" (socket id -> node id: a connect or disconnect sent again
@@ -92,16 +93,16 @@ def new_doc(
 
 
 def is_listed(doc: dict[str, Any]) -> bool:
-    """Whether the public lobby shows the room: public, somebody in it, and open to join
-    (under "Join") or playing (under "Watch")."""
-    if doc["private"] or not someone_in(doc):
-        return False
-    return is_joinable(doc) or doc["status"] == PLAYING
+    """Whether the public lobby shows the room to join: public, somebody in it, not
+    started, a seat free."""
+    joinable = doc["status"] == LOBBY and len(doc["players"]) < doc["seats"]
+    return bool(joinable and not doc["private"] and someone_in(doc))
 
 
-def is_joinable(doc: dict[str, Any]) -> bool:
-    """Not started, a seat free."""
-    return bool(doc["status"] == LOBBY and len(doc["players"]) < doc["seats"])
+def is_watched(doc: dict[str, Any]) -> bool:
+    """Whether the public lobby shows the room's running game to watch: public, somebody
+    in it, playing."""
+    return bool(doc["status"] == PLAYING and not doc["private"] and someone_in(doc))
 
 
 def someone_in(doc: dict[str, Any]) -> bool:

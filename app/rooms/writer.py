@@ -34,7 +34,7 @@ from app.rooms.archiver import Archiver, outbox_entry
 from app.rooms.autoplay import RoomTimes
 from app.rooms.clock import now_ms
 from app.rooms.diff import diff
-from app.rooms.doc import is_listed
+from app.rooms.doc import is_listed, is_watched
 from app.rooms.machine import RoomMachine
 from app.rooms.presence import connection_nodes
 from app.rooms.races import Claim, RaceSettings
@@ -144,6 +144,7 @@ class RoomWriter:
         self._views: dict[str, dict[str, Any]] = {}
         self._shared: dict[str, Any] = {}  # the last change's parts common to all views
         self._listed: bool | None = None
+        self._watched: bool | None = None
 
     def wake(self) -> None:
         """New entries are in the room's log."""
@@ -216,6 +217,7 @@ class RoomWriter:
         )
         self._machine = machine
         self._listed = record.doc.get("listed")
+        self._watched = record.doc.get("watched")
         self._indexed = timers.next_due(machine)
         self._views, self._shared = build_views(
             machine.doc, machine.state, audiences(machine.doc), machine.seq
@@ -455,8 +457,8 @@ class RoomWriter:
         archive = None if step.deal_end is None else outbox_entry(step.deal_end)
         doc = machine.to_doc()
         doc["ts"] = ts
-        listed = is_listed(doc)
-        doc["listed"] = listed
+        listed, watched = is_listed(doc), is_watched(doc)
+        doc["listed"], doc["watched"] = listed, watched
         commit = Commit(
             seq=seq,
             doc=doc,
@@ -467,6 +469,7 @@ class RoomWriter:
             deal_append=step.deal_append,
             results=[(node, orjson.dumps(result))] if node and not local else [],
             listed=None if listed == self._listed else listed,
+            watched=None if watched == self._watched else watched,
             lease_ttl_ms=self._lease_extension(),
             archive=archive,
         )
@@ -486,7 +489,7 @@ class RoomWriter:
         if archive is not None:
             self._archiver.submit(self.room_id, *archive)
         machine.seq = seq
-        self._listed = listed
+        self._listed, self._watched = listed, watched
         self._node.change(self.room_id, change)
         if local:
             self._node.answer(result)  # after the commit, as above

@@ -51,6 +51,7 @@ class Commit:
     # Command results to deliver: (node id, payload).
     results: list[tuple[str, bytes]] = field(default_factory=list)
     listed: bool | None = None  # whether the room belongs in the public lobby now
+    watched: bool | None = None  # whether it belongs in the lobby's running games now
     # A finished deal's SQL record, (key, record), into the room's outbox: kept until the
     # archiver has stored it (``app.rooms.archiver``).
     archive: tuple[str, bytes] | None = None
@@ -147,9 +148,9 @@ class RoomStore(abc.ABC):
         """The id of the room with this private join code."""
 
     @abc.abstractmethod
-    async def listed(self, limit: int, status: str | None = None) -> list[dict[str, Any]]:
-        """Documents of rooms marked listed (public rooms someone is in: open to join, or
-        playing), at most ``limit``, only those in ``status`` if given."""
+    async def listed(self, limit: int, playing: bool = False) -> list[dict[str, Any]]:
+        """Documents of rooms marked listed (the public lobby: rooms open to join), or
+        with ``playing`` those marked watched (running games), at most ``limit``."""
 
     # The command log
 

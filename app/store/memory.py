@@ -75,6 +75,7 @@ class MemoryStore(RoomStore):
         self._sweeper: asyncio.Task[None] | None = None
         self._codes: dict[str, str] = {}
         self._listed: dict[str, None] = {}
+        self._watched_games: dict[str, None] = {}  # the lobby's running games
         self._subscribed: set[str] = set()
         self._watched: set[str] = set()
         self._node: str | None = None
@@ -125,6 +126,7 @@ class MemoryStore(RoomStore):
     def _drop(self, room_id: str) -> None:
         room = self._rooms.pop(room_id, None)
         self._listed.pop(room_id, None)
+        self._watched_games.pop(room_id, None)
         self._beats.pop(room_id, None)
         if room is None:
             return
@@ -137,15 +139,12 @@ class MemoryStore(RoomStore):
         room_id = self._codes.get(code)
         return room_id if room_id is not None and self._room(room_id) is not None else None
 
-    async def listed(self, limit: int, status: str | None = None) -> list[dict[str, Any]]:
+    async def listed(self, limit: int, playing: bool = False) -> list[dict[str, Any]]:
         docs = []
-        for room_id in list(self._listed):
+        for room_id in list(self._watched_games if playing else self._listed):
             room = self._room(room_id)
-            if room is None:
-                continue
-            doc = orjson.loads(room.doc)
-            if status is None or doc["status"] == status:
-                docs.append(doc)
+            if room is not None:
+                docs.append(orjson.loads(room.doc))
                 if len(docs) == limit:
                     break
         return docs
@@ -240,6 +239,10 @@ class MemoryStore(RoomStore):
             self._listed[room_id] = None
         elif commit.listed is False:
             self._listed.pop(room_id, None)
+        if commit.watched is True:
+            self._watched_games[room_id] = None
+        elif commit.watched is False:
+            self._watched_games.pop(room_id, None)
         if room_id in self._subscribed and not quiet:
             await self._emit(room_id, commit.change)
         for node, payload in commit.results:

@@ -23,6 +23,7 @@ uno:alive:{n}       string     node n's heartbeat, with a TTL
 uno:outboxes        set        rooms whose outbox may hold entries
 uno:codes           hash       private join code -> room id
 uno:lobby           zset       listed rooms by creation time
+uno:playing         zset       watched rooms (running public games) by creation time
 uno:sweep           string     the node sweeping lobby and codes this period (TTL)
 uno:timers          zset       rooms by the time their next timer is due (ms)
 ==================  =========  ===============================================
@@ -493,8 +494,8 @@ class RedisStore(RoomStore):
         """Remove a join code if it still names ``room_id``."""
         await self._drop_code_script(keys=[self._global("codes")], args=[code, room_id])
 
-    async def listed(self, limit: int, status: str | None = None) -> list[dict[str, Any]]:
-        lobby = self._global("lobby")
+    async def listed(self, limit: int, playing: bool = False) -> list[dict[str, Any]]:
+        lobby = self._global("playing" if playing else "lobby")
         docs: list[dict[str, Any]] = []
         start = 0
         # Entries of rooms that expired are dropped as they are met, and more are read.
@@ -512,12 +513,11 @@ class RedisStore(RoomStore):
                 if d is not _FAILED and d[0] is None
             ]
             # A room whose Cluster shard is down is left out this time, not dropped.
-            read = (
+            docs.extend(
                 read_doc({k: v for k, v in zip(fields, d, strict=True) if v is not None})
                 for d in found
                 if d is not _FAILED and d[0] is not None
             )
-            docs.extend(doc for doc in read if status is None or doc["status"] == status)
             if gone:
                 await self._redis.zrem(lobby, *gone)
             start += len(ids) - len(gone)
@@ -631,13 +631,9 @@ class RedisStore(RoomStore):
                     # The entry is still found by the room's next writer.
                     log_failure(log, "room %s: could not mark its outbox", room_id)
         if ok == 1 and commit.listed is not None:
-            # The lobby index lives outside the room's slot; it is only an index, so it is
-            # updated after the commit rather than with it.
-            lobby = self._global("lobby")
-            if commit.listed:
-                await self._batch.call("ZADD", lobby, commit.doc.get("createdAt", 0), room_id)
-            else:
-                await self._batch.call("ZREM", lobby, room_id)
+            await self._index(self._global("lobby"), room_id, commit.listed, commit.doc)
+        if ok == 1 and commit.watched is not None:
+            await self._index(self._global("playing"), room_id, commit.watched, commit.doc)
         if ok == -2:
             raise LogAhead(room_id)
         if ok != 1:
@@ -671,18 +667,28 @@ class RedisStore(RoomStore):
         raw = await self._redis.hget(self._key(room_id, "room"), "doc")
         await self._redis.delete(*keys, self._key(room_id, "lease"))
         await self._redis.zrem(self._global("lobby"), room_id)
+        await self._redis.zrem(self._global("playing"), room_id)
         code = None if raw is None else orjson.loads(raw).get("code")
         if code:
             await self._drop_code(code, room_id.encode())
 
+    async def _index(self, key: str, room_id: str, member: bool, doc: dict[str, Any]) -> None:
+        # The lobby's indexes live outside the room's slot; they are only indexes, so they
+        # are updated after the commit rather than with it.
+        if member:
+            await self._batch.call("ZADD", key, doc.get("createdAt", 0), room_id)
+        else:
+            await self._batch.call("ZREM", key, room_id)
+
     async def sweep(self) -> int:
         removed = 0
-        lobby, codes = self._global("lobby"), self._global("codes")
-        ids = [room_id async for room_id in self._redis.zscan_iter(lobby, count=500)]
-        for chunk in _chunks([room_id for room_id, _ in ids], 500):
-            gone = await self._gone(chunk)
-            if gone:
-                removed += await self._redis.zrem(lobby, *gone)
+        codes = self._global("codes")
+        for lobby in (self._global("lobby"), self._global("playing")):
+            ids = [room_id async for room_id in self._redis.zscan_iter(lobby, count=500)]
+            for chunk in _chunks([room_id for room_id, _ in ids], 500):
+                gone = await self._gone(chunk)
+                if gone:
+                    removed += await self._redis.zrem(lobby, *gone)
         pairs = [pair async for pair in self._redis.hscan_iter(codes, count=500)]
         for chunk in _chunks(pairs, 500):
             gone_rooms = set(await self._gone([room_id for _, room_id in chunk]))

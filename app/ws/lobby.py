@@ -135,8 +135,8 @@ class LobbyFeed:
     async def refresh(self, now_ms: int) -> None:
         """Read the lobby and publish what changed (one message)."""
         async with self._lock:
-            joinable = await self.store.listed(self.limit, LOBBY)
-            running = await self.store.listed(self.limit, PLAYING)
+            joinable = await self.store.listed(self.limit)
+            running = await self.store.listed(self.limit, playing=True)
             changes, self.rooms = await self._changes(self.rooms, joinable, LOBBY)
             watched, self.playing = await self._changes(self.playing, running, PLAYING)
             if not changes and not watched:

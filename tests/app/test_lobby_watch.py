@@ -134,3 +134,18 @@ async def test_a_code_names_its_room_and_whether_its_match_has_begun(quick: Serv
     assert "code" not in found and "hostToken" not in found
     r = await quick.http.get("/api/rooms/code/NOPE00")
     assert r.status_code == 404 and r.json()["code"] == "bad_code"
+
+
+async def test_a_running_game_everyone_left_is_not_listed_to_watch(quick: Server) -> None:
+    made = await quick.create(seats=2)
+    seats = [await quick.join(made["roomId"], name) for name in ("Ann", "Ben")]
+    await quick.start(made["roomId"], made["hostToken"])
+    assert made["roomId"] in await _ids(quick, "?status=playing")
+    for seat in seats:  # mid-match a bot plays each seat on
+        r = await quick.http.post(
+            f"/api/rooms/{made['roomId']}/leave",
+            headers={"Authorization": f"Bearer {seat['token']}"},
+        )
+        assert r.status_code == 204
+    assert made["roomId"] not in await _ids(quick, "?status=playing")
+    assert made["roomId"] not in await _ids(quick)
