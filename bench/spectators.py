@@ -183,6 +183,8 @@ def report(results: dict[str, dict[str, Any]], spectators: int) -> str:
 async def main_async(args: argparse.Namespace) -> None:
     # The server under test must admit them all.
     os.environ["UNO_MAX_SPECTATORS"] = str(args.spectators + 10)
+    # All of them from this one address.
+    os.environ["UNO_MAX_SPECTATORS_PER_ADDRESS"] = str(args.spectators + 10)
     results: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.targets.split(","):

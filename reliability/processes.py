@@ -224,5 +224,6 @@ def node_env(lease_ms: int = 2000, **extra: str) -> dict[str, str]:
     env["UNO_REST_WRITE_RATE"] = ""
     env["UNO_ROOM_CREATE_RATE"] = ""
     env["UNO_MAX_OPEN_LOBBIES_PER_ADDRESS"] = "100000"
+    env["UNO_MAX_SPECTATORS_PER_ADDRESS"] = "100000"
     env.update(extra)
     return env

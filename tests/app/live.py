@@ -261,6 +261,7 @@ async def running_server(
     settings.setdefault("rest_write_rate", "100000/second")
     settings.setdefault("room_create_rate", "100000/second")
     settings.setdefault("max_open_lobbies_per_address", 100_000)
+    settings.setdefault("max_spectators_per_address", 100_000)
     settings.setdefault(
         "database_url", f"sqlite+aiosqlite:///{tmp_path}/uno-{secrets.token_hex(4)}.db"
     )
