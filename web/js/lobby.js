@@ -5,6 +5,7 @@ import { h, mount } from "./dom.js";
 import { errorText, presetLabel, t } from "./i18n.js";
 import { confirmAdult } from "./pickers.js";
 import { loadCatalogue, rulesEditor } from "./rules.js";
+import { playNowSection } from "./accounts/play-now.js";
 import { storage } from "./storage.js";
 import { toast } from "./toast.js";
 
@@ -65,6 +66,8 @@ export function showLobby(root, params = {}) {
   let disposed = false;
   let editor = null;
   let catalogue = null;
+  // Made once: a wait in the queue outlives the lobby's re-renders.
+  const playNow = playNowSection(() => form.name.trim());
   const form = { name: storage.name(), roomName: "", seats: 4, private: false, code: params.code || "" };
 
   function requireName() {
@@ -393,7 +396,12 @@ export function showLobby(root, params = {}) {
     if (editor && wasOpen) editor.element.querySelector(".rules-editor").open = true;
     mount(root, [
       h("div", { class: "lobby" }, [
-        h("div", { class: "lobby-side" }, [nameSection(), roomsSection(), codeSection()]),
+        h("div", { class: "lobby-side" }, [
+          playNow.element,
+          nameSection(),
+          roomsSection(),
+          codeSection(),
+        ]),
         createSection(),
       ]),
     ]);
