@@ -60,3 +60,19 @@ def test_a_profile_of_nobody_says_so(new_page, server_url):
     page: Page = new_page()
     page.goto(f"{server_url}/player.html?name=nobody_here")
     expect(page.get_by_test_id("player-error")).to_have_text("No player has that name.")
+
+
+def test_play_now_shows_the_wait_cancels_and_then_seats_the_guest(new_page, server_url):
+    page: Page = new_page()
+    page.goto(f"{server_url}/#/")
+    page.get_by_test_id("player-name").fill("Quick Guest")
+    page.get_by_test_id("play-now").click()
+    expect(page.get_by_test_id("play-now-status")).to_contain_text("Looking for players")
+    page.get_by_test_id("play-now-cancel").click()
+    expect(page.get_by_test_id("play-now-status")).to_have_text("Left the queue.")
+    expect(page.get_by_test_id("play-now")).to_be_visible()
+    # Again, and wait: alone in the queue, bots fill the table after the fill time (20 s).
+    page.get_by_test_id("play-now").click()
+    expect(page.get_by_test_id("play-now-status")).to_contain_text(" s", timeout=10_000)
+    page.wait_for_url("**/#/room/*", timeout=40_000)
+    expect(page.get_by_test_id("hand")).to_be_visible(timeout=15_000)

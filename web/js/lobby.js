@@ -6,6 +6,7 @@ import { errorText, presetLabel, t } from "./i18n.js";
 import { LobbyFeed } from "./lobby-feed.js";
 import { confirmAdult } from "./pickers.js";
 import { loadCatalogue, rulesEditor } from "./rules.js";
+import { playNowSection } from "./accounts/play-now.js";
 import { storage } from "./storage.js";
 import { toast } from "./toast.js";
 
@@ -67,6 +68,8 @@ export function showLobby(root, params = {}) {
   let disposed = false;
   let editor = null;
   let catalogue = null;
+  // Made once: a wait in the queue outlives the lobby's re-renders.
+  const playNow = playNowSection(() => form.name.trim());
   const form = { name: storage.name(), roomName: "", seats: 4, private: false, code: params.code || "" };
 
   function requireName() {
@@ -457,7 +460,13 @@ export function showLobby(root, params = {}) {
     if (editor && wasOpen) editor.element.querySelector(".rules-editor").open = true;
     mount(root, [
       h("div", { class: "lobby" }, [
-        h("div", { class: "lobby-side" }, [nameSection(), roomsSection(), watchSection(), codeSection()]),
+        h("div", { class: "lobby-side" }, [
+          playNow.element,
+          nameSection(),
+          roomsSection(),
+          watchSection(),
+          codeSection(),
+        ]),
         createSection(),
       ]),
     ]);
