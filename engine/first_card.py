@@ -15,7 +15,7 @@ answered, is what the rules decide here:
   cross-stacking).
 - ``firstCardRules: duo``: player 1's (the dealer's) play with its penalty drawn at once,
   and a Wild Draw Four acts too (then player 1, under ``wildDrawFourPlaysAgain``, plays
-  again); a Reverse does not act: player 2 may dump its colour.
+  again); a Reverse does not act: player 2 may dump its colour (engine.duo_dump).
 
 A wild (but Duo's Wild Draw Four) only asks for the colour: the first player names it
 under ``classic``; the dealer (player 1) otherwise, and then the seat the card's effect

@@ -10,6 +10,8 @@ The listing (engine.legal) and apply (engine.game) both ask :func:`needs_target`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine import placings
 from engine.cards import FACES
 from engine.errors import IllegalAction, InvalidAction
@@ -35,7 +37,13 @@ def swap_needs_target(rules: Rules, rank: str, held: int, played: int) -> bool:
 
 def target_problem(state: State, seat: int, target: int) -> str | None:
     """Why ``target`` cannot be the seat a 7 swaps with (an error code), or None."""
-    if not 0 <= target < state.players or target == seat or state.out[target]:
+    return swap_target_problem(state.players, state.out, seat, target)
+
+
+def swap_target_problem(players: int, out: Sequence[bool], seat: int, target: int) -> str | None:
+    """:func:`target_problem` from the parts of a position (what a seat's view shows too):
+    the table's size and which seats are out."""
+    if not 0 <= target < players or target == seat or out[target]:
         return "bad_target"
     return None
 

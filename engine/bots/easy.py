@@ -10,7 +10,15 @@ from __future__ import annotations
 import random
 
 from engine.actions import Action
-from engine.bots.reading import OUT_OF_TURN, View, colors, complete_play, legal, on_turn, opponents
+from engine.bots.reading import (
+    OUT_OF_TURN,
+    View,
+    colors,
+    complete_play,
+    legal,
+    on_turn,
+    swap_targets,
+)
 
 
 def choose_easy(view: View, rng: random.Random) -> Action | None:
@@ -20,7 +28,7 @@ def choose_easy(view: View, rng: random.Random) -> Action | None:
         if action.type in OUT_OF_TURN or action.type == "nextDeal":
             continue
         if action.type == "play":
-            others = opponents(view)
+            others = swap_targets(view)
             target = others[0]["seat"] if others else None
             return complete_play(view, action.cards, colors(view)[0], target)
         if action.type == "chooseColor" and action.color is None:

@@ -14,7 +14,7 @@ from typing import Any
 from engine.actions import Action, parse_action
 from engine.cards import FACES, SIDE_COLORS, CardInfo
 from engine.rules import Rules, rules_from_json
-from engine.seven_zero import swap_needs_target
+from engine.seven_zero import swap_needs_target, swap_target_problem
 from engine.uno_call import calls_with
 
 View = Mapping[str, Any]
@@ -81,12 +81,6 @@ def seven_swaps(view: View) -> bool:
     return rules_of(view).seven_swaps
 
 
-def opponents(view: View) -> list[dict[str, Any]]:
-    """The other seats still in the match, with their card counts."""
-    me = view.get("you")
-    return [p for p in view.get("players") or () if p["seat"] != me and not p.get("out")]
-
-
 def needs_target(view: View, cards: tuple[str, ...], hand: list[str]) -> bool:
     """A seven that swaps hands names the seat it swaps with (the engine's rule)."""
     rank = faces(view)[cards[-1]].rank
@@ -110,9 +104,21 @@ def complete_play(
     )
 
 
+def swap_targets(view: View) -> list[dict[str, Any]]:
+    """The seats this seat's seven may swap with, with their card counts (the engine's
+    rule, engine.seven_zero)."""
+    me = view.get("you")
+    players = list(view.get("players") or ())
+    if me is None:
+        return []
+    out = [bool(p.get("out")) for p in players]
+    return [p for p in players if swap_target_problem(len(players), out, me, p["seat"]) is None]
+
+
 def fewest_cards_opponent(view: View) -> int | None:
-    """The opponent holding the fewest cards (the first such seat), or None."""
-    others = opponents(view)
+    """The seat a seven may swap with holding the fewest cards (the first such seat), or
+    None."""
+    others = swap_targets(view)
     if not others:
         return None
     seat: int = min(others, key=lambda p: (p["cards"], p["seat"]))["seat"]

@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 from engine import apply, final_state, legal_actions, parse_action, replay_log, view_for
 from engine.bots.normal import is_bluff, play_score
-from engine.bots.reading import complete_play
+from engine.bots.reading import complete_play, swap_targets
 from engine.bots.reading import needs_target as bot_needs_target
 from engine.cards import FACES, build_deck
 from engine.checks import turn_play_problem
 from engine.plays import plain_match
 from engine.rules import OPTIONS, Rules
-from engine.seven_zero import needs_target
+from engine.seven_zero import needs_target, targets
 from engine.stacking import answers_pending
 from engine.state import State
 from engine.wild_draw_four import wd4_is_bluff
@@ -174,6 +174,14 @@ def test_the_bots_know_when_a_seven_names_a_seat_as_the_engine_does() -> None:
                 if all(c in hand.split() for c in cards):
                     held = list(state.hands[0])
                     assert bot_needs_target(view, cards, held) == needs_target(state, 0, cards)
+
+
+def test_the_bots_swap_a_seven_with_the_seats_the_engine_allows() -> None:
+    state = position(["R7 G1", "B2 B3", "Y2", "G4 G5"], "R9", rules={"sevenZero": True})
+    for out in ((False, False, False, False), (False, True, False, False)):
+        state.out = out
+        seats = [p["seat"] for p in swap_targets(view_for(state, 0))]
+        assert seats == targets(state, 0)
 
 
 def test_the_bots_count_a_cards_points_by_the_rules_values() -> None:
