@@ -88,7 +88,7 @@ async def sign_in(body: Credentials, db: Db, limits: SignIn, address: ClientAddr
     return SignedIn(playerId=account.id, name=account.name, token=token)
 
 
-@router.delete("/sessions", status_code=204, responses=responses(_BAD_TOKEN, validated=False))
+@router.delete("/sessions", status_code=204, responses=responses(_BAD_TOKEN))
 async def sign_out(db: Db, account: CurrentAccount) -> Response:
     """End the bearer's session (its token no longer works; other sessions go on)."""
     await account()
@@ -96,7 +96,7 @@ async def sign_out(db: Db, account: CurrentAccount) -> Response:
     return Response(status_code=204)
 
 
-@router.get("/me", response_model=Me, responses=responses(_BAD_TOKEN, validated=False))
+@router.get("/me", response_model=Me, responses=responses(_BAD_TOKEN))
 async def me(db: Db, account: CurrentAccount) -> dict[str, Any]:
     """The bearer's account and its ratings."""
     found = await account()

@@ -1,4 +1,6 @@
-"""The error every room operation raises when it refuses: a status, a stable code, a message."""
+"""The one refusal type: every room operation, REST route and socket message that refuses
+raises a :class:`RoomError` (a status, a stable code, a message; on a socket, the ``ref``
+of the message it answers)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,12 @@ class RoomError(Exception):
     ``message``; REST answers it as ``{"code", "message"}``, the socket as an ``error``."""
 
     def __init__(
-        self, status: int, code: str, message: str, detail: dict[str, Any] | None = None
+        self,
+        status: int,
+        code: str,
+        message: str,
+        detail: dict[str, Any] | None = None,
+        ref: str | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -18,6 +25,8 @@ class RoomError(Exception):
         self.message = message
         # Extra fields of the answer (``won``: the change a lost race went to).
         self.detail = detail or {}
+        # The id of the socket message refused, when the refusal can name it.
+        self.ref = ref
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, **self.detail}

@@ -25,17 +25,11 @@ from limits import RateLimitItem
 from app.limits import RestLimits, rate_items
 from app.names import clean_text as without_format
 from app.rooms.doc import player_by_pid
+from app.rooms.errors import RoomError
 from app.wire.messages import ChatSaid, ReactionSent
 
 CHAT_MAX = 200  # characters of one chat message
 EMOTES = ("thumbsUp", "laugh", "wow", "sad", "angry", "clap", "gg", "uno")
-
-
-class ChatRefused(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class ChatLimits:
@@ -49,16 +43,16 @@ class ChatLimits:
         self._each: list[RateLimitItem] = rate_items(chat_rate)
         self._spectators: list[RateLimitItem] = rate_items(spectator_rate)
 
-    async def refusal(self, room_id: str, pid: str | None, address: str) -> ChatRefused | None:
+    async def refusal(self, room_id: str, pid: str | None, address: str) -> RoomError | None:
         """None if the socket's speaker may say one more thing now (it is counted), else
         why not (``chat_rate``). The speaker is counted first: a line it may not say
         spends none of the room's spectators' share."""
         speaker_key = pid if pid is not None else "@" + address
         if not await self._counters.hit(self._each, "chat", room_id, speaker_key):
-            return ChatRefused("chat_rate", f"at most {self.chat_rate} per speaker")
+            return RoomError(429, "chat_rate", f"at most {self.chat_rate} per speaker")
         if pid is None and not await self._counters.hit(self._spectators, "watch", room_id):
-            return ChatRefused(
-                "chat_rate", f"this room's spectators say at most {self.spectator_rate}"
+            return RoomError(
+                429, "chat_rate", f"this room's spectators say at most {self.spectator_rate}"
             )
         return None
 
@@ -69,9 +63,9 @@ def clean_text(text: str) -> str:
     kept = without_format(text)
     cleaned = "".join(c for c in kept if c.isprintable() or c == " ").strip()
     if not cleaned:
-        raise ChatRefused("chat_empty", "a chat message needs some text")
+        raise RoomError(422, "chat_empty", "a chat message needs some text")
     if len(cleaned) > CHAT_MAX:
-        raise ChatRefused("chat_too_long", f"a chat message is at most {CHAT_MAX} characters")
+        raise RoomError(422, "chat_too_long", f"a chat message is at most {CHAT_MAX} characters")
     return cleaned
 
 
@@ -81,9 +75,9 @@ def speaker(doc: dict[str, Any], pid: str | None) -> dict[str, Any]:
         return {"seat": None, "name": None, "spectator": True}
     player = player_by_pid(doc, pid)
     if player is None:
-        raise ChatRefused("not_seated", "this socket's seat is gone")
+        raise RoomError(403, "not_seated", "this socket's seat is gone")
     if pid in doc.get("muted", ()):
-        raise ChatRefused("muted", "the host muted this seat's chat")
+        raise RoomError(403, "muted", "the host muted this seat's chat")
     return {"seat": player["seat"], "name": player["name"], "spectator": False}
 
 
@@ -93,7 +87,7 @@ def chat_message(who: dict[str, Any], text: str, ts: int) -> dict[str, Any]:
 
 def reaction_message(who: dict[str, Any], emote: str, ts: int) -> dict[str, Any]:
     if emote not in EMOTES:
-        raise ChatRefused("bad_emote", f"unknown emote {emote!r}; known: {list(EMOTES)}")
+        raise RoomError(422, "bad_emote", f"unknown emote {emote!r}; known: {list(EMOTES)}")
     return ReactionSent.build(**who, emote=emote, ts=ts)
 
 

@@ -32,7 +32,7 @@ from app.rooms.service import CLOSE_UNAVAILABLE, RoomService, answer
 from app.settings import Settings
 from app.store import OUTAGE
 from app.wire.messages import ErrorMessage, PongMessage, error
-from app.ws.chat import ChatLimits, ChatRefused, chat_message, reaction_message, speaker
+from app.ws.chat import ChatLimits, chat_message, reaction_message, speaker
 from app.ws.connection import Connection
 from app.ws.limits import TokenBucket
 from app.ws.origins import allowed_origins, origin_allowed
@@ -44,7 +44,6 @@ from app.ws.protocol import (
     EntropyMessage,
     PingMessage,
     PongReply,
-    ProtocolError,
     ReactMessage,
     parse,
 )
@@ -339,7 +338,7 @@ async def _receive(
             return
         try:
             parsed = parse(raw)
-        except ProtocolError as err:
+        except RoomError as err:
             conn.send(error(err.code, err.message, err.ref))
             continue
         if isinstance(parsed, PingMessage):
@@ -375,7 +374,7 @@ async def _talk(
             said = chat_message(who, message.text, service.now_ms())
         else:
             said = reaction_message(who, message.emote, service.now_ms())
-    except ChatRefused as err:
+    except RoomError as err:
         conn.send(error(err.code, err.message))
         return
     await service.say(conn.room_id, said, connection_nodes(record.doc))

@@ -2,9 +2,9 @@
 place.
 
 Client messages are a union discriminated on ``type``; :func:`parse` turns raw text into
-one of them or raises :class:`ProtocolError` with a stable code. The server -> client
-messages, and their builders, are in ``app.wire.messages`` (below ``app.rooms``, which
-builds the patches).
+one of them or raises the one refusal type, :class:`~app.rooms.errors.RoomError` (400),
+with a stable code. The server -> client messages, and their builders, are in
+``app.wire.messages`` (below ``app.rooms``, which builds the patches).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from app.rooms.errors import RoomError
 from app.wire.content import Action
 from app.wire.messages import VERSION
 
@@ -134,31 +135,24 @@ CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
 )
 
 
-class ProtocolError(Exception):
-    def __init__(self, code: str, message: str, ref: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.ref = ref
-
-
 def parse(text: str | bytes) -> AnyClientMessage:
     """One client message from its raw text.
 
-    :raises ProtocolError: ``bad_json`` (not JSON, or not an object), ``unknown_type``,
+    :raises RoomError: ``bad_json`` (not JSON, or not an object), ``unknown_type``,
         ``bad_message`` (a field missing, of the wrong type, or not allowed).
     """
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError:
-        raise ProtocolError("bad_json", "a message must be one JSON object") from None
+        raise RoomError(400, "bad_json", "a message must be one JSON object") from None
     if not isinstance(data, dict):
-        raise ProtocolError("bad_json", "a message must be one JSON object")
+        raise RoomError(400, "bad_json", "a message must be one JSON object")
     kind = data.get("type")
     ref = data.get("id") if isinstance(data.get("id"), str) else None
     if kind not in CLIENT_TYPES:
-        raise ProtocolError(
-            "unknown_type", f"unknown message type {kind!r}; known: {list(CLIENT_TYPES)}", ref
+        known = list(CLIENT_TYPES)
+        raise RoomError(
+            400, "unknown_type", f"unknown message type {kind!r}; known: {known}", ref=ref
         )
     try:
         return _client_adapter.validate_python(data)
@@ -168,7 +162,7 @@ def parse(text: str | bytes) -> AnyClientMessage:
         code = _FIELD_CODES.get(first["loc"][1:2], "bad_message")
         if code == "bad_entropy" and first["type"] == "string_too_long":
             code = "entropy_too_large"
-        raise ProtocolError(code, f"{where}: {first['msg']}", ref) from None
+        raise RoomError(400, code, f"{where}: {first['msg']}", ref=ref) from None
 
 
 # Fields whose bad values have a code of their own.
