@@ -1,9 +1,9 @@
 // The lobby: your name, the open public rooms, joining by code, creating a room.
 
 import { api, ApiError, roomsOf } from "./api.js";
+import { client } from "./client.js";
 import { h, mount } from "./dom.js";
 import { errorText, presetLabel, t } from "./i18n.js";
-import { LobbyFeed } from "./lobby-feed.js";
 import { confirmAdult } from "./pickers.js";
 import { loadCatalogue, rulesEditor } from "./rules.js";
 import { playNowSection } from "./accounts/play-now.js";
@@ -87,15 +87,15 @@ export function showLobby(root, params = {}) {
 
   // The lists follow the lobby socket; REST reads them while it is not there (and on
   // "Refresh").
-  const feed = new LobbyFeed((live) => {
-    rooms = [...live.rooms.values()];
-    playing = [...live.playing.values()];
+  const feed = client.lobby();
+  feed.on("lobby", (liveRooms, livePlaying) => {
+    rooms = liveRooms;
+    playing = livePlaying;
     if (!disposed) renderRooms();
   });
-  feed.connect();
 
   async function refresh() {
-    if (feed.online) return; // the socket keeps the lists current
+    if (feed.live) return; // the socket keeps the lists current
     try {
       [rooms, playing] = await Promise.all([api.listRooms(), api.listRooms("playing")]).then((lists) =>
         lists.map(roomsOf),
@@ -478,7 +478,7 @@ export function showLobby(root, params = {}) {
   refresh();
   fetchCatalogue();
   timer = setInterval(() => {
-    if (!feed.online) refresh();
+    if (!feed.live) refresh();
     fetchCatalogue();
   }, REFRESH_MS);
   // The rules editor needs the server's option list; until it comes (or after a failed

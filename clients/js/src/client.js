@@ -164,7 +164,7 @@ export class UnoClient {
     return new RoomSession(this, roomId, null, options).open();
   }
 
-  /** The lobby's live room list (`/ws/lobby`). */
+  /** The lobby's live lists of open rooms and running games (`/ws/lobby`). */
   lobby(options) {
     return new LobbyFeed(this, options).open();
   }

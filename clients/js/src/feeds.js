@@ -16,15 +16,26 @@ function deferred(target) {
   target.ready.catch(() => {});
 }
 
-/** `client.lobby()`: the public rooms open to join, as `GET /api/rooms` lists them,
- * kept current. Emits `rooms (rooms, changes)` after the snapshot and every change. */
+function applyChanges(byId, changes) {
+  for (const change of changes) {
+    if (change.op === "remove") byId.delete(change.roomId);
+    else if (change.room) byId.set(change.roomId, change.room);
+  }
+}
+
+/** `client.lobby()`: the public rooms open to join and the running public games, as
+ * `GET /api/rooms` and `GET /api/rooms?status=playing` list them, kept current. Emits
+ * `rooms (rooms, changes)` and `playing (playing, changes)` after the snapshot and each
+ * change of that list, then `lobby (rooms, playing)` once per snapshot or message. */
 export class LobbyFeed extends LiveSocket {
   constructor(client, options = {}) {
     super(client, { fatal: FATAL_CLOSE, backoff: options.backoff });
-    this.byId = new Map(); // roomId -> room, oldest first
+    this.byId = new Map(); // roomId -> room open to join, oldest first
+    this.playingById = new Map(); // roomId -> running game, oldest first
     this.epoch = null;
     this.seq = null;
     this.resuming = false;
+    this.live = false; // the socket is open and a snapshot came on it
     deferred(this);
   }
 
@@ -32,9 +43,14 @@ export class LobbyFeed extends LiveSocket {
     return "/ws/lobby";
   }
 
-  /** The rooms, oldest first. */
+  /** The rooms open to join, oldest first. */
   get rooms() {
     return [...this.byId.values()];
+  }
+
+  /** The running games, oldest first. */
+  get playing() {
+    return [...this.playingById.values()];
   }
 
   opened() {
@@ -42,11 +58,17 @@ export class LobbyFeed extends LiveSocket {
     if (this.seq !== null) this.#resume();
   }
 
+  interrupted() {
+    this.live = false;
+  }
+
   failed(code, reason) {
+    this.live = false;
     this.readyReject(new Error(`the lobby socket closed with ${code} ${reason || ""}`.trim()));
   }
 
   closing() {
+    this.live = false;
     this.readyReject(new Error("closed"));
   }
 
@@ -58,11 +80,15 @@ export class LobbyFeed extends LiveSocket {
     if (msg.type === "snapshot") {
       this.settled();
       this.resuming = false;
+      this.live = true;
       this.epoch = msg.epoch;
       this.seq = msg.seq;
       this.byId = new Map((msg.rooms || []).map((room) => [room.roomId, room]));
+      this.playingById = new Map((msg.playing || []).map((room) => [room.roomId, room]));
       this.readyResolve(this.rooms);
       this.emit("rooms", this.rooms, null);
+      this.emit("playing", this.playing, null);
+      this.emit("lobby", this.rooms, this.playing);
     } else if (msg.type === "lobby") {
       if (this.seq === null) return;
       if (msg.epoch === this.epoch && msg.seq <= this.seq) return; // a repeat
@@ -73,11 +99,15 @@ export class LobbyFeed extends LiveSocket {
       }
       this.resuming = false;
       this.seq = msg.seq;
-      for (const change of msg.changes || []) {
-        if (change.op === "remove") this.byId.delete(change.roomId);
-        else if (change.room) this.byId.set(change.roomId, change.room);
-      }
-      this.emit("rooms", this.rooms, msg.changes || []);
+      const changes = msg.changes || [];
+      const playingChanges = msg.playingChanges || [];
+      // Both lists change before anyone hears of it: a game that started leaves `rooms`
+      // and enters `playing` in the same message.
+      applyChanges(this.byId, changes);
+      applyChanges(this.playingById, playingChanges);
+      if (changes.length) this.emit("rooms", this.rooms, changes);
+      if (playingChanges.length) this.emit("playing", this.playing, playingChanges);
+      this.emit("lobby", this.rooms, this.playing);
     } else if (msg.type === "error") {
       this.emit("error", msg);
     }

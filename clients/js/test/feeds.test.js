@@ -47,6 +47,52 @@ test("the lobby pushes a room as it opens, fills and starts", async () => {
   lobby.close();
 });
 
+test("the lobby moves a room that starts from the open rooms to the running games", async () => {
+  const client = server.client();
+  const lobby = client.lobby();
+  await lobby.ready;
+  const room = await client.createRoom({ name: "starting", rules: { preset: "classic" }, seats: 3 });
+  await client.joinRoom(room.roomId, { name: "Anna" });
+  await client.joinRoom(room.roomId, { name: "Ben" });
+  const open = () => lobby.rooms.some((r) => r.roomId === room.roomId);
+  const running = () => lobby.playing.find((r) => r.roomId === room.roomId);
+  await until(lobby, "lobby", () => open() && !running());
+  assert.equal(lobby.live, true);
+  // Each message leaves the lists consistent: the room is never in both, nor lost
+  // between them once the start is pushed.
+  const seen = [];
+  lobby.on("lobby", (rooms, playing) => {
+    seen.push({ open: rooms.some((r) => r.roomId === room.roomId), running: playing.some((r) => r.roomId === room.roomId) });
+  });
+  const playingChanges = [];
+  lobby.on("playing", (playing, changes) => playingChanges.push(...(changes || [])));
+  await client.startRoom(room.roomId, room.hostToken);
+  await until(lobby, "lobby", () => running() !== undefined);
+  assert.ok(!open());
+  assert.deepEqual(seen.at(-1), { open: false, running: true });
+  assert.ok(seen.every((s) => !(s.open && s.running)));
+  assert.deepEqual(
+    running().players.map((p) => p.name),
+    ["Anna", "Ben"],
+  );
+  assert.ok(playingChanges.some((c) => c.op === "add" && c.roomId === room.roomId));
+  // A dropped socket comes back with both lists as REST lists them.
+  lobby.drop();
+  await until(lobby, "status", () => !lobby.live);
+  await until(lobby, "lobby", () => lobby.live);
+  const [rooms, playing] = await Promise.all([client.listRooms(), client.listRooms("playing")]);
+  assert.deepEqual(
+    lobby.playing.map((r) => r.roomId),
+    playing.map((r) => r.roomId),
+  );
+  assert.deepEqual(
+    lobby.rooms.map((r) => r.roomId),
+    rooms.map((r) => r.roomId),
+  );
+  lobby.close();
+  assert.equal(lobby.live, false);
+});
+
 test("a spectator follows the table without hands and may not act", async () => {
   const client = server.client();
   const room = await client.createRoom({ name: "watched", rules: { preset: "classic" }, seats: 2 });

@@ -186,8 +186,15 @@ export declare class LobbyFeed extends LiveSocket {
   constructor(client: UnoClient, options?: SocketOptions);
   /** The public rooms open to join, oldest first. */
   readonly rooms: RoomSummary[];
+  /** The running public games, oldest first. */
+  readonly playing: RoomSummary[];
+  /** The socket is open and a snapshot came on it: the lists are current. */
+  readonly live: boolean;
   ready: Promise<RoomSummary[]>;
   on(type: "rooms", listener: Listener<[RoomSummary[], LobbyChange[] | null]>): () => void;
+  on(type: "playing", listener: Listener<[RoomSummary[], LobbyChange[] | null]>): () => void;
+  /** Once per snapshot or change, after both lists took it. */
+  on(type: "lobby", listener: Listener<[RoomSummary[], RoomSummary[]]>): () => void;
   on(type: "error", listener: Listener<[ErrorMessage]>): () => void;
   on(type: "status", listener: Listener<[SocketStatus]>): () => void;
 }

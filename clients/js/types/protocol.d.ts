@@ -397,6 +397,10 @@ export interface Player {
  */
 away?: (boolean | null)
 /**
+ * server ms when the autopilot takes the seat over (every socket of it closed; the room's absentAfter after the last one), or null
+ */
+awayAt?: (number | null)
+/**
  * ms of time bank left this match
  */
 bank?: (number | null)
@@ -432,11 +436,30 @@ out?: (boolean | null)
  * placings: the seat's place this deal (1 first out), or null
  */
 place?: (number | null)
+/**
+ * an account's seat: its rating; null for guests and bots
+ */
+rating?: (SeatRating | null)
 score: number
 /**
  * a seat number, 0..n-1 clockwise
  */
 seat: number
+}
+/**
+ * This interface was referenced by `UnoProtocol`'s JSON-Schema
+ * via the `definition` "SeatRating".
+ */
+export interface SeatRating {
+games: number
+/**
+ * fewer than 20 rated games (shown with a ?)
+ */
+provisional: boolean
+/**
+ * the account's shown rating in the room's pool
+ */
+value: number
 }
 /**
  * This interface was referenced by `UnoProtocol`'s JSON-Schema
@@ -797,6 +820,10 @@ serverSeed: string
  * via the `definition` "BottleView".
  */
 export interface BottleView {
+/**
+ * server ms when the decision's turn time ends and its time bank starts (the bank runs until `deadline`), or null
+ */
+bankFrom?: (number | null)
 /**
  * the colour in force
  */
@@ -2029,14 +2056,15 @@ type: "watchers"
 }
 /**
  * ``add`` or ``update``: the room as ``GET /api/rooms/{id}`` shows it; ``remove``: it
- * left the lobby, and why (``full``, ``started``, ``over``, ``private``, ``closed``).
+ * left the list, and why (``full``, ``started``, ``over``, ``private``, ``empty``: nobody
+ * is in it any more, ``closed``).
  * 
  * This interface was referenced by `UnoProtocol`'s JSON-Schema
  * via the `definition` "LobbyChange".
  */
 export interface LobbyChange {
 op: ("add" | "update" | "remove")
-reason?: (("full" | "started" | "over" | "private" | "closed") | null)
+reason?: (("full" | "started" | "over" | "private" | "empty" | "closed") | null)
 room?: (RoomSummary | null)
 roomId: string
 }
@@ -2060,6 +2088,10 @@ name: string
 nextDealDelay?: number
 players: PlayerSummary[]
 private: boolean
+/**
+ * its matches are rated (docs/ratings.md)
+ */
+rated?: boolean
 roomId: string
 rules: {
 [k: string]: unknown
@@ -2093,6 +2125,10 @@ connected: boolean
  */
 left?: boolean
 name: string
+/**
+ * an account's seat: its rating
+ */
+rating?: (SeatRating | null)
 seat: number
 }
 /**
@@ -2102,8 +2138,15 @@ seat: number
  * via the `definition` "LobbyMessage".
  */
 export interface LobbyMessage {
+/**
+ * of the rooms open to join (`rooms`)
+ */
 changes: LobbyChange[]
 epoch: string
+/**
+ * of the running games (`playing`)
+ */
+playingChanges?: LobbyChange[]
 seq: number
 ts: number
 type: "lobby"
@@ -2139,6 +2182,10 @@ export interface LobbySnapshot {
  * the feed this seq counts in
  */
 epoch: string
+/**
+ * running public games, to watch
+ */
+playing?: RoomSummary[]
 protocol: "uno.v1"
 rooms: RoomSummary[]
 seq: number
@@ -2152,6 +2199,10 @@ type: "snapshot"
  * via the `definition` "LobbyView".
  */
 export interface LobbyView {
+/**
+ * server ms when the decision's turn time ends and its time bank starts (the bank runs until `deadline`), or null
+ */
+bankFrom?: (number | null)
 /**
  * the colour in force
  */
@@ -2295,6 +2346,10 @@ seats: number[]
  */
 export interface RommyView {
 /**
+ * server ms when the decision's turn time ends and its time bank starts (the bank runs until `deadline`), or null
+ */
+bankFrom?: (number | null)
+/**
  * the colour in force
  */
 color: (string | null)
@@ -2408,6 +2463,10 @@ type: "ping"
  * via the `definition` "SheddingView".
  */
 export interface SheddingView {
+/**
+ * server ms when the decision's turn time ends and its time bank starts (the bank runs until `deadline`), or null
+ */
+bankFrom?: (number | null)
 /**
  * the colour in force
  */
