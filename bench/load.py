@@ -830,6 +830,13 @@ def compare_summary(rounds: list[dict[str, dict[str, Any]]], ours: str, theirs: 
         f"actions per CPU-second: {mine:.0f} vs {other:.0f} ({mine / other:.2f} x)",
         f"half-load p99: {med(ours, 'half_p99'):.1f} ms vs {med(theirs, 'half_p99'):.1f} ms",
     ]
+    # The same ratio round by round: each pair ran under the same machine load.
+    paired = [r[ours]["per_cpu_second"] / r[theirs]["per_cpu_second"] for r in rounds]
+    lines.append(
+        "paired by round: "
+        + ", ".join(f"{x:.2f}" for x in paired)
+        + f" (median {median(paired):.2f} x)"
+    )
     if all("reference" in r for r in rounds):
         lines.append(
             f"reference: {med('reference', 'per_cpu_second'):.0f} actions per CPU-second, "

@@ -1,0 +1,54 @@
+"""``bench/load.py``'s comparison counts the server's whole process tree and prints the
+summary line other programs read (counts and formats, not times)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+import load  # noqa: E402
+
+# A parent that starts a child burning CPU and waits for it, then burns none itself.
+BURN = (
+    "import subprocess, sys; "
+    "subprocess.run([sys.executable, '-c', 'sum(range(30_000_000))']); "
+    "import time; time.sleep(30)"
+)
+
+
+def test_the_cpu_of_a_server_counts_the_processes_under_it() -> None:
+    parent = subprocess.Popen([sys.executable, "-c", BURN])
+    try:
+        own = 0.0
+        # Until the child has run and been waited for: its time is then the parent's.
+        for _ in range(600):
+            own = load.tree_cpu_seconds(parent.pid)
+            stat = load._stat(parent.pid)
+            if int(stat[13]) + int(stat[14]) > 0:
+                break
+            subprocess.run(["sleep", "0.1"])
+        stat = load._stat(parent.pid)
+        own_only = (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+        assert own > own_only
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+def test_the_summary_names_both_sides_and_their_ratio() -> None:
+    rounds = [
+        {
+            "ours": {"per_cpu_second": 2000.0, "half_p99": 10.0, "max": 900.0},
+            "theirs abc123": {"per_cpu_second": 1000.0, "half_p99": 20.0, "max": 800.0},
+            "reference": {"per_cpu_second": 8000.0, "half_p99": 5.0, "max": 4000.0},
+        }
+    ]
+    lines = load.compare_summary(rounds, "ours", "theirs abc123")
+    assert lines[0] == "actions per CPU-second: 2000 vs 1000 (2.00 x)"
+    assert lines[1] == "half-load p99: 10.0 ms vs 20.0 ms"
+    assert any(line.startswith("reference: 8000 actions per CPU-second") for line in lines)
