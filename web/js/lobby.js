@@ -96,15 +96,16 @@ export function showLobby(root, params = {}) {
 
   async function refresh() {
     if (feed.live) return; // the socket keeps the lists current
+    let lists;
     try {
-      [rooms, playing] = await Promise.all([api.listRooms(), api.listRooms("playing")]).then((lists) =>
-        lists.map(roomsOf),
-      );
+      lists = (await Promise.all([api.listRooms(), api.listRooms("playing")])).map(roomsOf);
     } catch {
-      rooms = [];
-      playing = [];
+      lists = [[], []];
     }
-    if (!disposed) renderRooms();
+    // The socket's snapshot may have come while REST answered: its lists are newer.
+    if (disposed || feed.live) return;
+    [rooms, playing] = lists;
+    renderRooms();
   }
 
   // A running game is watched, not joined: asked first, so that the expected way into a
