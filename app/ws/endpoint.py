@@ -2,7 +2,7 @@
 
 Handshake: the Origin must be allowed (else HTTP 403 before accepting) and the protocol
 version one this server speaks (else HTTP 400 with an ``{"code", "message"}`` body: a
-client asking for no subprotocol speaks ``uno.v1``); then the room and token are checked
+client asking for no subprotocol speaks ``uno.v1``, app.ws.handshake); then the room and token are checked
 after accepting, so that the client can read why it is turned away (an ``error`` message,
 then a close with a 44xx code). A seat's socket first commits its
 connection (``connect``, one seq) and then gets a snapshot that already includes it.
@@ -19,14 +19,13 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket
-from starlette.responses import JSONResponse
 
 import engine
 from app.deps import AppSettings, Limits, Rooms, Spectating
 from app.limits import RestLimits
 from app.rooms import commands
 from app.rooms.doc import player_by_token
-from app.rooms.errors import RoomError
+from app.rooms.errors import RoomError, not_found
 from app.rooms.presence import connection_nodes
 from app.rooms.service import CLOSE_UNAVAILABLE, RoomService, answer
 from app.settings import Settings
@@ -34,11 +33,10 @@ from app.store import OUTAGE
 from app.wire.messages import ErrorMessage, PongMessage, error
 from app.ws.chat import ChatLimits, chat_message, reaction_message, speaker
 from app.ws.connection import Connection
+from app.ws.handshake import Agreed, agree, deny, refuse_open
 from app.ws.limits import TokenBucket
-from app.ws.origins import allowed_origins, origin_allowed
 from app.ws.protocol import (
     ACK_MODES,
-    SUBPROTOCOLS,
     ActionMessage,
     ChatMessage,
     EntropyMessage,
@@ -63,26 +61,6 @@ CLOSE_TOO_MANY = 4429  # the seat's sockets, or the room's spectators, are at th
 _RATE_LIMITED = orjson.dumps(error("rate_limited", "too many messages; slow down")).decode()
 
 
-def negotiate(websocket: WebSocket) -> tuple[bool, str | None]:
-    """Whether the client speaks a version this server does, and the subprotocol to accept
-    with (None when the client asked for none: it is taken to speak ``uno.v1``)."""
-    offered = websocket.scope.get("subprotocols") or []
-    if not offered:
-        return True, None
-    for name in offered:
-        if name in SUBPROTOCOLS:
-            return True, name
-    return False, None
-
-
-async def _refuse(
-    websocket: WebSocket, code: str, message: str, close_code: int, subprotocol: str | None
-) -> None:
-    await websocket.accept(subprotocol=subprotocol)
-    await websocket.send_json(error(code, message))
-    await websocket.close(close_code)
-
-
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(
     websocket: WebSocket,
@@ -94,30 +72,24 @@ async def room_socket(
     token: str | None = None,
     ack: str | None = None,
 ) -> None:
-    if not _origin_allowed(websocket, settings):
-        await websocket.close(1008)  # before accept: the client sees HTTP 403
-        return
-    known, subprotocol = negotiate(websocket)
-    if not known:
-        offered = ", ".join(websocket.scope.get("subprotocols") or [])
-        body = {
-            "code": "unsupported_protocol",
-            "message": f"this server speaks {', '.join(SUBPROTOCOLS)}, not {offered}",
-        }
-        await websocket.send_denial_response(JSONResponse(body, status_code=400))
+    agreed = await agree(websocket, settings)
+    if agreed is None:
         return
     if ack is not None and ack not in ACK_MODES:
-        body = {"code": "invalid_request", "message": f"ack must be one of {list(ACK_MODES)}"}
-        await websocket.send_denial_response(JSONResponse(body, status_code=400))
+        message = f"ack must be one of {list(ACK_MODES)}"
+        await deny(websocket, RoomError(400, "invalid_request", message))
         return
-    admitted, pid = await _admit(websocket, service, room_id, token, subprotocol)
+    subprotocol = agreed.subprotocol
+    admitted, pid = await _admit(websocket, service, room_id, token, agreed)
     if not admitted:
         return
     address = _address(websocket)
     if pid is None and not spectating.take(room_id, address, settings.max_spectators_per_address):
         cap = settings.max_spectators_per_address
         message = f"this address holds {cap} spectator sockets of this room already"
-        await _refuse(websocket, "too_many_sockets", message, CLOSE_TOO_MANY, subprotocol)
+        await refuse_open(
+            websocket, agreed, RoomError(429, "too_many_sockets", message), CLOSE_TOO_MANY
+        )
         return
     try:
         await _serve(websocket, settings, service, limits, room_id, pid, address, ack, subprotocol)
@@ -227,7 +199,7 @@ async def _admit(
     service: RoomService,
     room_id: str,
     token: str | None,
-    subprotocol: str | None,
+    agreed: Agreed,
 ) -> tuple[bool, str | None]:
     """Whether the room lets this socket in (refused with its code if not), and the seat's
     player id (None: a spectator). The room is loaded here, not in the handler: a socket
@@ -237,43 +209,27 @@ async def _admit(
         record = await service.store.load(room_id) if _plausible(room_id, 64) else None
     except OUTAGE as err:
         log.warning("room %s: the store cannot be reached at a handshake: %r", room_id, err)
-        await _refuse(websocket, "unavailable", UNAVAILABLE, CLOSE_UNAVAILABLE, subprotocol)
+        await refuse_open(
+            websocket, agreed, RoomError(503, "unavailable", UNAVAILABLE), CLOSE_UNAVAILABLE
+        )
         return False, None
     if record is None:
-        await _refuse(
-            websocket, "room_not_found", f"no room {room_id!r}", CLOSE_NOT_FOUND, subprotocol
-        )
+        await refuse_open(websocket, agreed, not_found(room_id), CLOSE_NOT_FOUND)
         return False, None
     if token is not None:
         # An empty token is a token that holds no seat, not a spectator's missing one.
         player = player_by_token(record.doc, token) if _plausible(token, 128) else None
         if player is None:
-            await _refuse(
-                websocket, "bad_token", "this token holds no seat", CLOSE_BAD_TOKEN, subprotocol
-            )
+            refused = RoomError(401, "bad_token", "this token holds no seat")
+            await refuse_open(websocket, agreed, refused, CLOSE_BAD_TOKEN)
             return False, None
         pid: str = player["pid"]
         return True, pid
     if not record.doc["spectators"]:
-        await _refuse(
-            websocket,
-            "no_spectators",
-            "this room has no spectators",
-            CLOSE_NO_SPECTATORS,
-            subprotocol,
-        )
+        refused = RoomError(403, "no_spectators", "this room has no spectators")
+        await refuse_open(websocket, agreed, refused, CLOSE_NO_SPECTATORS)
         return False, None
     return True, None
-
-
-def _origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
-    """The browser's ``Origin`` against the public origins (see app.ws.origins); the port
-    the server listens on is the one this connection came in on."""
-    local = websocket.scope.get("server") or (None, settings.port)
-    allowed = allowed_origins(
-        settings.public_origins, settings.allowed_origins, settings.host, local[1], local[0]
-    )
-    return origin_allowed(websocket.headers.get("origin"), allowed)
 
 
 def _plausible(text: str, longest: int) -> bool:

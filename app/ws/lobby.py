@@ -20,7 +20,6 @@ from typing import Any, Literal
 import orjson
 from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from starlette.responses import JSONResponse
 
 from app.deps import AppSettings, Rooms
 from app.rooms.doc import LOBBY, PLAYING, someone_in, summary
@@ -28,8 +27,8 @@ from app.settings import Settings
 from app.store.base import RoomStore
 from app.wire.messages import VERSION, error
 from app.wire.summary import RoomSummary
+from app.ws.handshake import agree
 from app.ws.limits import TokenBucket
-from app.ws.protocol import SUBPROTOCOLS
 
 router = APIRouter()
 
@@ -225,17 +224,10 @@ def _feed(websocket: WebSocket) -> LobbyFeed:
 
 @router.websocket("/ws/lobby")
 async def lobby_socket(websocket: WebSocket, settings: AppSettings, rooms: Rooms) -> None:
-    from app.ws.endpoint import _origin_allowed, negotiate
-
-    if not _origin_allowed(websocket, settings):
-        await websocket.close(1008)
+    agreed = await agree(websocket, settings)
+    if agreed is None:
         return
-    known, subprotocol = negotiate(websocket)
-    if not known:
-        body = {"code": "unsupported_protocol", "message": f"this server speaks {SUBPROTOCOLS}"}
-        await websocket.send_denial_response(JSONResponse(body, status_code=400))
-        return
-    await websocket.accept(subprotocol=subprotocol)
+    await websocket.accept(subprotocol=agreed.subprotocol)
     feed = _feed(websocket)
     now_ms = rooms.now_ms
     listener = _Listener(websocket)

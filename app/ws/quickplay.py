@@ -16,11 +16,10 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket
-from starlette.responses import JSONResponse
 
 from app.deps import AppSettings, QuickplayQueue, Rooms
 from app.quickplay.tables import gap
-from app.ws.protocol import SUBPROTOCOLS
+from app.ws.handshake import agree
 
 router = APIRouter()
 
@@ -42,17 +41,10 @@ def _queued(ticket: dict[str, Any], now: int) -> dict[str, Any]:
 async def quickplay_socket(
     websocket: WebSocket, settings: AppSettings, rooms: Rooms, queue: QuickplayQueue
 ) -> None:
-    from app.ws.endpoint import _origin_allowed, negotiate
-
-    if not _origin_allowed(websocket, settings):
-        await websocket.close(1008)
+    agreed = await agree(websocket, settings)
+    if agreed is None:
         return
-    known, subprotocol = negotiate(websocket)
-    if not known:
-        body = {"code": "unsupported_protocol", "message": f"this server speaks {SUBPROTOCOLS}"}
-        await websocket.send_denial_response(JSONResponse(body, status_code=400))
-        return
-    await websocket.accept(subprotocol=subprotocol)
+    await websocket.accept(subprotocol=agreed.subprotocol)
     ticket_id = websocket.query_params.get("ticket", "")
     reader = asyncio.create_task(_drain(websocket))
     try:

@@ -19,7 +19,6 @@ from typing import Any, Literal
 import orjson
 from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from starlette.responses import JSONResponse
 
 from app.deps import AppSettings
 from app.rooms.errors import RoomError
@@ -28,8 +27,8 @@ from app.tournaments import events
 from app.tournaments import service as tour
 from app.tournaments.service import TournamentService
 from app.wire.messages import VERSION, error
+from app.ws.handshake import agree, deny
 from app.ws.limits import TokenBucket
-from app.ws.protocol import SUBPROTOCOLS
 
 router = APIRouter()
 
@@ -153,24 +152,16 @@ def _feeds(websocket: WebSocket) -> TournamentFeeds:
 async def tournament_socket(
     websocket: WebSocket, tournament_id: str, settings: AppSettings
 ) -> None:
-    from app.ws.endpoint import _origin_allowed, negotiate
-
-    if not _origin_allowed(websocket, settings):
-        await websocket.close(1008)
-        return
-    known, subprotocol = negotiate(websocket)
-    if not known:
-        body = {"code": "unsupported_protocol", "message": f"this server speaks {SUBPROTOCOLS}"}
-        await websocket.send_denial_response(JSONResponse(body, status_code=400))
+    agreed = await agree(websocket, settings)
+    if agreed is None:
         return
     feeds = _feeds(websocket)
     try:
         doc = await feeds.service.load(tournament_id)
     except RoomError as err:
-        body = {"code": err.code, "message": err.message}
-        await websocket.send_denial_response(JSONResponse(body, status_code=err.status))
+        await deny(websocket, err)
         return
-    await websocket.accept(subprotocol=subprotocol)
+    await websocket.accept(subprotocol=agreed.subprotocol)
     watcher = _Watcher(websocket, int(doc.get("seq", 0)))
     sender = asyncio.create_task(watcher.run())
     try:

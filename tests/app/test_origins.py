@@ -5,6 +5,7 @@ the server's public origins, scheme included; the ``Host`` a request names prove
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -99,3 +100,38 @@ def test_public_origins_come_from_the_command_line_or_the_environment(
 )
 def test_origins_are_compared_in_one_normal_form(origin: str, normal: str | None) -> None:
     assert normal_origin(origin) == normal
+
+
+async def _upgrade(server: Server, path: str, headers: str) -> tuple[int, bytes]:
+    """The status and body answering a WebSocket upgrade of ``path`` with extra headers."""
+    address = urlsplit(server.base)
+    reader, writer = await asyncio.open_connection(address.hostname, address.port)
+    request = (
+        f"GET {path} HTTP/1.1\r\nHost: {address.netloc}\r\n{headers}"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    writer.write(request.encode())
+    await writer.drain()
+    status = int((await reader.readline()).split()[1])
+    body = b""
+    if status != 101:
+        with contextlib.suppress(asyncio.TimeoutError):
+            body = await asyncio.wait_for(reader.read(4096), 2)
+    writer.close()
+    return status, body
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/ws/rooms/{room}", "/ws/lobby", "/ws/tournaments/t-none", "/ws/quickplay?ticket=none"],
+)
+async def test_every_socket_shares_one_handshake(server: Server, path: str) -> None:
+    # The same origin check and the same version check, however the socket goes on.
+    room = await server.create()
+    target = path.format(room=room["roomId"])
+    status, _ = await _upgrade(server, target, "Origin: http://evil.example\r\n")
+    assert status == 403
+    status, body = await _upgrade(server, target, "Sec-WebSocket-Protocol: uno.v0\r\n")
+    assert status == 400
+    assert b"unsupported_protocol" in body
