@@ -19,8 +19,8 @@ import { partyLog, sipsTally } from "./bottle.js";
 // The selection survives redraws while the hand stays the same: hand indices, in click order.
 const selection = { hand: "", picked: [] };
 
-const JOKERS = new Set(["W", "W+4"]);
-export const isJoker = (code) => JOKERS.has(code);
+// The jokers are the deck's wild cards (docs/variants-party.md), as the card table says.
+export const isJoker = (code) => parseCard(code).wild;
 const numberOf = (code) => {
   const rank = parseCard(code).rank;
   return /^\d$/.test(rank) ? Number(rank) : null;
