@@ -82,6 +82,9 @@ class Deck(BaseModel):
 class Extra(BaseModel):
     code: str
     name: str
+    color: str | None = Field(description="colour letter; null for a wild")
+    rank: str = Field(description="the wild's own code")
+    wild: bool
     option: str = Field(description="the rule option whose value is the number added")
 
 
@@ -143,7 +146,14 @@ def cards() -> dict[str, Any]:
             deck["light"] = deck["dark"] = None
         decks.append(deck)
     extras = [
-        {"code": code, "name": RANK_NAMES[code], "option": option}
+        {
+            "code": code,
+            "name": RANK_NAMES[code],
+            "color": FACES["light"][code].color,
+            "rank": FACES["light"][code].rank,
+            "wild": FACES["light"][code].is_wild,
+            "option": option,
+        }
         for code, option in EXTRAS.items()
     ]
     return {

@@ -361,6 +361,12 @@ class RommyView(_GameView):
     step: str = Field(description="draw, then play")
     mustMeld: bool
     stock: Count
+    pointsLaid: list[int] | None = Field(
+        description="per seat, the points of the cards it melded (null until the deal is over)"
+    )
+    pointsInHand: list[int] | None = Field(
+        description="per seat, the points left in its hand (null until the deal is over)"
+    )
     drinks: list[int] | None
     sips: list[Sip]
 

@@ -51,6 +51,9 @@ async def test_get_cards_lists_every_card_every_preset_deals(server: Server) -> 
         "wild": True,
         "count": 4,
     }
+    # Clients read what a card is from this table alone: the extras carry it too.
+    for extra in body["extras"]:
+        assert extra["wild"] is FACES["light"][extra["code"]].is_wild, extra
 
 
 def test_the_card_table_in_the_docs_is_generated_from_the_decks() -> None:

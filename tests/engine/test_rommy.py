@@ -418,6 +418,20 @@ def test_rommy_view_shows_own_hand_and_only_counts_of_the_others() -> None:
     assert spectator["hand"] == [] and spectator["legal"] == []
 
 
+def test_rommy_view_at_the_deal_end_holds_each_seats_points_laid_and_in_hand() -> None:
+    state = position(["R1 R2 R3 G1", "B7 W"])
+    assert view_for(state, 0)["pointsLaid"] is None
+    state = act(state, 0, "meld", cards=["R1", "R2", "R3"])
+    state = act(state, 0, "discardCard", cards=["G1"])
+    view = view_for(state, 1)
+    assert view["phase"] in ("dealOver", "matchOver")
+    assert view["pointsLaid"] == [3 * card_points("R1"), 0]
+    assert view["pointsInHand"] == [0, card_points("B7") + card_points("W")]
+    assert view["dealScores"] == [
+        laid - held for laid, held in zip(view["pointsLaid"], view["pointsInHand"], strict=True)
+    ]
+
+
 def test_rommy_summary_has_the_contract_fields_plus_melds_and_stock() -> None:
     state = position(["R1 R2 R3 G1", "B7"], melds=[{"cards": ["G4", "G5", "G6"], "seat": 1}])
     out = GAMES["rommy"].summary(state)

@@ -456,7 +456,11 @@ def test_multi_play_offers_the_cards_that_may_go_along(page):
     view = base_view(
         hand=["R5", "G5", "Y5", "B2"],
         rules={"preset": "druk", "multiPlay": True},
-        legal=[{"type": "play", "cards": ["R5"]}, {"type": "draw"}],
+        legal=[
+            {"type": "play", "cards": ["R5"]},
+            {"type": "play", "cards": ["R5", "G5", "Y5"]},
+            {"type": "draw"},
+        ],
     )
     render(page, view)
     card(page, "R5").click()
@@ -473,6 +477,46 @@ def test_multi_play_offers_the_cards_that_may_go_along(page):
     dialog.locator('[data-testid=companion][data-card="Y5"]').check()
     dialog.get_by_test_id("play-selected").click()
     assert page.evaluate("window.__extra") == ["Y5"]
+
+
+def test_companions_are_the_group_plays_legal_lists_not_the_cards_of_a_rank(page):
+    # legal lists a group the rank would not make (R5 with a G7) and none for G7 alone,
+    # though the hand holds another 7: the table offers what legal says, nothing more.
+    view = base_view(
+        hand=["R5", "G7", "Y7", "B2"],
+        rules={"preset": "druk", "multiPlay": True},
+        legal=[
+            {"type": "play", "cards": ["R5"]},
+            {"type": "play", "cards": ["R5", "G7"]},
+            {"type": "play", "cards": ["G7"]},
+        ],
+    )
+    render(page, view)
+    card(page, "R5").click()
+    card(page, "G7").click()
+    plans = [s["plan"] for s in sent(page)]
+    assert plans[0]["needs"] == "companions" and plans[0]["companions"] == ["G7"]
+    assert plans[1]["needs"] is None
+
+
+def test_hand_highlights_exactly_the_cards_legal_lists(page):
+    # B2 does not match the red 3 on top and R5 does; legal says the opposite.
+    view = base_view(legal=[{"type": "play", "cards": ["B2"]}, {"type": "draw"}], hand=["R5", "B2"])
+    render(page, view)
+    assert card(page, "B2").get_attribute("data-playable") == "true"
+    assert card(page, "R5").get_attribute("data-playable") == "false"
+
+
+def test_challenge_prompt_names_the_penalty_the_view_holds(page):
+    view = base_view(
+        phase="playing",
+        pendingDraw=6,
+        legal=[{"type": "challenge"}, {"type": "draw"}],
+    )
+    render(page, view)
+    prompt = page.get_by_test_id("challenge-prompt")
+    expect(prompt).to_contain_text("6")
+    expect(prompt).not_to_contain_text("4")
 
 
 def test_draft_and_unknown_variant_actions_get_buttons(page):

@@ -500,13 +500,16 @@ def test_rommy_draw_step_must_meld_and_summary(page, shot):
     expect(page.get_by_test_id("turn-indicator")).to_have_text("Bens tur")
     expect(page.get_by_test_id("rommy-step")).to_have_text("Trin 1: træk")
 
-    # The end of the deal: melded points against the points left in hand.
+    # The end of the deal: melded points against the points left in hand, as the view
+    # gives them (numbers no card rule makes of these cards: the table counts nothing).
     render(
         page,
         rommy_view(
             phase="dealOver",
             hand=["R5"],
             reveal=[["R5"], ["W+4", "Y0"]],
+            pointsLaid=[36, 34],
+            pointsInHand=[6, 34],
             dealScores=[30, 0],
             totals=[70, -15],
             winner=0,
@@ -514,10 +517,10 @@ def test_rommy_draw_step_must_meld_and_summary(page, shot):
         ),
     )
     rows = page.get_by_test_id("scoreboard").locator("tbody tr")
-    expect(rows.nth(0).get_by_test_id("rommy-melded")).to_have_text("+35")
-    expect(rows.nth(0).get_by_test_id("rommy-in-hand")).to_contain_text("-5")
-    expect(rows.nth(1).get_by_test_id("rommy-melded")).to_have_text("+35")
-    expect(rows.nth(1).get_by_test_id("rommy-in-hand")).to_contain_text("-35")
+    expect(rows.nth(0).get_by_test_id("rommy-melded")).to_have_text("+36")
+    expect(rows.nth(0).get_by_test_id("rommy-in-hand")).to_contain_text("-6")
+    expect(rows.nth(1).get_by_test_id("rommy-melded")).to_have_text("+34")
+    expect(rows.nth(1).get_by_test_id("rommy-in-hand")).to_contain_text("-34")
     expect(rows.get_by_test_id("deal-score")).to_have_text(["30", "0"])
     expect(page.get_by_test_id("summary")).to_contain_text("Anna went out")
     page.get_by_test_id("next-deal").click()

@@ -71,6 +71,7 @@ export const api = {
   claim: (roomId, token) => request("POST", `/api/rooms/${encodeURIComponent(roomId)}/claim`, { token }),
   /** Every rule option (name, kind, default, range or choices, group, help) and preset. */
   ruleOptions: () => request("GET", "/api/rules"),
+  cards: () => request("GET", "/api/cards"),
   /** The beverage table of the drinking rules. */
   drinks: () => request("GET", "/api/drinks"),
   /** Host only, any time: mute (or unmute) a seat's chat. */

@@ -1,13 +1,36 @@
 // Card codes (docs/cards.md) as data and as drawings.
 //
+// What a card is (its colour, rank, whether it is wild) and the colours of each side come
+// from the server's card table (GET /api/cards, built from the engine's decks), fetched
+// once when this module loads, so a card the engine deals is read the way it means.
 // Cards are drawn with CSS (a coloured rounded rectangle, a tilted white oval) plus a few
 // inline SVG symbols, so there are no image files to load and they scale with the font.
 
+import { api } from "./api.js";
 import { t } from "./i18n.js";
 import { svg } from "./dom.js";
 
-const WILDS = new Set(["W", "W+4", "W+8", "A+2", "WSH", "WC", "W+2", "WDC"]);
-const COLORED = /^([RGBYPTOV])(\d|\+\d|SE|S|R|F)$/;
+/** {faces: Map(face code -> {color, rank, wild}), sides: {light: [...], dark: [...]}}. */
+function tableOf(data) {
+  const faces = new Map();
+  for (const deck of data.decks || []) {
+    for (const f of [...(deck.cards || []), ...(deck.light || []), ...(deck.dark || [])]) {
+      faces.set(f.code, { color: f.color, rank: f.rank, wild: f.wild });
+    }
+  }
+  for (const e of data.extras || []) faces.set(e.code, { color: e.color, rank: e.rank, wild: e.wild });
+  return { faces, sides: data.sideColors || {} };
+}
+
+// A failed fetch leaves the table empty (every card then reads as an unknown face) rather
+// than the whole client unable to load.
+const TABLE = await api
+  .cards()
+  .then(tableOf)
+  .catch((err) => {
+    console.error("GET /api/cards failed", err);
+    return { faces: new Map(), sides: {} };
+  });
 
 // UNO Flip: which face of a "LIGHT|DARK" card is up (0 light, 1 dark), as the table
 // view says; every other deck has one face.
@@ -20,7 +43,7 @@ export function setSide(side) {
 
 /** The colours a wild may name on the side in play. */
 export function wildColors() {
-  return shownSide ? ["P", "T", "O", "V"] : ["R", "G", "B", "Y"];
+  return [...(TABLE.sides[shownSide ? "dark" : "light"] || [])];
 }
 
 /** The side (0 light, 1 dark) of a side name; null: the one now up. */
@@ -36,10 +59,9 @@ function sideIndex(side) {
 export function parseCard(code, side = null) {
   const faces = String(code).split("|");
   const face = faces[sideIndex(side)] ?? faces[0];
-  if (WILDS.has(face)) return { code, face, color: null, rank: face, wild: true };
-  const m = COLORED.exec(face);
-  if (m) return { code, face, color: m[1], rank: m[2], wild: false };
-  return { code, face, color: null, rank: face, wild: false };
+  const known = TABLE.faces.get(face);
+  if (!known) return { code, face, color: null, rank: face, wild: false };
+  return { code, face, color: known.color, rank: known.rank, wild: known.wild };
 }
 
 export function isWild(code, side = null) {

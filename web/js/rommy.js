@@ -1,7 +1,8 @@
 // UNO Rommy (docs/variants-party.md): draw (stock, top discard or the whole pile), then
 // meld, lay off, swap jokers, and discard to end the turn. Drawn entirely from the view:
 // `hand`, `melds [{kind, cards, as, seats}]`, `discard` (top first), `stock`, `step`,
-// `mustMeld`, `pendingDraw`, `legal`, `totals`, `dealScores`, `reveal`, `drinks`, `sips`.
+// `mustMeld`, `pendingDraw`, `legal`, `totals`, `dealScores`, `reveal`, `pointsLaid`,
+// `pointsInHand`, `drinks`, `sips`.
 //
 // The player selects cards in the hand, then presses Meld, Discard, or a meld's "Lay off
 // here" / "Swap joker". Rommy's `legal` lists every draw, discard, single-card lay-off and
@@ -18,21 +19,12 @@ import { partyLog, sipsTally } from "./bottle.js";
 // The selection survives redraws while the hand stays the same: hand indices, in click order.
 const selection = { hand: "", picked: [] };
 
-const JOKERS = new Set(["W", "W+4"]);
-export const isJoker = (code) => JOKERS.has(code);
+// The jokers are the deck's wild cards (docs/variants-party.md), as the card table says.
+export const isJoker = (code) => parseCard(code).wild;
 const numberOf = (code) => {
   const rank = parseCard(code).rank;
   return /^\d$/.test(rank) ? Number(rank) : null;
 };
-
-/** Rommy's value of a card: 1-9 = 5, 0 = 10, Skip / Draw Two / Reverse = 15, wilds 25. */
-export function cardPoints(code) {
-  if (isJoker(code)) return 25;
-  const n = numberOf(code);
-  if (n === 0) return 10;
-  if (n !== null) return 5;
-  return 15;
-}
 
 function sameCards(a, b) {
   if (a.length !== b.length) return false;
@@ -500,13 +492,9 @@ export function renderRommy(view, ctx) {
     const over = view.phase === "matchOver";
     const list = view.players || [];
     const reveal = view.reveal || [];
-    const laid = list.map(() => 0);
-    for (const m of view.melds || []) {
-      (m.cards || []).forEach((c, i) => {
-        const s = m.seats?.[i];
-        if (s !== undefined && laid[s] !== undefined) laid[s] += cardPoints(c);
-      });
-    }
+    // The points are the server's (the view's pointsLaid / pointsInHand at the deal's end).
+    const laid = view.pointsLaid || [];
+    const held = view.pointsInHand || [];
     const canGoOn = L.has("nextDeal");
     const winner = view.winner;
     return h("section", { class: "summary panel", "data-testid": "summary", "aria-labelledby": "summary-h" }, [
@@ -531,10 +519,10 @@ export function renderRommy(view, ctx) {
             {},
             list.map((p) => {
               const left = reveal[p.seat] || [];
-              const handPts = left.reduce((sum, c) => sum + cardPoints(c), 0);
+              const handPts = held[p.seat] ?? 0;
               return h("tr", { "data-seat": p.seat, class: p.seat === winner ? "winner" : "" }, [
                 h("th", { scope: "row" }, [ctx.name(p.seat)]),
-                h("td", { class: "num", "data-testid": "rommy-melded" }, [`+${laid[p.seat]}`]),
+                h("td", { class: "num", "data-testid": "rommy-melded" }, [`+${laid[p.seat] ?? 0}`]),
                 h("td", { "data-testid": "rommy-in-hand", "aria-label": `${left.length ? cardsName(left) : t("summary.none")}: -${handPts}` }, [
                   h("span", { class: "mini-cards", "aria-hidden": "true" }, left.map((c) => cardFace(c, { size: "small" }))),
                   h("span", { "aria-hidden": "true" }, [` -${handPts}`]),

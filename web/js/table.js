@@ -56,9 +56,9 @@ export function legalInfo(view) {
 /**
  * What clicking `code` in the hand should send: {action, needs}, where `needs` is what
  * the server's `legal` entry for the card says the client must add: "color" (with the
- * `colors` to offer), "target" (with the `targets`), "companions" under multiPlay, or
- * null. Nothing is derived from the rules here. An unplayable card is still sent as it
- * is, so the server says why not.
+ * `colors` to offer), "target" (with the `targets`), "companions" (the other cards of the
+ * group plays listed for it, under multiPlay), or null. Nothing is derived from the
+ * rules here. An unplayable card is still sent as it is, so the server says why not.
  */
 export function planPlay(view, code) {
   const action = { type: "play", cards: [code] };
@@ -82,27 +82,22 @@ export function planPlay(view, code) {
     }
     return { action, needs: null };
   }
-  const rules = view.rules || {};
-  if (starts.length && rules.multiPlay && view.turn === view.you) {
-    const companions = companionsOf(view.hand || [], code);
+  if (view.turn === view.you) {
+    const companions = companionsOf(starts);
     if (companions.length) return { action, needs: "companions", companions };
   }
   return { action, needs: null };
 }
 
 /**
- * Under multiPlay, the cards that may follow `code` in the same play: the other cards of
- * the same number or the same action (any colour). The server judges the combination.
+ * Under multiPlay, the cards that may follow a card in the same play: the rest of the
+ * largest group play `legal` lists starting with it (`starts`). The server judges the
+ * combination.
  */
-export function companionsOf(hand, code) {
-  const first = parseCard(code);
-  if (first.wild) return [];
-  const rest = [...hand];
-  rest.splice(rest.indexOf(code), 1);
-  return rest.filter((c) => {
-    const card = parseCard(c);
-    return !card.wild && card.rank === first.rank;
-  });
+export function companionsOf(starts) {
+  const groups = starts.filter((a) => a.cards.length > 1);
+  if (!groups.length) return [];
+  return groups.reduce((a, b) => (b.cards.length > a.cards.length ? b : a)).cards.slice(1);
 }
 
 /** A button label for a legal action of a variant: its name, cards, colour and target. */
@@ -404,7 +399,7 @@ function prompts(view, ctx, info) {
   if (info.has("challenge")) {
     out.push(
       h("div", { class: "prompt warn", role: "group", "data-testid": "challenge-prompt" }, [
-        h("p", {}, [t("table.challengePrompt", { n: view.pendingDraw || 4 })]),
+        h("p", {}, [t("table.challengePrompt", { n: view.pendingDraw })]),
         h("div", { class: "row" }, [
           h(
             "button",
@@ -418,7 +413,7 @@ function prompts(view, ctx, info) {
             [t("table.challenge")],
           ),
           h("button", { type: "button", onClick: () => ctx.send({ type: "draw" }) }, [
-            t("table.takePenalty", { n: view.pendingDraw || 4 }),
+            t("table.takePenalty", { n: view.pendingDraw }),
           ]),
         ]),
       ]),

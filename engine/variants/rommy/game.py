@@ -356,14 +356,23 @@ def _discard_card(state: RommyState, seat: int, act: Action) -> Transition:
     return replace(new, turn=nxt, pending=pending), events
 
 
-def _end_deal(state: RommyState, out: int, events: list[Event]) -> Transition:
+def points_laid(state: RommyState) -> list[int]:
+    """Each seat's points on the table: the value of every card it laid in a meld."""
     laid = [0] * state.players
     for meld in state.melds:
         for card, who in zip(meld.cards, meld.seats, strict=True):
             laid[who] += card_points(card)
-    scores = tuple(
-        laid[s] - sum(card_points(c) for c in state.hands[s]) for s in range(state.players)
-    )
+    return laid
+
+
+def points_in_hand(state: RommyState) -> list[int]:
+    """Each seat's points still in its hand (they count against it at the deal's end)."""
+    return [sum(card_points(c) for c in hand) for hand in state.hands]
+
+
+def _end_deal(state: RommyState, out: int, events: list[Event]) -> Transition:
+    laid, held = points_laid(state), points_in_hand(state)
+    scores = tuple(laid[s] - held[s] for s in range(state.players))
     for s in range(state.players):
         state = _drink(state, s, sum(hand_sips(c) for c in state.hands[s]), "cardsInHand", events)
     totals = tuple(t + d for t, d in zip(state.totals, scores, strict=True))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import CARD_INFO
-from engine.variants.rommy.game import legal_actions
+from engine.variants.rommy.game import legal_actions, points_in_hand, points_laid
 from engine.variants.rommy.state import RommyState
 
 
@@ -48,6 +48,8 @@ def view_for(state: RommyState, seat: int | None) -> dict[str, Any]:
         "winner": state.winner,
         "matchOver": state.match_over,
         "reveal": [list(h) for h in state.hands] if _over(state) else None,
+        "pointsLaid": points_laid(state) if _over(state) else None,
+        "pointsInHand": points_in_hand(state) if _over(state) else None,
         "drinks": None if state.drinks is None else list(state.drinks),
         "sips": [{"seat": s, "count": n, "reason": r} for s, n, r in state.sips],
         "moves": state.moves,

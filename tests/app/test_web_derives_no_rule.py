@@ -1,0 +1,63 @@
+"""The browser client restates no rule: what a card is comes from GET /api/cards, what a
+seat may do from the view's ``legal``, penalties and points from the view.
+
+A static scan of web/js (vendored code aside) for the shapes such a restated rule takes:
+a list of wild card codes, a side's colour letters, a pattern that parses card codes, a
+penalty that falls back to a number of its own, a card-value table.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+WEB_JS = Path(__file__).resolve().parents[2] / "web" / "js"
+WILD = r'"(?:W|W\+4|W\+8|A\+2|WSH|WC|W\+2|WDC)"'
+RESTATED = {
+    "a list of wild card codes": re.compile(rf"{WILD}\s*,\s*{WILD}"),
+    "a side's colour letters": re.compile(
+        r'"R"\s*,\s*"G"\s*,\s*"B"\s*,\s*"Y"|"P"\s*,\s*"T"\s*,\s*"O"\s*,\s*"V"'
+    ),
+    "a pattern parsing card codes": re.compile(r"\[RGBY"),
+    "a penalty falling back to a number": re.compile(
+        r"(?:pendingDraw|penalty|pending)\s*(?:\|\||\?\?)\s*[1-9]"
+    ),
+    "a card-value function": re.compile(r"function\s+cardPoints\b"),
+}
+
+
+def _modules() -> list[Path]:
+    return sorted(p for p in WEB_JS.rglob("*.js") if "vendor" not in p.parts)
+
+
+def test_the_scan_sees_the_client_modules() -> None:
+    names = {p.name for p in _modules()}
+    assert {"table.js", "cards.js", "rommy.js"} <= names
+
+
+@pytest.mark.parametrize("what", sorted(RESTATED))
+def test_no_web_module_restates_a_rule(what: str) -> None:
+    pattern = RESTATED[what]
+    found = [
+        f"{path.relative_to(WEB_JS)}:{n}: {line.strip()}"
+        for path in _modules()
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert not found, f"{what} in the web client:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'const WILDS = new Set(["W", "W+4", "W+8"]);',
+        'return shownSide ? ["P", "T", "O", "V"] : ["R", "G", "B", "Y"];',
+        "const COLORED = /^([RGBYPTOV])(\\d|\\+\\d)$/;",
+        "t('table.takePenalty', { n: view.pendingDraw || 4 })",
+        "export function cardPoints(code) {",
+    ],
+)
+def test_the_scan_catches_the_rules_it_looks_for(line: str) -> None:
+    assert any(p.search(line) for p in RESTATED.values()), line
