@@ -151,8 +151,8 @@ class Matcher:
             for seat in table["seats"]:
                 if seat["rating"] is None:
                     await self.db.record_player(seat["pid"], seat["name"])
+            # Seated already: no empty-lobby timer (RoomService.created) to set.
             await self.rooms.store.create(room_id, doc, doc["code"], False)
-            await self.rooms.created(room_id, doc)
         try:
             await self.rooms.submit(room_id, commands.Start())
         except RoomError as err:

@@ -64,6 +64,21 @@ async def test_four_waiting_players_get_one_rated_quick_play_table(
             await ws.close()
 
 
+async def test_one_matching_round_seats_a_full_table(store_kind: str, tmp_path: Any) -> None:
+    async with running_server(store_kind, tmp_path, quickplay_fill_seconds=60) as server:
+        matcher = server.app.state.matcher
+        await matcher.close()
+        tickets = [await _ticket(server, f"r{i}") for i in range(5)]
+        async with asyncio.timeout(10):  # the closed matcher's lease lapses
+            while (seated := await matcher.round(server.app.state.rooms.now_ms())) == 0:
+                await asyncio.sleep(0.2)
+        assert seated == 1
+        queue: Queue = server.app.state.quickplay_queue
+        states = [(await queue.get(t) or {}).get("state") for t in tickets]
+        assert states == ["matched"] * 4 + ["queued"]  # the oldest four
+        assert await queue.tables() == []
+
+
 async def test_after_the_fill_time_bots_take_the_free_seats(store_kind: str, tmp_path: Any) -> None:
     async with running_server(store_kind, tmp_path, quickplay_fill_seconds=0.5) as server:
         ws = await _socket(server, await _ticket(server, "alone"))
