@@ -1,11 +1,12 @@
 """The socket endpoint ``/ws/rooms/{roomId}?token=``: handshake, receive loop, cleanup.
 
-Handshake: the Origin must be allowed (else HTTP 403 before accepting) and the protocol
-version one this server speaks (else HTTP 400 with an ``{"code", "message"}`` body: a
-client asking for no subprotocol speaks ``uno.v1``, app.ws.handshake); then the room and token are checked
-after accepting, so that the client can read why it is turned away (an ``error`` message,
-then a close with a 44xx code). A seat's socket first commits its
-connection (``connect``, one seq) and then gets a snapshot that already includes it.
+Handshake (app.ws.handshake, shared by every socket): the Origin must be allowed (else
+HTTP 403 before accepting) and the protocol version one this server speaks (else HTTP 400
+with an ``{"code", "message"}`` body; a client asking for no subprotocol speaks
+``uno.v1``); then the room and token are checked after accepting, so that the client can
+read why it is turned away (an ``error`` message, then a close with a 44xx code). A
+seat's socket first commits its connection (``connect``, one seq) and then gets a
+snapshot that already includes it.
 """
 
 from __future__ import annotations
