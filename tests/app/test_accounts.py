@@ -50,6 +50,18 @@ async def test_a_name_is_taken_ignoring_case(memory_server: Server) -> None:
     assert ok.status_code == 200 and ok.json()["name"] == "Anna"
 
 
+@pytest.mark.parametrize(("first", "second"), [("Bern_1", "Bem_1"), ("Bob", "B0b")])
+async def test_a_look_alike_of_a_name_is_taken(
+    memory_server: Server, first: str, second: str
+) -> None:
+    # Compared as every name is (app.names.name_key): "rn" reads as "m", "0" as "O".
+    await _sign_up(memory_server, first)
+    r = await memory_server.http.post(
+        "/api/accounts", json={"name": second, "password": "another one"}
+    )
+    assert r.status_code == 409 and r.json()["code"] == "account/name_taken"
+
+
 @pytest.mark.parametrize(
     ("name", "password", "code"),
     [
