@@ -2397,6 +2397,14 @@ pendingDraw: number
 phase: ("playing" | "dealOver" | "matchOver")
 players: Player[]
 /**
+ * per seat, the points left in its hand (null until the deal is over)
+ */
+pointsInHand: (number[] | null)
+/**
+ * per seat, the points of the cards it melded (null until the deal is over)
+ */
+pointsLaid: (number[] | null)
+/**
  * every hand, after a deal
  */
 reveal: (string[][] | null)
