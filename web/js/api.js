@@ -1,47 +1,14 @@
 // REST calls (docs/protocol.md). Every failure becomes an ApiError carrying the
 // server's machine-readable `code`, so the UI can say what went wrong in words.
 
-export class ApiError extends Error {
-  constructor(status, code, message, detail = {}) {
-    super(message || code);
-    this.name = "ApiError";
-    this.status = status;
-    this.code = code;
-    // What the refusal adds beside its code (match_in_progress: the roomId to watch).
-    if (detail && typeof detail.roomId === "string") this.roomId = detail.roomId;
-  }
-}
+import { ApiError } from "uno-client";
+import { client } from "./client.js";
 
-async function request(method, path, { body, token } = {}) {
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (err) {
-    throw new ApiError(0, "network", String(err));
-  }
-  const text = await response.text();
-  let data = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
-  if (!response.ok) {
-    // FastAPI's own errors put ours under "detail"; accept both shapes.
-    const err = (data && (data.code ? data : data.detail)) || {};
-    const code = typeof err === "object" ? err.code : null;
-    const message = typeof err === "object" ? err.message : String(err);
-    throw new ApiError(response.status, code || `http_${response.status}`, message || text, err);
-  }
-  return data;
-}
+export { ApiError };
+
+// Every call goes through the page's uno-client (one protocol implementation): its
+// refusals are the package's ApiError subclasses, with the server's code.
+const request = (method, path, options) => client.request(method, path, options);
 
 export const api = {
   listRooms: (status) => request("GET", status ? `/api/rooms?status=${encodeURIComponent(status)}` : "/api/rooms"),
