@@ -1,7 +1,7 @@
 // UnoClient: the server's REST routes, and the factory of its live sockets.
 
 import { apiError, NetworkError } from "./errors.js";
-import { LobbyFeed, TournamentFeed } from "./feeds.js";
+import { LobbyFeed, QuickplayFeed, TournamentFeed } from "./feeds.js";
 import { RoomSession } from "./session.js";
 
 const enc = encodeURIComponent;
@@ -151,6 +151,53 @@ export class UnoClient {
     return this.request("GET", `/api/tournaments/${enc(tournamentId)}/standings`);
   }
 
+  // ---- accounts and ratings ---------------------------------------------------------
+  // An account token goes out only in the Authorization header, never in a URL.
+
+  /** `POST /api/accounts`: a new account, signed in: `{playerId, name, token}`. */
+  signUp(name, password) {
+    return this.request("POST", "/api/accounts", { body: { name, password } });
+  }
+
+  /** `POST /api/sessions`: sign in: `{playerId, name, token}`. */
+  signIn(name, password) {
+    return this.request("POST", "/api/sessions", { body: { name, password } });
+  }
+
+  /** `DELETE /api/sessions` with the account token: that token is refused from now on. */
+  signOut(token) {
+    return this.request("DELETE", "/api/sessions", { token });
+  }
+
+  /** `GET /api/me` with the account token: the account's profile. */
+  me(token) {
+    return this.request("GET", "/api/me", { token });
+  }
+
+  /** `GET /api/players/{name}`: a player's public profile. */
+  player(name) {
+    return this.request("GET", `/api/players/${enc(name)}`);
+  }
+
+  /** `GET /api/leaderboard`: `{pool, players}` (`pool` by default `classic`). */
+  leaderboard({ pool = "classic", limit } = {}) {
+    const query = `pool=${enc(pool)}` + (limit === undefined ? "" : `&limit=${enc(limit)}`);
+    return this.request("GET", `/api/leaderboard?${query}`);
+  }
+
+  /** `POST /api/quickplay`: queue for one rated deal of `pool`, as the account of `token`
+   * or as a guest called `name`: `{ticket}`; watch it with `quickplayFeed(ticket)`. */
+  quickplay({ pool, name, token } = {}) {
+    const body = { pool };
+    if (name !== undefined) body.name = name;
+    return this.request("POST", "/api/quickplay", { body, token });
+  }
+
+  /** `DELETE /api/quickplay/{ticket}`: leave the queue. */
+  leaveQueue(ticket) {
+    return this.request("DELETE", `/api/quickplay/${enc(ticket)}`);
+  }
+
   // ---- live sockets -----------------------------------------------------------------
 
   /** A seat's session of room `roomId` (opened now; `await session.ready`). */
@@ -167,6 +214,11 @@ export class UnoClient {
   /** The lobby's live lists of open rooms and running games (`/ws/lobby`). */
   lobby(options) {
     return new LobbyFeed(this, options).open();
+  }
+
+  /** A quick-play ticket's wait and its table (`/ws/quickplay?ticket=`). */
+  quickplayFeed(ticket, options) {
+    return new QuickplayFeed(this, ticket, options).open();
   }
 
   /** A tournament's live standings and events (`/ws/tournaments/{id}`). */

@@ -180,3 +180,51 @@ export class TournamentFeed extends LiveSocket {
     }
   }
 }
+
+// Close codes of the quick-play socket after which retrying cannot help: origin refused,
+// no such ticket (unknown, left, or dropped from the queue).
+const QUICKPLAY_FATAL = new Set([1008, 4004]);
+
+/** `client.quickplayFeed(ticket)`: a quick-play ticket's wait, kept open (an open socket
+ * keeps the ticket in the queue). Emits `queued ({waitedSeconds, searching, gap})` every
+ * second, then `matched ({roomId, seat, token})` once, and closes; `matched` is also a
+ * promise of that table (it rejects when the ticket is dropped or the feed closed). */
+export class QuickplayFeed extends LiveSocket {
+  constructor(client, ticket, options = {}) {
+    super(client, { fatal: QUICKPLAY_FATAL, backoff: options.backoff });
+    this.ticket = ticket;
+    this.match = null;
+    this.matched = new Promise((resolve, reject) => {
+      this.matchedResolve = resolve;
+      this.matchedReject = reject;
+    });
+    this.matched.catch(() => {});
+  }
+
+  path() {
+    return `/ws/quickplay?ticket=${encodeURIComponent(this.ticket)}`;
+  }
+
+  failed(code, reason) {
+    this.matchedReject(new Error(`the quick-play socket closed with ${code} ${reason || ""}`.trim()));
+  }
+
+  closing() {
+    if (!this.match) this.matchedReject(new Error("closed"));
+  }
+
+  received(msg) {
+    if (msg.type === "queued") {
+      this.settled();
+      const { type: _type, ...wait } = msg;
+      this.emit("queued", wait);
+    } else if (msg.type === "matched") {
+      const { type: _type, ...match } = msg;
+      this.match = match;
+      // The server closes after this: the feed's work is done, nothing to reconnect.
+      this.close();
+      this.matchedResolve(match);
+      this.emit("matched", match);
+    }
+  }
+}

@@ -41,6 +41,9 @@ class TestClient extends UnoClient {
   tournament(...args) {
     return track(super.tournament(...args));
   }
+  quickplayFeed(...args) {
+    return track(super.quickplayFeed(...args));
+  }
 }
 function track(socket) {
   opened.add(socket);

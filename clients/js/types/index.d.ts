@@ -213,6 +213,66 @@ export declare class TournamentFeed extends LiveSocket {
   on(type: "status", listener: Listener<[SocketStatus]>): () => void;
 }
 
+/** A signed-in account: the token is sent only as `Authorization: Bearer`. */
+export interface Account {
+  playerId: string;
+  name: string;
+  token: string;
+}
+
+export type Pool = "classic" | "duo" | "flip" | "party";
+
+export interface Rating {
+  value: number;
+  provisional: boolean;
+  games: number;
+}
+
+export interface Me {
+  playerId: string;
+  name: string;
+  created: string;
+  ratings: Partial<Record<Pool, Rating>>;
+}
+
+export interface PlayerProfile {
+  name: string;
+  ratings: Partial<Record<Pool, Rating>>;
+  stats: { matches: number; wins: number; placings: Record<string, number>; deals: number; cardsPlayed: number };
+  recent: Record<string, unknown>[];
+}
+
+export interface Leaderboard {
+  pool: Pool;
+  players: { rank: number; name: string; value: number; provisional: boolean; games: number }[];
+}
+
+/** A quick-play ticket's wait, pushed every second. */
+export interface QuickplayWait {
+  waitedSeconds: number;
+  searching: boolean;
+  gap: number;
+}
+
+/** The table quick play found: the seat token opens `/ws/rooms/{roomId}`. */
+export interface QuickplayMatch {
+  roomId: string;
+  seat: number;
+  token: string;
+}
+
+export declare class QuickplayFeed extends LiveSocket {
+  constructor(client: UnoClient, ticket: string, options?: SocketOptions);
+  readonly ticket: string;
+  /** The table, once found. */
+  match: QuickplayMatch | null;
+  /** Resolves with the table; rejects if the ticket is dropped or the feed closed first. */
+  matched: Promise<QuickplayMatch>;
+  on(type: "queued", listener: Listener<[QuickplayWait]>): () => void;
+  on(type: "matched", listener: Listener<[QuickplayMatch]>): () => void;
+  on(type: "status", listener: Listener<[SocketStatus]>): () => void;
+}
+
 export declare class UnoClient {
   constructor(options?: UnoClientOptions);
   readonly baseUrl: string;
@@ -236,6 +296,15 @@ export declare class UnoClient {
   ): Promise<{ round: number; tableId: string; roomId: string; seat: number; token: string; startAt: number }>;
   getTournament(tournamentId: string): Promise<Tournament>;
   standings(tournamentId: string): Promise<{ tieBreaks: string[]; rows: StandingsRow[] }>;
+  signUp(name: string, password: string): Promise<Account>;
+  signIn(name: string, password: string): Promise<Account>;
+  signOut(token: string): Promise<null>;
+  me(token: string): Promise<Me>;
+  player(name: string): Promise<PlayerProfile>;
+  leaderboard(options?: { pool?: Pool; limit?: number }): Promise<Leaderboard>;
+  quickplay(options: { pool: Pool; name?: string; token?: string | null }): Promise<{ ticket: string }>;
+  leaveQueue(ticket: string): Promise<null>;
+  quickplayFeed(ticket: string, options?: SocketOptions): QuickplayFeed;
   connect(roomId: string, token: string, options?: SessionOptions): RoomSession;
   watch(roomId: string, options?: SessionOptions): RoomSession;
   lobby(options?: SocketOptions): LobbyFeed;
@@ -284,6 +353,8 @@ export type RestErrorCode =
   | "network"
   | `rules/${string}`
   | `tournament/${string}`
+  | `account/${string}`
+  | `quickplay/${string}`
   | (string & {});
 
 export declare class ApiError extends Error {

@@ -1,6 +1,8 @@
-// Accounts in the browser: the REST calls and where the signed-in account is kept.
-// The account token lives in localStorage only and goes out only in the Authorization
-// header: never in a URL (docs/ratings.md).
+// Accounts in the browser: where the signed-in account is kept, and its calls through
+// the page's uno-client. The account token lives in localStorage only and goes out only
+// in the Authorization header: never in a URL (docs/ratings.md).
+
+import { client } from "../client.js";
 
 const KEY = "uno.account";
 
@@ -21,39 +23,14 @@ export function forget() {
   localStorage.removeItem(KEY);
 }
 
-export class AccountError extends Error {
-  constructor(status, code, message) {
-    super(message || code);
-    this.status = status;
-    this.code = code;
-  }
-}
-
-async function call(method, path, { body, token } = {}) {
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  const data = text ? JSON.parse(text) : null;
-  if (!response.ok) {
-    throw new AccountError(response.status, data && data.code, data && data.message);
-  }
-  return data;
-}
-
 export async function signUp(name, password) {
-  const account = await call("POST", "/api/accounts", { body: { name, password } });
+  const account = await client.signUp(name, password);
   remember(account);
   return account;
 }
 
 export async function signIn(name, password) {
-  const account = await call("POST", "/api/sessions", { body: { name, password } });
+  const account = await client.signIn(name, password);
   remember(account);
   return account;
 }
@@ -63,7 +40,7 @@ export async function signOut() {
   forget();
   if (account) {
     try {
-      await call("DELETE", "/api/sessions", { token: account.token });
+      await client.signOut(account.token);
     } catch {
       // Already ended elsewhere: signed out either way.
     }
@@ -72,15 +49,15 @@ export async function signOut() {
 
 export function me() {
   const account = signedIn();
-  return account ? call("GET", "/api/me", { token: account.token }) : Promise.resolve(null);
+  return account ? client.me(account.token) : Promise.resolve(null);
 }
 
 export function profile(name) {
-  return call("GET", `/api/players/${encodeURIComponent(name)}`);
+  return client.player(name);
 }
 
 export function leaderboard(pool, limit = 50) {
-  return call("GET", `/api/leaderboard?pool=${encodeURIComponent(pool)}&limit=${limit}`);
+  return client.leaderboard({ pool, limit });
 }
 
 // A rating as players read it: "1532", or "1532?" while provisional.

@@ -1,6 +1,7 @@
 // "Play now" on the front page: join the quick-play queue (as the signed-in account, or
 // as a guest under the lobby's name), show the wait live, cancel, and go to the table
 // once one is found (docs/ratings.md, "Quick play").
+import { client } from "../client.js";
 import { storage } from "../storage.js";
 import { signedIn } from "./client.js";
 
@@ -45,44 +46,48 @@ export function playNowSection(guestName) {
 
   start.addEventListener("click", async () => {
     const account = signedIn();
-    const body = { pool: pool.value };
-    const headers = { "Content-Type": "application/json", Accept: "application/json" };
-    if (account) headers.Authorization = `Bearer ${account.token}`;
-    else body.name = guestName() || "Guest";
+    const name = account ? account.name : guestName() || "Guest";
     status.textContent = "Joining the queue…";
-    const response = await fetch("/api/quickplay", { method: "POST", headers, body: JSON.stringify(body) });
-    const data = await response.json().catch(() => null);
-    if (!response.ok) {
-      idle((data && data.message) || "Could not join the queue.");
+    let joined;
+    try {
+      joined = await client.quickplay(account ? { pool: pool.value, token: account.token } : { pool: pool.value, name });
+    } catch (err) {
+      idle(err.message || "Could not join the queue.");
       return;
     }
-    ticket = data.ticket;
+    ticket = joined.ticket;
     start.hidden = true;
     cancel.hidden = false;
     pool.disabled = true;
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/quickplay?ticket=${encodeURIComponent(ticket)}`, ["uno.v1"]);
-    socket.addEventListener("message", (event) => {
-      const message = JSON.parse(event.data);
-      if (message.type === "queued") {
-        status.textContent = `Looking for players… ${message.waitedSeconds} s`;
-      } else if (message.type === "matched") {
-        const name = account ? account.name : body.name;
-        storage.setSeat(message.roomId, { seat: message.seat, token: message.token, name, code: null });
-        socket = null;
-        idle("Table found!");
-        location.hash = `#/room/${encodeURIComponent(message.roomId)}`;
-      }
+    const feed = client.quickplayFeed(ticket);
+    socket = feed;
+    feed.on("queued", (wait) => {
+      status.textContent = `Looking for players… ${wait.waitedSeconds} s`;
     });
-    socket.addEventListener("close", (event) => {
-      if (socket && event.code === 4004) idle("The queue dropped this ticket: try again.");
+    feed.on("matched", (match) => {
+      storage.setSeat(match.roomId, { seat: match.seat, token: match.token, name, code: null });
+      socket = null;
+      idle("Table found!");
+      location.hash = `#/room/${encodeURIComponent(match.roomId)}`;
+    });
+    feed.on("status", (change) => {
+      if (socket === feed && change.state === "failed" && change.code === 4004) {
+        socket = null;
+        idle("The queue dropped this ticket: try again.");
+      }
     });
   });
 
   cancel.addEventListener("click", async () => {
     const leaving = ticket;
     idle("Left the queue.");
-    if (leaving) await fetch(`/api/quickplay/${encodeURIComponent(leaving)}`, { method: "DELETE" });
+    if (leaving) {
+      try {
+        await client.leaveQueue(leaving);
+      } catch {
+        // Already matched or dropped: out of the queue either way.
+      }
+    }
   });
 
   describe();
