@@ -27,7 +27,7 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import Target, cpu_seconds, drop_prefix, start_target  # noqa: E402
+from load import Target, drop_prefix, start_target, tree_cpu_seconds  # noqa: E402
 
 
 class Counter:
@@ -75,13 +75,13 @@ class Counter:
 
 async def _phase(target: Target, counter: Counter, work: Any) -> tuple[int, float, float]:
     """(frames, server CPU s, wall s) of ``work`` and whatever frames follow it."""
-    frames, cpu, wall = counter.frames, cpu_seconds(target.process.pid), time.perf_counter()
+    frames, cpu, wall = counter.frames, tree_cpu_seconds(target.process.pid), time.perf_counter()
     counter.last = wall
     await work
     await counter.quiet()
     # The quiet wait itself costs the server nothing; its wall time is left out.
     wall = counter.last - wall
-    return counter.frames - frames, cpu_seconds(target.process.pid) - cpu, wall
+    return counter.frames - frames, tree_cpu_seconds(target.process.pid) - cpu, wall
 
 
 async def run_reference(target: Target, spectators: int) -> dict[str, Any]:

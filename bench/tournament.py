@@ -49,11 +49,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import (  # noqa: E402
     Target,
     apply_ops,
-    cpu_seconds,
     drop_prefix,
     percentile,
     pick,
     start_target,
+    tree_cpu_seconds,
 )
 
 TABLE = 4
@@ -170,10 +170,12 @@ class Measured:
         self.pid = target.process.pid
 
     def start(self) -> None:
-        self.cpu0, self.wall0 = cpu_seconds(self.pid), time.perf_counter()
+        self.cpu0, self.wall0 = tree_cpu_seconds(self.pid), time.perf_counter()
 
     def stop(self, actions: int) -> Phase:
-        return Phase(time.perf_counter() - self.wall0, cpu_seconds(self.pid) - self.cpu0, actions)
+        return Phase(
+            time.perf_counter() - self.wall0, tree_cpu_seconds(self.pid) - self.cpu0, actions
+        )
 
 
 async def reference(target: Target, http: httpx.AsyncClient, rooms: int, seed: int) -> Phase:

@@ -579,6 +579,11 @@ EVENT_MODELS: tuple[type[Closed], ...] = (
         seats=(list[Seat], ...),
     ),
     _event(
+        "knockedOut",
+        "knockout scoring: these seats' totals reached the target; they leave the match.",
+        seats=(list[Seat], ...),
+    ),
+    _event(
         "placed",
         "placings: the seat went out of the deal (or, at its end, is left) with this place.",
         seat=_seat,

@@ -24,14 +24,13 @@ BURN = (
 def test_the_cpu_of_a_server_counts_the_processes_under_it() -> None:
     parent = subprocess.Popen([sys.executable, "-c", BURN])
     try:
-        own = 0.0
         # Until the child has run and been waited for: its time is then the parent's.
         for _ in range(600):
-            own = load.tree_cpu_seconds(parent.pid)
             stat = load._stat(parent.pid)
             if int(stat[13]) + int(stat[14]) > 0:
                 break
             subprocess.run(["sleep", "0.1"])
+        own = load.tree_cpu_seconds(parent.pid)
         stat = load._stat(parent.pid)
         own_only = (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
         assert own > own_only

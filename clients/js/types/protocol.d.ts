@@ -21,7 +21,7 @@ export type ClientMessage = (ActionMessage1 | ResumeMessage | PingMessage | Pong
  * This interface was referenced by `UnoProtocol`'s JSON-Schema
  * via the `definition` "Event".
  */
-export type Event = (JoinEvent | LeaveEvent | KickEvent | UnbanEvent | TimeoutEvent | AutoEvent | AwayEvent | BackEvent | HostEvent | ReadyEvent | ClockResumedEvent | PausedEvent | UnpausedEvent | MatchEndedEvent | RoomEndedEvent | ConnectEvent | DisconnectEvent | WatchEvent | UnwatchEvent | WatchersEvent | SettingsEvent | StartEvent | SeatingEvent | EntropyEvent | TimerEvent | RaceEvent | DealEvent | DealerDrawEvent | FirstCardEvent | FirstCardReshuffledEvent | PlayEvent | JumpInEvent | DrawEvent | PassEvent | MisplayEvent | HandLimitEvent | PlacedEvent | ClockOutEvent | BombEvent | BlindPlayEvent | PenaltyEvent | SkipEvent | ReverseEvent | DeflectEvent | ReshuffleEvent | CallUnoEvent | CatchUnoEvent | ChallengeEvent | ChooseColorEvent | SwapHandsEvent | PassHandsEvent | ShuffleHandsEvent | FlipEvent | KeepEvent | DiscardEvent | SipEvent | SipsEvent | DealOverEvent | MatchOverEvent | MeldEvent | LayOffEvent | TakeDiscardEvent | TakePileEvent | DiscardCardEvent | SwapJokerEvent | TurnCardEvent)
+export type Event = (JoinEvent | LeaveEvent | KickEvent | UnbanEvent | TimeoutEvent | AutoEvent | AwayEvent | BackEvent | HostEvent | ReadyEvent | ClockResumedEvent | PausedEvent | UnpausedEvent | MatchEndedEvent | RoomEndedEvent | ConnectEvent | DisconnectEvent | WatchEvent | UnwatchEvent | WatchersEvent | SettingsEvent | StartEvent | SeatingEvent | EntropyEvent | TimerEvent | RaceEvent | DealEvent | DealerDrawEvent | FirstCardEvent | FirstCardReshuffledEvent | PlayEvent | JumpInEvent | DrawEvent | PassEvent | MisplayEvent | HandLimitEvent | KnockedOutEvent | PlacedEvent | ClockOutEvent | BombEvent | BlindPlayEvent | PenaltyEvent | SkipEvent | ReverseEvent | DeflectEvent | ReshuffleEvent | CallUnoEvent | CatchUnoEvent | ChallengeEvent | ChooseColorEvent | SwapHandsEvent | PassHandsEvent | ShuffleHandsEvent | FlipEvent | KeepEvent | DiscardEvent | SipEvent | SipsEvent | DealOverEvent | MatchOverEvent | MeldEvent | LayOffEvent | TakeDiscardEvent | TakePileEvent | DiscardCardEvent | SwapJokerEvent | TurnCardEvent)
 /**
  * Any server -> client message.
  * 
@@ -1520,6 +1520,19 @@ seat: number
 type: "kick"
 }
 /**
+ * knockout scoring: these seats' totals reached the target; they leave the match.
+ * 
+ * This interface was referenced by `UnoProtocol`'s JSON-Schema
+ * via the `definition` "KnockedOutEvent".
+ */
+export interface KnockedOutEvent {
+/**
+ * Items: a seat number, 0..n-1 clockwise
+ */
+seats: number[]
+type: "knockedOut"
+}
+/**
  * UNO Rommy: cards added to a meld.
  * 
  * This interface was referenced by `UnoProtocol`'s JSON-Schema
@@ -2280,7 +2293,7 @@ export interface PatchMessage {
  * only on a socket opened with `ack=patch`: the `id` of this socket's action that made this change, in place of a separate `ack {ref, seq}` with this `seq`
  */
 ack?: (string | null)
-events: (JoinEvent | LeaveEvent | KickEvent | UnbanEvent | TimeoutEvent | AutoEvent | AwayEvent | BackEvent | HostEvent | ReadyEvent | ClockResumedEvent | PausedEvent | UnpausedEvent | MatchEndedEvent | RoomEndedEvent | ConnectEvent | DisconnectEvent | WatchEvent | UnwatchEvent | WatchersEvent | SettingsEvent | StartEvent | SeatingEvent | EntropyEvent | TimerEvent | RaceEvent | DealEvent | DealerDrawEvent | FirstCardEvent | FirstCardReshuffledEvent | PlayEvent | JumpInEvent | DrawEvent | PassEvent | MisplayEvent | HandLimitEvent | PlacedEvent | ClockOutEvent | BombEvent | BlindPlayEvent | PenaltyEvent | SkipEvent | ReverseEvent | DeflectEvent | ReshuffleEvent | CallUnoEvent | CatchUnoEvent | ChallengeEvent | ChooseColorEvent | SwapHandsEvent | PassHandsEvent | ShuffleHandsEvent | FlipEvent | KeepEvent | DiscardEvent | SipEvent | SipsEvent | DealOverEvent | MatchOverEvent | MeldEvent | LayOffEvent | TakeDiscardEvent | TakePileEvent | DiscardCardEvent | SwapJokerEvent | TurnCardEvent)[]
+events: (JoinEvent | LeaveEvent | KickEvent | UnbanEvent | TimeoutEvent | AutoEvent | AwayEvent | BackEvent | HostEvent | ReadyEvent | ClockResumedEvent | PausedEvent | UnpausedEvent | MatchEndedEvent | RoomEndedEvent | ConnectEvent | DisconnectEvent | WatchEvent | UnwatchEvent | WatchersEvent | SettingsEvent | StartEvent | SeatingEvent | EntropyEvent | TimerEvent | RaceEvent | DealEvent | DealerDrawEvent | FirstCardEvent | FirstCardReshuffledEvent | PlayEvent | JumpInEvent | DrawEvent | PassEvent | MisplayEvent | HandLimitEvent | KnockedOutEvent | PlacedEvent | ClockOutEvent | BombEvent | BlindPlayEvent | PenaltyEvent | SkipEvent | ReverseEvent | DeflectEvent | ReshuffleEvent | CallUnoEvent | CatchUnoEvent | ChallengeEvent | ChooseColorEvent | SwapHandsEvent | PassHandsEvent | ShuffleHandsEvent | FlipEvent | KeepEvent | DiscardEvent | SipEvent | SipsEvent | DealOverEvent | MatchOverEvent | MeldEvent | LayOffEvent | TakeDiscardEvent | TakePileEvent | DiscardCardEvent | SwapJokerEvent | TurnCardEvent)[]
 ops: PatchOp[]
 seq: number
 ts: number
