@@ -60,11 +60,16 @@ class Matcher:
         self.poll_seconds = poll_seconds
         self.node = node or rooms.node
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     def start(self) -> None:
+        self._stopping = False
         self._task = asyncio.create_task(self._run(), name="quickplay-matcher")
 
     async def close(self) -> None:
+        # A cancellation can land in a call that waits out its own answer (a room command
+        # on its way): the flag ends the loop at its next turn all the same.
+        self._stopping = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -72,7 +77,7 @@ class Matcher:
             self._task = None
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 await self.round(now_ms())
             except Exception:
