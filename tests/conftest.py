@@ -1,5 +1,5 @@
 """Suite-wide ordering for pytest-xdist: the longest tests start first, so that no worker
-is left running one of them alone at the end. The browser tests stay last (in four groups
+is left running one of them alone at the end. The browser tests stay last (in three groups
 of their own, tests/web/conftest.py): while Playwright's sync API is open its event loop
 runs, so no asyncio test may come after them on a worker."""
 
@@ -16,8 +16,6 @@ FIRST = (
     "app/test_tournament_end_to_end.py",
     "app/test_cluster_failover.py",
     "app/test_openapi_conformance.py",
-    "app/test_quickplay_nodes.py",
-    "app/test_workers.py",
     "reliability",
 )
 

@@ -69,7 +69,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
         if here in item.path.parents:
-            # Four groups of about equal length, each on a worker of its own.
+            # Three groups of about equal length, each on a worker of its own.
             group = _GROUPS.get(item.path.name, "browser-c")
             item.add_marker(pytest.mark.xdist_group(group))
 
@@ -82,10 +82,6 @@ _GROUPS = {
     "test_tables_in_browser.py": "browser-b",
     "test_party_games.py": "browser-b",
     "test_table_talk.py": "browser-b",
-    "test_table_flow.py": "browser-d",
-    "test_layout.py": "browser-d",
-    "test_tournament_table_pages.py": "browser-d",
-    "test_accounts_pages.py": "browser-a",
 }
 
 
