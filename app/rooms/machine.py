@@ -47,16 +47,6 @@ _DEAL_OVER = ("dealOver", "matchOver")
 ROOM_ONLY = frozenset({"clockOut"})
 
 
-def replay(deal: list[dict[str, Any]]) -> Any:
-    """The engine state a deal log leads to (None for an empty log: no match).
-
-    The log is the current deal's start state then every action applied since; the engine
-    is deterministic (its randomness is seeded in the state), so this is the state the
-    writer held.
-    """
-    return engine.final_state(deal)
-
-
 def _archived(entry: dict[str, Any]) -> dict[str, Any]:
     out = {k: entry[k] for k in ("seq", "ts", "seat", "action")}
     if "by" in entry:

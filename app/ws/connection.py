@@ -27,9 +27,9 @@ from typing import Any
 import orjson
 from starlette.websockets import WebSocket, WebSocketState
 
+import engine
 from app.rooms import commands
 from app.rooms.clock import now_ms
-from app.rooms.machine import replay
 from app.rooms.races import credited_delay
 from app.rooms.service import CLOSE_UNAVAILABLE, RoomService
 from app.rooms.views import SPECTATOR, build_view
@@ -399,7 +399,7 @@ class Connection:
         self._ready = False
         record = await self.service.load(self.room_id)
         doc = record.doc
-        view = build_view(doc, replay(record.deal), self.audience, record.seq)
+        view = build_view(doc, engine.final_state(record.deal), self.audience, record.seq)
         ts = doc.get("ts") or now_ms()
         moves = view.get("moves")
         message = SnapshotMessage.build(record.seq, ts, view)
