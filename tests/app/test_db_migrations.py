@@ -4,6 +4,7 @@ fresh SQLite file on start."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -129,6 +130,20 @@ async def test_connect_is_a_noop_on_a_database_at_head(database_url: str) -> Non
     finally:
         await first.close()
         await second.close()
+
+
+async def test_databases_connected_at_once_in_one_process_all_migrate(tmp_path: Path) -> None:
+    """A node and the archive loop may open their databases together in one process:
+    Alembic's context is module-global, so interleaved migrations must take turns."""
+    urls = [f"sqlite+aiosqlite:///{tmp_path}/uno{i}.db" for i in range(4)]
+    dbs = await asyncio.gather(*(Database.connect(url) for url in urls))
+    try:
+        for db in dbs:
+            async with db.engine.connect() as connection:
+                assert await connection.run_sync(_tables) == TABLES
+    finally:
+        for db in dbs:
+            await db.close()
 
 
 def test_documented_migrate_command(tmp_path: Path) -> None:
