@@ -12,6 +12,7 @@ import pytest
 HERE = Path(__file__).parent
 # The longest modules: a minute or more each on a 2-core machine.
 FIRST = (
+    "clients",  # the JavaScript client's test files, each a minute or so of its own
     "app/test_tables_soak.py",
     "app/test_tournament_end_to_end.py",
     "app/test_cluster_failover.py",
