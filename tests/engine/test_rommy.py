@@ -235,6 +235,12 @@ def test_rommy_run_given_in_any_order_is_laid_low_to_high_with_jokers_in_its_gap
     assert new.hands[0] == ("B1",)
 
 
+def test_rommy_run_longer_than_zero_to_nine_is_refused_in_any_order() -> None:
+    with pytest.raises(IllegalAction) as err:
+        new_meld(["W", "R1", *["W", "W+4"] * 4, "R0"], 0)
+    assert err.value.code == "not_a_meld"
+
+
 def test_rommy_run_listed_in_run_order_keeps_its_jokers_where_listed() -> None:
     state = position(["W R3 R4 B1", "B8"])
     assert act(state, 0, "meld", cards=["W", "R3", "R4"]).melds[0].stands == ("R2", "R3", "R4")

@@ -143,10 +143,11 @@ def arrange_run(cards: Sequence[str], color: str) -> tuple[tuple[str, ...], tupl
             f" {high - low + 1 - len(numbers)}, with {len(cards) - len(numbers)} joker(s)",
         )
     above = min(spare, 9 - high)
-    placed = _place(cards, color, low - (spare - above), len(cards))
+    start = low - (spare - above)
+    placed = _place(cards, color, start, len(cards))
     if placed is None:
         raise _bad("not_a_meld", f"a run has at most {MAX_RUN} cards (0-9)")
-    return placed, tuple(f"{color}{n}" for n in range(low - (spare - above), high + above + 1))
+    return placed, tuple(f"{color}{start + i}" for i in range(len(cards)))
 
 
 def _as_listed(cards: Sequence[str], color: str) -> tuple[str, ...] | None:
