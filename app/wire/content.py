@@ -77,10 +77,16 @@ ACTION_MODELS: tuple[type[Closed], ...] = (
     ),
     _simple("keep", "UNO Duo draft: keep the offered card."),
     _simple("discard", "UNO Duo draft: discard the offered card."),
-    _simple("meld", "UNO Rommy: lay a meld from the hand.", cards=_cards),
+    _simple(
+        "meld",
+        "UNO Rommy: lay a meld from the hand (`cards` in any order: the server lays them in"
+        " table order).",
+        cards=_cards,
+    ),
     _simple(
         "layOff",
-        "UNO Rommy: add cards to a meld on the table.",
+        "UNO Rommy: add cards to a meld on the table (`cards` in any order: the server lays"
+        " them in table order).",
         cards=_cards,
         target=(Count, Field(description="the meld's index in `melds`")),
     ),

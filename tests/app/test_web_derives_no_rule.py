@@ -3,7 +3,10 @@ seat may do from the view's ``legal``, penalties and points from the view.
 
 A static scan of web/js (vendored code aside) for the shapes such a restated rule takes:
 a list of wild card codes, a side's colour letters, a pattern that parses card codes, a
-penalty that falls back to a number of its own, a card-value table.
+penalty that falls back to a number of its own, a card-value table, and the order of a
+Rommy run (a card's number as a number, cards sorted by it, jokers dealt into gaps, a
+function that orders a meld): the engine lays a meld's cards in table order from any
+order (docs/variants-party.md), so the client sends them as selected.
 """
 
 from __future__ import annotations
@@ -25,6 +28,17 @@ RESTATED = {
         r"(?:pendingDraw|penalty|pending)\s*(?:\|\||\?\?)\s*[1-9]"
     ),
     "a card-value function": re.compile(r"function\s+cardPoints\b"),
+    "a card's rank read as a number": re.compile(
+        r"(?:Number|parseInt|parseFloat)\([^;]*\brank\b"
+        r"|\b(?:function\s+|const\s+)(?:numberOf|cardNumber|rankNumber)\b"
+    ),
+    "cards sorted by number": re.compile(r"\.sort\([^;]*\b(?:rank|numberOf|cardNumber)\b"),
+    "jokers dealt into a run's gaps": re.compile(
+        r"\b(?:jokers?|wilds?)\w*\.(?:shift|pop|splice|unshift)\(", re.IGNORECASE
+    ),
+    "a function ordering a meld": re.compile(
+        r"function\s+(?:order|sort|arrange)\w*(?:Meld|Run|LayOff)\b"
+    ),
 }
 
 
@@ -57,6 +71,14 @@ def test_no_web_module_restates_a_rule(what: str) -> None:
         "const COLORED = /^([RGBYPTOV])(\\d|\\+\\d)$/;",
         "t('table.takePenalty', { n: view.pendingDraw || 4 })",
         "export function cardPoints(code) {",
+        "  return /^\\d$/.test(rank) ? Number(rank) : null;",
+        "const numberOf = (code) => parseCard(code).value;",
+        "  naturals.sort((a, b) => numberOf(a) - numberOf(b));",
+        "cards.sort((a, b) => parseCard(a).rank - parseCard(b).rank)",
+        "    for (let k = lo + 1; k < hi && jokers.length; k += 1) out.push(jokers.shift());",
+        "      out.unshift(wilds.shift());",
+        "export function orderMeld(cards) {",
+        "function orderLayOff(cards) {",
     ],
 )
 def test_the_scan_catches_the_rules_it_looks_for(line: str) -> None:

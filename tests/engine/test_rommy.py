@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from itertools import permutations
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from engine.cards import classic108
 from engine.games import GAMES
 from engine.variants import rommy
 from engine.variants.rommy import RommyState, card_points
+from engine.variants.rommy.melds import Meld, lay_off, new_meld
 
 CONTRACT_FIELDS = {
     "phase",
@@ -185,7 +187,10 @@ def test_rommy_meld_of_consecutive_numbers_in_one_colour_is_a_run_listed_low_to_
         ("R1 R2 R4", "not_a_meld"),  # a gap
         ("RS GS BS", "not_a_meld"),  # action cards do not meld
         ("R1 W W+4", "meld_needs_two_naturals"),
-        ("R3 W R4", "bad_run_order"),  # with a joker the run is read in the order listed
+        ("R3 W R7", "not_a_meld"),  # one joker cannot close a gap of three
+        ("R7 W R3", "not_a_meld"),  # nor in another order
+        ("R3 W G4", "not_a_meld"),  # two colours, two numbers
+        ("R3 R4 W R4", "not_a_meld"),  # a number twice in a run
     ],
 )
 def test_rommy_meld_refuses_cards_that_are_no_set_or_run(cards: str, code: str) -> None:
@@ -204,6 +209,42 @@ def test_rommy_joker_in_a_run_stands_for_the_number_of_its_place() -> None:
     assert new.melds[0].stands == ("R3", "R4", "R5", "R6")
     low = act(state, 0, "meld", cards=["W", "R3", "W+4", "R5"])
     assert low.melds[0].stands == ("R2", "R3", "R4", "R5")
+
+
+@pytest.mark.parametrize(
+    ("cards", "laid", "stands"),
+    [
+        ("R5 R3 R4", "R3 R4 R5", "R3 R4 R5"),
+        ("R5 W R3", "R3 W R5", "R3 R4 R5"),  # the joker fills the gap
+        ("R3 W R4", "R3 R4 W", "R3 R4 R5"),  # a spare joker goes on the high end
+        ("W R4 R3", "R3 R4 W", "R3 R4 R5"),
+        ("R9 W R8 W+4", "W W+4 R8 R9", "R6 R7 R8 R9"),  # past 9: the low end, in listed order
+        ("W+4 R6 W R3", "R3 W+4 W R6", "R3 R4 R5 R6"),  # jokers fill the gaps in listed order
+        ("R6 W+4 R3 W W", "R3 W+4 W R6 W", "R3 R4 R5 R6 R7"),
+    ],
+)
+def test_rommy_run_given_in_any_order_is_laid_low_to_high_with_jokers_in_its_gaps(
+    cards: str, laid: str, stands: str
+) -> None:
+    state = position([cards + " B1", "B8"])
+    new, events = apply(state, 0, {"type": "meld", "cards": cards.split()})
+    assert new.melds[0].kind == "run"
+    assert new.melds[0].cards == tuple(laid.split())
+    assert new.melds[0].stands == tuple(stands.split())
+    assert events[0]["cards"] == laid.split() and events[0]["as"] == stands.split()
+    assert new.hands[0] == ("B1",)
+
+
+def test_rommy_run_longer_than_zero_to_nine_is_refused_in_any_order() -> None:
+    with pytest.raises(IllegalAction) as err:
+        new_meld(["W", "R1", *["W", "W+4"] * 4, "R0"], 0)
+    assert err.value.code == "not_a_meld"
+
+
+def test_rommy_run_listed_in_run_order_keeps_its_jokers_where_listed() -> None:
+    state = position(["W R3 R4 B1", "B8"])
+    assert act(state, 0, "meld", cards=["W", "R3", "R4"]).melds[0].stands == ("R2", "R3", "R4")
+    assert act(state, 0, "meld", cards=["R3", "R4", "W"]).melds[0].stands == ("R3", "R4", "R5")
 
 
 def test_rommy_joker_in_a_set_stands_for_its_number_in_any_colour() -> None:
@@ -239,6 +280,152 @@ def test_rommy_lay_off_extends_a_run_at_either_end() -> None:
     assert low.melds[0].cards == ("G2", "G3", "G4", "G5", "G6")
     assert refused(state, 0, "layOff", cards=["G8"], target=0) == "cannot_lay_off"
     assert refused(state, 0, "layOff", cards=["G3"], target=1) == "no_such_meld"
+
+
+@pytest.mark.parametrize(
+    ("cards", "laid", "stands"),
+    [
+        ("G3 G2", "G2 G3", "G2 G3 G4 G5 G6"),
+        ("G2 W", "G2 W", "G2 G3 G4 G5 G6"),
+        ("G8 W", "W G8", "G4 G5 G6 G7 G8"),
+        ("G9 G7 W+4", "G7 W+4 G9", "G4 G5 G6 G7 G8 G9"),
+    ],
+)
+def test_rommy_lay_off_on_a_run_takes_the_cards_in_any_order(
+    cards: str, laid: str, stands: str
+) -> None:
+    melds = [{"cards": ["G4", "G5", "G6"], "seat": 1}]
+    state = position([cards + " G2 G7 G8 G9 W B1", "B8"], melds=melds)
+    new, events = apply(state, 0, {"type": "layOff", "cards": cards.split(), "target": 0})
+    assert new.melds[0].stands == tuple(stands.split())
+    assert new.melds[0].cards in (
+        ("G4", "G5", "G6", *laid.split()),
+        (*laid.split(), "G4", "G5", "G6"),
+    )
+    assert events[0]["cards"] == laid.split()  # as they now lie
+    for bad in ("G8 G2", "G7 G9", "G2 G8 W"):
+        assert refused(state, 0, "layOff", cards=bad.split(), target=0) == "cannot_lay_off"
+
+
+# --- Any order: property tests against a brute-force reading -------------------------------
+
+JOKER_CODES = ("W", "W+4")
+
+
+def _reads_as_run(cards: tuple[str, ...], low: int, colour: str | None = None) -> bool:
+    """``cards`` listed as a run from ``low`` up (of ``colour``, if given): each natural of
+    one colour and the number of its place."""
+    colours = {c[0] for c in cards if c not in JOKER_CODES}
+    one = colours <= {colour} if colour else len(colours) <= 1
+    return one and all(
+        0 <= low + i <= 9 and (c in JOKER_CODES or c[1:] == str(low + i))
+        for i, c in enumerate(cards)
+    )
+
+
+def _some_order_melds(cards: list[str]) -> bool:
+    """Whether some order of ``cards`` is a meld, tried one order at a time."""
+    naturals = [c for c in cards if c not in JOKER_CODES]
+    if len(cards) < 3 or len(naturals) < 2 or any(not c[1:].isdigit() for c in naturals):
+        return False
+    if len({c[1:] for c in naturals}) == 1:
+        return True
+    return any(
+        _reads_as_run(order, low) for order in set(permutations(cards)) for low in range(-9, 10)
+    )
+
+
+def _check_run(meld: Meld, given: list[str]) -> None:
+    """A laid run: the cards given, low to high, each natural at its number, the jokers in
+    the order given."""
+    assert Counter(meld.cards) == Counter(given)
+    low = int(meld.stands[0][1:])
+    colour = meld.stands[0][0]
+    assert meld.stands == tuple(f"{colour}{low + i}" for i in range(len(given)))
+    assert all(c in JOKER_CODES or c == a for c, a in zip(meld.cards, meld.stands, strict=True))
+    jokers = [c for c in given if c in JOKER_CODES]
+    assert [c for c in meld.cards if c in JOKER_CODES] == jokers
+
+
+MELD_POOL = ["R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "G4", "RS", "W", "W+4"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(cards=st.lists(st.sampled_from(MELD_POOL), min_size=3, max_size=6))
+def test_rommy_meld_accepts_cards_in_any_order_exactly_when_some_order_melds(
+    cards: list[str],
+) -> None:
+    if not _some_order_melds(cards):
+        with pytest.raises(IllegalAction) as err:
+            new_meld(cards, 0)
+        assert err.value.code in ("not_a_meld", "meld_needs_two_naturals")
+        return
+    meld = new_meld(cards, 0)
+    if meld.kind == "set":
+        assert meld.cards == tuple(cards)
+        return
+    _check_run(meld, cards)
+    if any(_reads_as_run(tuple(cards), low) for low in range(-9, 10)):
+        assert meld.cards == tuple(cards)  # a list in run order is laid as listed
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    colour=st.sampled_from("RGBY"),
+    low=st.integers(0, 7),
+    size=st.integers(3, 7),
+    jokers=st.lists(st.sampled_from(JOKER_CODES), max_size=5),
+    order=st.randoms(use_true_random=False),
+)
+def test_rommy_a_shuffled_run_with_jokers_in_its_gaps_is_laid_as_the_run_it_is(
+    colour: str, low: int, size: int, jokers: list[str], order: random.Random
+) -> None:
+    size = min(size, 10 - low)
+    run = [f"{colour}{low + i}" for i in range(size)]
+    inner = list(range(1, size - 1))  # a joker in a gap: its place is not in doubt
+    for joker, at in zip(jokers, order.sample(inner, min(len(jokers), len(inner))), strict=False):
+        run[at] = joker
+    given = order.sample(run, len(run))
+    meld = new_meld(given, 2)
+    assert meld.kind == "run" and meld.seats == (2,) * size
+    assert meld.stands == tuple(f"{colour}{low + i}" for i in range(size))
+    _check_run(meld, given)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    low=st.integers(0, 7),
+    extra=st.lists(
+        st.sampled_from(
+            ["B0", "B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "R5", "W", "W+4"]
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_rommy_lay_off_on_a_run_accepts_any_order_exactly_when_some_order_fits(
+    low: int, extra: list[str]
+) -> None:
+    table = new_meld([f"B{low}", f"B{low + 1}", f"B{low + 2}"], 1)
+    k = len(extra)
+    ends = [(low + 3, True), (low - k, False)]
+    fits_at = [
+        (start, high)
+        for start, high in ends
+        if any(_reads_as_run(order, start, "B") for order in set(permutations(extra)))
+    ]
+    if not fits_at:
+        with pytest.raises(IllegalAction) as err:
+            lay_off(table, extra, 0)
+        assert err.value.code == "cannot_lay_off"
+        return
+    new = lay_off(table, extra, 0)
+    start, high = fits_at[0]  # the high end first
+    _check_run(new, [*table.cards, *extra])
+    assert new.stands[0] == f"B{min(start, low)}"
+    laid = new.cards[3:] if high else new.cards[:k]
+    assert new.cards == ((*table.cards, *laid) if high else (*laid, *table.cards))
+    assert new.seats == ((1, 1, 1, *[0] * k) if high else (*[0] * k, 1, 1, 1))
 
 
 def test_rommy_lay_off_joker_on_a_run_goes_on_the_high_end() -> None:

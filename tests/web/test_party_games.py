@@ -433,10 +433,14 @@ def test_rommy_melds_jokers_and_the_selection(page, shot):
     press(page, "W", "R6", "R5")
     page.get_by_test_id("rommy-meld-selected").click()
     assert sent(page) == [{"type": "meld", "cards": ["R5", "R6", "W"]}]
-    # One the list does not hold is built in run order, the joker at its place.
+    # One the list does not hold goes as pressed: the server lays a run in order.
     press(page, "R5", "W", "R3")
     page.get_by_test_id("rommy-meld-selected").click()
-    assert sent(page) == [{"type": "meld", "cards": ["R3", "W", "R5"]}]
+    assert sent(page) == [{"type": "meld", "cards": ["R5", "W", "R3"]}]
+    # So do several cards laid off on a meld.
+    press(page, "R6", "R5")
+    page.locator('[data-testid=rommy-layoff][data-target="0"]').click()
+    assert sent(page) == [{"type": "layOff", "cards": ["R6", "R5"], "target": 0}]
     # The suggestion buttons send the legal melds directly.
     page.get_by_test_id("rommy-suggestion").first.click()
     assert sent(page) == [{"type": "meld", "cards": ["R5", "R6", "W"]}]

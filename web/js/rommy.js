@@ -7,8 +7,9 @@
 // The player selects cards in the hand, then presses Meld, Discard, or a meld's "Lay off
 // here" / "Swap joker". Rommy's `legal` lists every draw, discard, single-card lay-off and
 // joker swap, so those are sent only as listed; melds and multi-card lay-offs are not all
-// listed, so a selection that matches no listed one is built into an action here (jokers
-// placed in run order) and the server judges it.
+// listed, so a selection that matches no listed one is sent as selected, in the order the
+// cards were pressed: the server lays them in table order, or refuses them (it alone knows
+// what a meld is and how a run lies).
 
 import { cardFace, cardName, cardsName, parseCard } from "./cards.js";
 import { h } from "./dom.js";
@@ -20,53 +21,13 @@ import { partyLog, sipsTally } from "./bottle.js";
 const selection = { hand: "", picked: [] };
 
 // The jokers are the deck's wild cards (docs/variants-party.md), as the card table says.
-export const isJoker = (code) => parseCard(code).wild;
-const numberOf = (code) => {
-  const rank = parseCard(code).rank;
-  return /^\d$/.test(rank) ? Number(rank) : null;
-};
+const isJoker = (code) => parseCard(code).wild;
 
 function sameCards(a, b) {
   if (a.length !== b.length) return false;
   const x = [...a].sort();
   const y = [...b].sort();
   return x.every((c, i) => c === y[i]);
-}
-
-/**
- * The cards of a new meld in the order the server reads them: a set as it is; a run with
- * jokers low to high, each joker at the place it fills, spare jokers on the high end (or
- * the low end past 9).
- */
-export function orderMeld(cards) {
-  const jokers = cards.filter(isJoker);
-  const naturals = cards.filter((c) => !isJoker(c));
-  if (!jokers.length || naturals.some((c) => numberOf(c) === null)) return [...naturals, ...jokers];
-  if (new Set(naturals.map(numberOf)).size <= 1) return [...naturals, ...jokers];
-  naturals.sort((a, b) => numberOf(a) - numberOf(b));
-  const out = [];
-  naturals.forEach((card, i) => {
-    out.push(card);
-    const next = naturals[i + 1];
-    if (next === undefined) return;
-    for (let k = numberOf(card) + 1; k < numberOf(next) && jokers.length; k += 1) out.push(jokers.shift());
-  });
-  let high = numberOf(naturals.at(-1));
-  while (jokers.length) {
-    if (high < 9) {
-      out.push(jokers.shift());
-      high += 1;
-    } else {
-      out.unshift(jokers.shift());
-    }
-  }
-  return out;
-}
-
-/** Cards to lay off, in run order: naturals low to high, jokers after them. */
-function orderLayOff(cards) {
-  const naturals = cards.filter((c) => !isJoker(c)).sort((a, b) => (numberOf(a) ?? 99) - (numberOf(b) ?? 99));
-  return [...naturals, ...cards.filter(isJoker)];
 }
 
 /** Which seat laid most of a meld's cards (the first of them on a tie): its "owner". */
@@ -78,9 +39,9 @@ function ownerOf(meld) {
   return best;
 }
 
-/** "7" (a set joker) or "R4" (a run joker) in words. */
-function standsFor(as) {
-  return /^\d$/.test(as) ? t("rommy.anyColor", { n: as }) : cardName(as);
+/** What a joker in `meld` stands for, in words: "7" in a set, "R4" in a run. */
+function standsFor(meld, as) {
+  return meld.kind === "set" ? t("rommy.anyColor", { n: as }) : cardName(as);
 }
 
 function meldTitle(meld) {
@@ -88,7 +49,7 @@ function meldTitle(meld) {
   const as = meld.as || cards;
   if (meld.kind === "set") {
     const natural = cards.find((c) => !isJoker(c));
-    return t("rommy.setOf", { n: natural ? numberOf(natural) : "?" });
+    return t("rommy.setOf", { n: natural ? parseCard(natural).rank : "?" });
   }
   const first = parseCard(as[0]);
   const last = parseCard(as.at(-1));
@@ -149,16 +110,15 @@ export function renderRommy(view, ctx) {
   // ---- what the selection may do --------------------------------------------------------
 
   const one = chosen.length === 1 ? chosen[0] : null;
-  const listedMeld = chosen.length >= 3 ? L.find("meld", (a) => sameCards(a.cards || [], chosen)) : null;
-  const meldAction =
-    playStep && chosen.length >= 3 && chosen.length < hand.length
-      ? listedMeld || { type: "meld", cards: orderMeld(chosen) }
-      : null;
+  // A selection the legal list holds goes as listed; any other as selected, for the server
+  // to judge (the list holds only some melds).
+  const listedMeld = L.find("meld", (a) => sameCards(a.cards || [], chosen));
+  const meldAction = playStep && chosen.length ? listedMeld || { type: "meld", cards: chosen } : null;
   const discardAction = one !== null ? L.find("discardCard", (a) => a.cards?.[0] === one) : null;
   const layOffFor = (index) => {
-    if (!playStep || view.mustMeld || !chosen.length || chosen.length >= hand.length) return null;
+    if (!playStep || view.mustMeld || !chosen.length) return null;
     if (one !== null) return L.find("layOff", (a) => a.target === index && a.cards?.[0] === one) || null;
-    return { type: "layOff", cards: orderLayOff(chosen), target: index };
+    return { type: "layOff", cards: chosen, target: index };
   };
   const swapFor = (index) =>
     one !== null ? L.find("swapJoker", (a) => a.target === index && a.cards?.[0] === one) || null : null;
@@ -348,12 +308,12 @@ export function renderRommy(view, ctx) {
             const by = meld.seats?.[i];
             const joker = isJoker(c);
             let label = cardName(c);
-            if (joker) label += `, ${t("rommy.standsFor", { card: standsFor(as[i]) })}`;
+            if (joker) label += `, ${t("rommy.standsFor", { card: standsFor(meld, as[i]) })}`;
             if (by !== undefined && by !== owner) label += `, ${t("rommy.laidBy", { name: ctx.name(by) })}`;
             face.setAttribute("aria-label", label);
             return h("li", { class: `meld-card${joker ? " joker" : ""}`, "data-card": c, "data-as": as[i] ?? c }, [
               face,
-              joker ? standsChip(as[i]) : null,
+              joker ? standsChip(meld, as[i]) : null,
             ]);
           }),
         ),
@@ -424,7 +384,6 @@ export function renderRommy(view, ctx) {
   }
 
   function handArea() {
-    const meldTip = chosen.length === 2 ? t("rommy.needThree") : "";
     return h("div", { class: "me rommy-me" }, [
       h("div", { class: "me-head" }, [
         h("strong", {}, [ctx.name(view.you)]),
@@ -439,7 +398,7 @@ export function renderRommy(view, ctx) {
             : view.step === "draw"
               ? t("rommy.hintDraw")
               : chosen.length
-                ? `${t("rommy.selected", { cards: cardsName(chosen) })} ${meldTip}`.trim()
+                ? t("rommy.selected", { cards: cardsName(chosen) })
                 : t("rommy.hintPlay"),
         ],
       ),
@@ -570,8 +529,8 @@ export function renderRommy(view, ctx) {
 }
 
 /** Under a joker: what it stands for, as a number on its colour ("7" alone for a set). */
-function standsChip(as) {
-  const exact = as && !/^\d$/.test(as) ? parseCard(as) : null;
+function standsChip(meld, as) {
+  const exact = as && meld.kind !== "set" ? parseCard(as) : null;
   return h("span", { class: `stands${exact?.color ? ` c-${exact.color}` : ""}`, "aria-hidden": "true" }, [
     `= ${exact ? exact.rank : as ?? "?"}`,
   ]);

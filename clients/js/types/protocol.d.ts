@@ -146,7 +146,7 @@ at?: (number | null)
 type: "keep"
 }
 /**
- * UNO Rommy: add cards to a meld on the table.
+ * UNO Rommy: add cards to a meld on the table (`cards` in any order: the server lays them in table order).
  * 
  * This interface was referenced by `UnoProtocol`'s JSON-Schema
  * via the `definition` "LayOffAction".
@@ -166,7 +166,7 @@ target: number
 type: "layOff"
 }
 /**
- * UNO Rommy: lay a meld from the hand.
+ * UNO Rommy: lay a meld from the hand (`cards` in any order: the server lays them in table order).
  * 
  * This interface was referenced by `UnoProtocol`'s JSON-Schema
  * via the `definition` "MeldAction".

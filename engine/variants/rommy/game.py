@@ -276,11 +276,16 @@ def _lay_off(state: RommyState, seat: int, act: Action) -> Transition:
     _check_no_must_meld(state, "lay off")
     target = _check_target(state, act.target)
     rest = _remove(state.hands[seat], act.cards)
-    meld = lay_off(state.melds[target], act.cards, seat)
+    old = state.melds[target]
+    meld = lay_off(old, act.cards, seat)
     _keep_one(rest)
     melds = state.melds[:target] + (meld,) + state.melds[target + 1 :]
     new = replace(state, hands=_set_hand(state, seat, rest), melds=melds, moves=state.moves + 1)
-    event = {"type": "layOff", "seat": seat, "meld": target, "cards": list(act.cards)}
+    k = len(act.cards)
+    # The cards as they now lie: on the low end of a run (its first number changed), else
+    # on the high end.
+    laid = meld.cards[:k] if meld.stands[0] != old.stands[0] else meld.cards[-k:]
+    event = {"type": "layOff", "seat": seat, "meld": target, "cards": list(laid)}
     return new, [event]
 
 

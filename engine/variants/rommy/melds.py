@@ -9,10 +9,17 @@ what each card stands for, and the seat that laid each card (who scores it).
 - A **run** is 3+ number cards of one colour with consecutive numbers (0-9, no wrap),
   kept low to high. A joker in a run stands for one exact card (``"R4"``).
 - Jokers are Wild (``W``) and Wild Draw Four (``W+4``). A new meld needs at least two
-  natural (non-joker) cards, which makes every joker's meaning unambiguous: two naturals of
-  one number make a set; two of one colour and different numbers make a run, and with
-  jokers in it the run is read in the order the cards are listed (low to high), so a
-  joker's place in the list is the number it stands for.
+  natural (non-joker) cards, which says what kind it is: two naturals of one number make a
+  set; two of one colour and different numbers make a run.
+- The cards of a ``meld`` or ``layOff`` may come in any order: this module puts them in
+  table order (:func:`arrange_run` and :func:`lay_off`, the one statement of a run's
+  order). A set lies as listed. A run lies low to high, each natural at its number. A list
+  that already reads as a run (each card the number after the one before it) is laid as
+  listed, which lets the player place a joker beyond the naturals (``W R3 R4`` is R2-R4).
+  Otherwise the run covers the naturals and, for each joker the gaps leave spare, one more
+  number above the highest natural (up to 9), then below the lowest; the jokers, in the
+  order listed, take the places the naturals leave free, lowest first (``R3 R4 W`` and
+  ``R3 W R4`` are R3-R5; ``R9 W R8 W+4`` is W W+4 R8 R9, R6-R9).
 
 Everything here is pure and raises :class:`~engine.errors.IllegalAction` on a bad meld.
 """
@@ -77,6 +84,7 @@ def is_natural(card: str) -> bool:
 
 
 def _num(stand: str) -> int:
+    """The number of a natural card or of what a run card stands for (``"R4"``: 4)."""
     return int(stand[-1])
 
 
@@ -85,11 +93,10 @@ def _bad(code: str, message: str) -> IllegalAction:
 
 
 def new_meld(cards: Sequence[str], seat: int) -> Meld:
-    """The meld ``cards`` make, laid by ``seat``.
+    """The meld ``cards`` (in any order) make, laid by ``seat``.
 
-    :raises IllegalAction: ``not_a_meld`` (too few cards, an action card, no set or run),
-        ``meld_needs_two_naturals``, ``bad_run_order`` (a run with jokers not listed low to
-        high).
+    :raises IllegalAction: ``not_a_meld`` (too few cards, an action card, no set or run
+        the cards can be arranged into), ``meld_needs_two_naturals``.
     """
     if len(cards) < 3:
         raise _bad("not_a_meld", "a new meld needs at least 3 cards")
@@ -101,7 +108,7 @@ def new_meld(cards: Sequence[str], seat: int) -> Meld:
     naturals = [c for c in cards if is_natural(c)]
     if len(naturals) < 2:
         raise _bad("meld_needs_two_naturals", "a new meld needs at least two non-joker cards")
-    numbers = {CARD_INFO[c].rank for c in naturals}
+    numbers = {_num(c) for c in naturals}
     if len(numbers) == 1:
         number = naturals[0][1]
         stands = tuple(c if is_natural(c) else number for c in cards)
@@ -112,32 +119,76 @@ def new_meld(cards: Sequence[str], seat: int) -> Meld:
             "not_a_meld",
             "a meld is 3+ cards of one number, or a run of consecutive numbers in one colour",
         )
-    color = naturals[0][0]
-    if len(naturals) == len(cards):
-        ordered = sorted(cards, key=lambda c: int(c[1]))
-        low = int(ordered[0][1])
-        if any(int(c[1]) != low + i for i, c in enumerate(ordered)):
-            raise _bad("not_a_meld", "a run needs consecutive numbers")
-        return Meld("run", tuple(ordered), tuple(ordered), (seat,) * len(cards))
+    laid, stands = arrange_run(cards, naturals[0][0])
+    return Meld("run", laid, stands, (seat,) * len(cards))
+
+
+def arrange_run(cards: Sequence[str], color: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A new run's ``cards`` (one colour, distinct numbers, at least one natural) in table
+    order, with what each stands for (the module docstring states the order).
+
+    :raises IllegalAction: ``not_a_meld`` (the jokers cannot close the gaps, or the run
+        would pass 0 or 9).
+    """
+    listed = _as_listed(cards, color)
+    if listed is not None:
+        return tuple(cards), listed
+    numbers = sorted(_num(c) for c in cards if is_natural(c))
+    low, high = numbers[0], numbers[-1]
+    spare = len(cards) - (high - low + 1)
+    if spare < 0:
+        raise _bad(
+            "not_a_meld",
+            f"a run needs consecutive numbers: {color}{low}-{color}{high} lacks"
+            f" {high - low + 1 - len(numbers)}, with {len(cards) - len(numbers)} joker(s)",
+        )
+    above = min(spare, 9 - high)
+    start = low - (spare - above)
+    placed = _place(cards, color, start, len(cards))
+    if placed is None:
+        raise _bad("not_a_meld", f"a run has at most {MAX_RUN} cards (0-9)")
+    return placed, tuple(f"{color}{start + i}" for i in range(len(cards)))
+
+
+def _as_listed(cards: Sequence[str], color: str) -> tuple[str, ...] | None:
+    """What each card stands for when ``cards`` already read as a run low to high (each
+    natural the number after the card before it), else None."""
     first = next(i for i, c in enumerate(cards) if is_natural(c))
-    low = int(cards[first][1]) - first
-    stands_list: list[str] = []
+    low = _num(cards[first]) - first
+    stands: list[str] = []
     for i, card in enumerate(cards):
         want = low + i
-        if not 0 <= want <= 9 or (is_natural(card) and int(card[1]) != want):
-            raise _bad(
-                "bad_run_order",
-                "list a run with jokers low to high: each joker stands for the number of its place",
-            )
-        stands_list.append(f"{color}{want}")
-    return Meld("run", tuple(cards), tuple(stands_list), (seat,) * len(cards))
+        if not 0 <= want <= 9 or (is_natural(card) and card != f"{color}{want}"):
+            return None
+        stands.append(f"{color}{want}")
+    return tuple(stands)
+
+
+def _place(cards: Sequence[str], color: str, start: int, k: int) -> tuple[str, ...] | None:
+    """``cards`` laid on the ``k`` places ``start``..``start + k - 1`` of a ``color`` run:
+    each natural on its number, the jokers (in the order listed) on the free places from the
+    lowest up; None when they do not fit."""
+    if start < 0 or start + k - 1 > 9 or len(cards) != k:
+        return None
+    slots: list[str | None] = [None] * k
+    for card in cards:
+        if is_joker(card):
+            continue
+        at = _num(card) - start
+        if card[0] != color or not 0 <= at < k or slots[at] is not None:
+            return None
+        slots[at] = card
+    jokers = iter(c for c in cards if is_joker(c))
+    return tuple(s if s is not None else next(jokers) for s in slots)
 
 
 def lay_off(meld: Meld, cards: Sequence[str], seat: int) -> Meld:
-    """``meld`` with ``cards`` added by ``seat``.
+    """``meld`` with ``cards`` (in any order) added by ``seat``.
 
-    On a set every card must be its number or a joker. On a run the cards are listed in run
-    order and go on the high end if they fit there, else on the low end.
+    On a set every card must be its number or a joker; they go on as listed. On a run the
+    cards go on the high end if they fit there, else on the low end, arranged as
+    :func:`_place` says (so a lone joker goes on the high end, or the low end of a run
+    ending in 9).
 
     :raises IllegalAction: ``cannot_lay_off``.
     """
@@ -159,22 +210,16 @@ def lay_off(meld: Meld, cards: Sequence[str], seat: int) -> Meld:
     low = _num(meld.stands[0])
     high = _num(meld.stands[-1])
     k = len(cards)
-    for start, at_end in ((high + 1, True), (low - k, False)):
-        if start < 0 or start + k - 1 > 9:
-            continue
-        wanted = [f"{color}{start + i}" for i in range(k)]
-        if all(is_joker(c) or c == w for c, w in zip(cards, wanted, strict=True)):
+    if all(is_joker(c) or is_natural(c) for c in cards):
+        for start, at_end in ((high + 1, True), (low - k, False)):
+            placed = _place(cards, color, start, k)
+            if placed is None:
+                continue
+            wanted = tuple(f"{color}{start + i}" for i in range(k))
             seats = (seat,) * k
             if at_end:
-                return Meld(
-                    "run",
-                    meld.cards + tuple(cards),
-                    meld.stands + tuple(wanted),
-                    meld.seats + seats,
-                )
-            return Meld(
-                "run", tuple(cards) + meld.cards, tuple(wanted) + meld.stands, seats + meld.seats
-            )
+                return Meld("run", meld.cards + placed, meld.stands + wanted, meld.seats + seats)
+            return Meld("run", placed + meld.cards, wanted + meld.stands, seats + meld.seats)
     raise _bad("cannot_lay_off", f"{list(cards)} do not extend the run {list(meld.stands)}")
 
 
