@@ -15,11 +15,12 @@ def test_the_frame_strategies_cover_valid_and_broken_messages() -> None:
 async def test_fuzzed_frames_are_all_answered_without_server_errors() -> None:
     # Many oversized frames (each closes its socket with 1009): the answers bound for a
     # closed socket are had by sending the action again with its id after the reconnect.
+    # One example per REST operation: the full contract run is test_openapi_conformance's.
     report = await fuzz.run(
-        frames=3000, rooms=2, seats=2, rest_examples=3, pool_size=400, seed=3, oversize_rate=1 / 50
+        frames=1500, rooms=2, seats=2, rest_examples=1, pool_size=300, seed=3, oversize_rate=1 / 50
     )
     print(report.table())
-    assert report.value("socket frames sent") == 3000
+    assert report.value("socket frames sent") == 1500
     assert report.value("frames unanswered") == 0
     assert report.value("pings unanswered (socket stuck)") == 0
     assert report.value("sockets closed 1011 (server error)") == 0
