@@ -76,6 +76,7 @@ def _table(state: State) -> dict[str, Any]:
         "deal": state.deal,
         "dealer": state.dealer,
         "unoExposed": state.exposed,
+        "unoCalled": uno_called(state),
         "dealScores": list(state.deal_scores) if state.deal_scores is not None else None,
         "totals": list(state.totals),
         "winner": state.winner,
@@ -94,6 +95,19 @@ def _table(state: State) -> dict[str, Any]:
         "seedCommitment": seed_commitment(state.seed),
         "seed": state.seed if state.match_over else None,
     }
+
+
+def uno_called(state: State) -> list[int]:
+    """The seats that show as having called UNO while a deal is on: one card and not
+    ``exposed`` (the call came with the play), or a call made ahead of the next-to-last
+    card (``declared``) that no play or draw has used up yet."""
+    if state.phase in ("dealOver", "matchOver"):
+        return []
+    return [
+        s
+        for s, hand in enumerate(state.hands)
+        if (len(hand) == 1 and state.exposed != s) or state.declared == s
+    ]
 
 
 def seed_commitment(seed: str) -> str:

@@ -33,7 +33,7 @@ from app.rooms.errors import RoomError
 from app.rooms.races import (
     RaceSettings,
 )
-from app.rooms.seating import check_seats
+from app.rooms.seating import check_seats, player_range
 from app.rooms.shuffle import deal_proof, fresh_shuffle, next_deal_number
 from app.rooms.step import Step, refuse
 from engine.commitment import is_contribution as engine_contribution
@@ -168,8 +168,9 @@ class RoomMachine:
         if doc["status"] == PLAYING:
             raise RoomError(409, "match_in_progress", "the match has already started")
         players = doc["players"]
-        if len(players) < 2:
-            raise RoomError(409, "not_enough_players", "a match needs at least 2 players")
+        fewest = player_range(doc["rules"])[0]
+        if len(players) < fewest:
+            raise RoomError(409, "not_enough_players", f"a match needs at least {fewest} players")
         if doc["rules"].get("drinks") and not all(p.get("age") for p in players):
             # The host may have turned drinks on after some players joined.
             raise RoomError(409, "age_confirmation_required", seats.AGE_MESSAGE)

@@ -254,9 +254,19 @@ class Meld(Closed):
 
 
 class BottleLast(Closed):
+    """The last turned card: what its `turnCard` event said, and the sips it gave."""
+
     seat: Seat
     card: Card
     action: str
+    count: Count = Field(description="the sips each receiver drinks (0: the card gives none)")
+    target: Seat | None = Field(default=None, description="give: the seat given the sips")
+    side: Literal["left", "right"] | None = Field(
+        default=None, description="drawTwo: the neighbour who drinks"
+    )
+    skipped: Seat | None = Field(default=None, description="skip: the seat skipped")
+    direction: int | None = Field(default=None, description="reverse: the new direction")
+    everyone: bool | None = Field(default=None, description="an announced action: all join")
     sips: list[Sip]
 
 
@@ -351,6 +361,9 @@ class SheddingView(_GameView):
         default=None, description="the draw family pending (what stacks on it), or null"
     )
     dumpColor: Color | None = Field(description="UNO Duo: the colour you may dump")
+    unoCalled: list[Seat] = Field(
+        description="the seats showing as having called UNO while the deal is on"
+    )
     drinks: list[DrinksTally] | None
     side: Literal["light", "dark"] = Field(description="UNO Flip: the side up")
     seedCommitment: str = Field(description="SHA-256 of the state's seed (the deal's), hex")
@@ -728,7 +741,8 @@ EVENT_MODELS: tuple[type[Closed], ...] = (
         seat=_seat,
         card=_card,
         action=(str | None, None),
-        side=(str | None, None),
+        count=(Count, Field(description="the sips each receiver drinks (0: none)")),
+        side=(Literal["left", "right"] | None, None),
         target=_opt_seat,
         everyone=(bool | None, None),
         skipped=_opt_seat,

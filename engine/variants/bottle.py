@@ -58,28 +58,56 @@ TAKE_COLORS = frozenset({"R", "B"})  # red / blue: drink yourself, Draw Two to t
 TOAST_SIPS = 1
 DRAW_TWO_SIPS = 2
 DRAW_FOUR_SIPS = 4
+# What a turnCard event (and lastAction) may say besides the seat, card, action and count.
+DETAILS = ("target", "side", "skipped", "direction", "everyone")
 
 
 class Turned(NamedTuple):
-    """What the last turned card did: who turned it, the card, its action key, the sips."""
+    """What the last turned card did: who turned it, the card, its action key, the sips
+    each receiver drinks (``each``, 0 for a card that gives none), the details its
+    ``turnCard`` event carries (``target``, ``side``, ``skipped``, ``direction``,
+    ``everyone``, as the action has them) and the sips."""
 
     seat: int
     card: str
     action: str
     sips: tuple[Sip, ...]
+    each: int = 0  # ``count`` on the wire
+    details: tuple[tuple[str, Any], ...] = ()
+
+    def event(self) -> Event:
+        """The ``turnCard`` event of this turn."""
+        return {
+            "type": "turnCard",
+            "seat": self.seat,
+            "card": self.card,
+            "action": self.action,
+            "count": self.each,
+            **dict(self.details),
+        }
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
             "card": self.card,
             "action": self.action,
+            "count": self.each,
+            **dict(self.details),
             "sips": [{"seat": s, "count": n, "reason": r} for s, n, r in self.sips],
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Turned:
         sips = tuple((int(s["seat"]), int(s["count"]), str(s["reason"])) for s in data["sips"])
-        return cls(int(data["seat"]), str(data["card"]), str(data["action"]), sips)
+        details = tuple((k, data[k]) for k in DETAILS if k in data)
+        return cls(
+            int(data["seat"]),
+            str(data["card"]),
+            str(data["action"]),
+            sips,
+            int(data.get("count", 0)),
+            details,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,34 +269,37 @@ def _turn_card(state: BottleState, seat: int, act: Action) -> Transition:
     steps = 1
     left, right = (seat + 1) % n, (seat - 1) % n
     sips: list[Sip] = []
-    event: Event = {"type": "turnCard", "seat": seat, "card": card, "action": action}
+    details: dict[str, Any] = {}
     if action == "drink":
         sips.append((seat, int(info.rank), "drink"))
     elif action == "give":
         to = target if target is not None else (seat + direction) % n
         sips.append((to, int(info.rank), "given"))
-        event["target"] = to
+        details["target"] = to
     elif action == "toast":
         sips += [(s, TOAST_SIPS, "toast") for s in range(n)]
     elif action == "drawTwo":
         side = "right" if info.color in TAKE_COLORS else "left"
         sips.append((right if side == "right" else left, DRAW_TWO_SIPS, "drawTwo"))
-        event["side"] = side
+        details["side"] = side
     elif action == "drawFour":
         sips += [(s, DRAW_FOUR_SIPS, "drawFour") for s in dict.fromkeys((right, left))]
     elif action == "skip":
         steps = 2
-        event["skipped"] = (seat + direction) % n
+        details["skipped"] = (seat + direction) % n
     elif action == "reverse":
         direction = -direction
-        event["direction"] = direction
+        details["direction"] = direction
     elif action == "category":
-        event["everyone"] = True
+        details["everyone"] = True
     else:
-        event["everyone"] = action == "waterfall"
+        details["everyone"] = action == "waterfall"
+    # Each receiver drinks the same: the number of sips the card gives (0: none).
+    count = sips[0][1] if sips else 0
+    last = Turned(seat, card, action, tuple(sips), count, tuple(details.items()))
     drinks = list(state.drinks)
-    for who, count, _ in sips:
-        drinks[who] += count
+    for who, n_sips, _ in sips:
+        drinks[who] += n_sips
     pee = state.pee_cards
     if action == "peeCard":
         pee = pee[:seat] + (pee[seat] + 1,) + pee[seat + 1 :]
@@ -287,10 +318,10 @@ def _turn_card(state: BottleState, seat: int, act: Action) -> Transition:
         drinks=tuple(drinks),
         sips=state.sips + tuple(sips),
         pee_cards=pee,
-        last=Turned(seat, card, action, tuple(sips)),
+        last=last,
         moves=state.moves + 1,
     )
-    events: list[Event] = [event]
+    events: list[Event] = [last.event()]
     events += [{"type": "sips", "seat": s, "count": c, "reason": r} for s, c, r in sips]
     if phase != "playing":
         events.append({"type": "dealOver", "deal": state.deal, "drinks": list(drinks)})

@@ -216,6 +216,8 @@ def test_bottle_view_and_summary_show_the_last_action_and_the_tally() -> None:
         "seat": 1,
         "card": "R+2",
         "action": "drawTwo",
+        "count": 2,
+        "side": "right",
         "sips": [{"seat": 0, "count": 2, "reason": "drawTwo"}],
     }
     assert view["drinks"] == [2, 0, 0, 0] and view["top"] == "R+2"
@@ -224,6 +226,33 @@ def test_bottle_view_and_summary_show_the_last_action_and_the_tally() -> None:
     assert out["lastAction"] == view["lastAction"]
     assert out["drinks"] == [2, 0, 0, 0] and out["drawPile"] == 1
     assert {"phase", "turn", "direction", "top", "color", "hands", "pendingDraw"} <= set(out)
+
+
+@pytest.mark.parametrize(
+    ("cards", "fields", "said"),
+    [
+        ("R+2 R0", {}, {"action": "drawTwo", "count": 2, "side": "right"}),
+        ("Y+2 R0", {}, {"action": "drawTwo", "count": 2, "side": "left"}),
+        ("GS R0", {}, {"action": "skip", "count": 0, "skipped": 2}),
+        ("YR R0", {}, {"action": "reverse", "count": 0, "direction": -1}),
+        ("B4 R0", {}, {"action": "drink", "count": 4}),
+        ("G3 R0", {"target": 3}, {"action": "give", "count": 3, "target": 3}),
+        ("W R0", {}, {"action": "toast", "count": 1}),
+        ("W+4 R0", {}, {"action": "drawFour", "count": 4}),
+        ("G6 R0", {}, {"action": "waterfall", "count": 0, "everyone": True}),
+    ],
+)
+def test_bottle_last_action_says_what_the_turn_card_event_says(
+    cards: str, fields: dict[str, Any], said: dict[str, Any]
+) -> None:
+    state, events = turn(table(cards, turn=1), **fields)
+    last = view_for(state, 0)["lastAction"]
+    assert {k: v for k, v in events[0].items() if k != "type"} == {
+        k: v for k, v in last.items() if k != "sips"
+    }
+    assert said.items() <= last.items()
+    assert all(s["count"] == last["count"] for s in last["sips"])
+    assert state_from_json(json.loads(json.dumps(state.to_json()))) == state
 
 
 def test_bottle_state_survives_a_json_round_trip() -> None:

@@ -155,6 +155,23 @@ def test_view_reports_uno_exposure_and_the_move_clock() -> None:
     assert {"type": "catchUno", "target": 0} in view["legal"]
 
 
+def test_view_says_which_seats_have_called_uno() -> None:
+    start = position(["R1 R2 R3", "G1 G3", "G4 Y5", "B1 B2"], "R9", draw="B7 B8 B9")
+    assert view_for(start, None)["unoCalled"] == []
+    state, _ = apply(start, 0, play(0, "R1"))  # seat 1 has two cards and the turn
+    state, _ = apply(state, 1, {"type": "callUno"})  # called ahead of its next-to-last card
+    assert view_for(state, 3)["unoCalled"] == [1]
+    missed, _ = apply(state, 1, draw(1))  # a draw uses the early call up
+    assert view_for(missed, 3)["unoCalled"] == []
+    state, _ = apply(state, 1, play(1, "G1"))  # down to one card, the call made
+    assert view_for(state, 3)["unoCalled"] == [1]
+    state, _ = apply(state, 2, play(2, "G4"))  # down to one card without the call: exposed
+    view = view_for(state, None)
+    assert (view["unoExposed"], view["unoCalled"]) == (2, [1])
+    state, _ = apply(state, 2, {"type": "callUno"})  # its own late call
+    assert view_for(state, 0)["unoCalled"] == [1, 2]
+
+
 @pytest.mark.parametrize(
     "options",
     [{}, {"preset": "house"}, {"jumpIn": True, "unoPenalty": 0}, {"stacking": True}],

@@ -22,6 +22,7 @@ async () => {
     you: 0, hand: [], players, top: 'R3', color: 'R', turn: 0, direction: 1, drawPile: 40,
     pendingDraw: 0, phase: 'dealOver', rules: { preset: 'classic' }, legal: [{ type: 'nextDeal' }],
     deal: 2, winner: 0, dealScores: [57, 0], totals: [87, 0], reveal: [[], ['G7', 'B+2', 'W']],
+    unoCalled: [],
     room: { hostSeat: 0, ready: [], deals: [
       { deal: 1, winner: 0, scores: [30, 0], totals: [30, 0] },
       { deal: 2, winner: 0, scores: [57, 0], totals: [87, 0] } ] },

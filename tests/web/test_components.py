@@ -68,6 +68,7 @@ def base_view(**changes):
         "dealer": 2,
         "drawn": None,
         "unoExposed": None,
+        "unoCalled": [1],
         "dealScores": None,
         "totals": [0, 30, 0],
         "winner": None,
@@ -222,6 +223,7 @@ def test_uno_and_catch_buttons_follow_legal(page):
     view = base_view(
         turn=2,
         unoExposed=1,
+        unoCalled=[],
         legal=[{"type": "catchUno", "target": 1}],
     )
     render(page, view)

@@ -569,6 +569,8 @@ def bottle_view(**changes):
             "seat": 2,
             "card": "G3",
             "action": "give",
+            "count": 3,
+            "target": 1,
             "sips": [{"seat": 1, "count": 3, "reason": "given"}],
         },
         "moves": 18,
@@ -595,25 +597,38 @@ def test_bottle_turn_target_and_actions_in_words(page, shot):
     page.get_by_test_id("bottle-target").select_option("")
     shot(page, "69-bottle-crafted-phone", full_page=False)
 
+    # Seat 2 (Cara) turns each card; what it did is the engine's lastAction as it says it.
+    def sips(count, reason, *seats):
+        return [{"seat": s, "count": count, "reason": reason} for s in seats]
+
     words = {
-        ("R+2", "drawTwo"): "2 sips to the right neighbour, Ben.",
-        ("Y+2", "drawTwo"): "2 sips to the left neighbour, Ben.",
-        ("W+4", "drawFour"): "4 sips to each neighbour: Ben and Anna.",
-        ("W", "toast"): "A toast: everyone drinks 1 sip.",
-        ("R0", "category"): "names a category",
-        ("B6", "waterfall"): "Waterfall!",
-        ("G7", "peeCard"): "Cara gets a pee card.",
-        ("Y8", "rule"): "Cara makes a rule",
-        ("R9", "finger"): "Finger game",
-        ("GS", "skip"): "Anna is skipped.",
-        ("BR", "reverse"): "Play changes direction.",
-        ("B4", "drink"): "Cara drinks 4 sips.",
+        ("R+2", "drawTwo"): (
+            {"count": 2, "side": "right", "sips": sips(2, "drawTwo", 1)},
+            "2 sips to the right neighbour, Ben.",
+        ),
+        ("Y+2", "drawTwo"): (
+            {"count": 2, "side": "left", "sips": sips(2, "drawTwo", 0)},
+            "2 sips to the left neighbour, Anna.",
+        ),
+        ("W+4", "drawFour"): (
+            {"count": 4, "sips": sips(4, "drawFour", 1, 0)},
+            "4 sips to each neighbour: Ben and Anna.",
+        ),
+        ("W", "toast"): (
+            {"count": 1, "sips": sips(1, "toast", 0, 1, 2)},
+            "A toast: everyone drinks 1 sip.",
+        ),
+        ("R0", "category"): ({"everyone": True}, "names a category"),
+        ("B6", "waterfall"): ({"everyone": True}, "Waterfall!"),
+        ("G7", "peeCard"): ({"everyone": False}, "Cara gets a pee card."),
+        ("Y8", "rule"): ({"everyone": False}, "Cara makes a rule"),
+        ("R9", "finger"): ({"everyone": False}, "Finger game"),
+        ("GS", "skip"): ({"skipped": 0}, "Anna is skipped."),
+        ("BR", "reverse"): ({"direction": -1}, "Play changes direction."),
+        ("B4", "drink"): ({"count": 4, "sips": sips(4, "drink", 2)}, "Cara drinks 4 sips."),
     }
-    for (card, action), text in words.items():
-        sips = [{"seat": 1, "count": 4 if action == "drink" else 2, "reason": action}]
-        if action == "drawFour":
-            sips.append({"seat": 0, "count": 4, "reason": action})
-        last = {"seat": 2, "card": card, "action": action, "sips": sips}
+    for (card, action), (said, text) in words.items():
+        last = {"seat": 2, "card": card, "action": action, "count": 0, "sips": [], **said}
         render(page, bottle_view(top=card, lastAction=last))
         expect(page.get_by_test_id("bottle-last-action")).to_have_attribute("data-action", action)
         expect(page.get_by_test_id("bottle-last-action")).to_contain_text(text)

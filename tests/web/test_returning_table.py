@@ -59,6 +59,7 @@ def flip_view(**changes):
         "rules": {"preset": "flip"},
         "legal": [],
         "side": "light",
+        "unoCalled": [],
         "deal": 1,
         "moves": 3,
         "seq": 10,

@@ -101,10 +101,16 @@ def test_spectator_watches_without_hands(new_page, server_url, shot):
 def test_host_removes_a_player_before_the_start(new_page, server_url):
     anna, ben = new_page(), new_page()
     room_id, code = create_room(anna, server_url, "Anna", seats=3)
+    # Alone, the host reads how many players the preset needs (GET /api/rules presetFacts).
+    expect(anna.get_by_test_id("need-players")).to_have_text(
+        "At least 2 players are needed to start."
+    )
     join_from_list(ben, server_url, "Ben", room_id)
     expect(anna.locator(".seat:not(.empty)")).to_have_count(2)
+    expect(anna.get_by_test_id("need-players")).to_have_count(0)
     anna.get_by_test_id("kick-1").click()
     expect(anna.locator(".seat:not(.empty)")).to_have_count(1)
+    expect(anna.get_by_test_id("need-players")).to_be_visible()
     # Ben is told; a kick bans his name from the room, so sitting down again is refused.
     expect(ben.get_by_test_id("toast").filter(has_text="removed")).to_have_count(1)
     # His shuffle contribution, refused if it reached the room after the kick, is no news.

@@ -134,6 +134,7 @@ def _table_view(top, hand):
         "phase": "playing",
         "rules": {"preset": "classic"},
         "legal": [],
+        "unoCalled": [],
         "deal": 1,
         "moves": 3,
         "seq": 10,

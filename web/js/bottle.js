@@ -1,13 +1,13 @@
 // Bottle UNO ("Flaske UNO", docs/variants-party.md): the turn holder turns the top card of
 // a face-down pile and the table does what it says. Drawn entirely from the view:
-// `drawPile`, `turned`, `top`, `lastAction {seat, card, action, sips}`, `drinks`, `sips`,
-// `peeCards`, `direction`, `turn`, `legal`.
+// `drawPile`, `turned`, `top`, `lastAction {seat, card, action, count, side, skipped, sips}`,
+// `drinks`, `sips`, `peeCards`, `direction`, `turn`, `legal`.
 //
 // Only actions in `view.legal` are sent: the "Turn a card" button is live only when the
 // list holds `turnCard`, and a chosen receiver is sent only if `legal` lists a `turnCard`
 // with that `target`.
 
-import { cardFace, cardName, cardsName, parseCard } from "./cards.js";
+import { cardFace, cardName, cardsName } from "./cards.js";
 import { h } from "./dom.js";
 import { drinksGuide } from "./drinks.js";
 import { describeEvent } from "./events.js";
@@ -106,9 +106,9 @@ export function describePartyEvent(e, ctx) {
     case "discardCard":
       return t("event.party.discardCard", { name, card: cardName(e.card) });
     case "penalty":
-      return t("event.party.penalty", { name, n: e.count ?? 2 });
+      return t("event.party.penalty", { name, n: e.count });
     case "sips":
-      return t("event.party.sips", { name, n: e.count ?? 1, reason: reasonText(e.reason) });
+      return t("event.party.sips", { name, n: e.count, reason: reasonText(e.reason) });
     default:
       return describeEvent(e, ctx);
   }
@@ -127,33 +127,30 @@ export function partyLog(log, ctx) {
   ]);
 }
 
-/** A turned card's action in words, from `lastAction` (and the view's direction). */
-export function describeTurn(last, view, ctx) {
+/**
+ * A turned card's action in words, from `lastAction` alone: the sips (`count`), who gets
+ * them (`target`, `sips`), the Draw Two's `side` and the seat `skipped` are the engine's.
+ */
+export function describeTurn(last, ctx) {
   const who = seatName(ctx, last.seat);
   const card = cardName(last.card);
-  const n = (view.players || []).length || 1;
-  const sips = last.sips || [];
-  const first = sips[0];
-  const rank = parseCard(last.card).rank;
+  const sips = last.sips;
   let what;
   switch (last.action) {
     case "drink":
-      what = t("bottle.do.drink", { name: who, n: first?.count ?? rank });
+      what = t("bottle.do.drink", { name: who, n: last.count });
       break;
     case "give":
-      what = t("bottle.do.give", { name: who, n: first?.count ?? rank, target: seatName(ctx, first?.seat) });
+      what = t("bottle.do.give", { name: who, n: last.count, target: seatName(ctx, last.target) });
       break;
-    case "drawTwo": {
-      // Red / blue send the sips right, green / yellow left (docs/variants-party.md).
-      const side = ["R", "B"].includes(parseCard(last.card).color) ? "right" : "left";
-      what = t(`bottle.do.drawTwo.${side}`, { name: who, target: seatName(ctx, first?.seat) });
+    case "drawTwo":
+      what = t(`bottle.do.drawTwo.${last.side}`, { name: who, target: seatName(ctx, sips[0]?.seat) });
       break;
-    }
     case "drawFour":
       what = t("bottle.do.drawFour", { names: sips.map((s) => seatName(ctx, s.seat)).join(` ${t("party.and")} `) });
       break;
     case "skip":
-      what = t("bottle.do.skip", { name: seatName(ctx, (last.seat + (view.direction ?? 1) + n) % n) });
+      what = t("bottle.do.skip", { name: seatName(ctx, last.skipped) });
       break;
     case "reverse":
       what = t("bottle.do.reverse");
@@ -233,7 +230,7 @@ function lastAction(view, ctx) {
       h("p", { class: "muted" }, [t("bottle.nothingYet")]),
     ]);
   }
-  const { headline, what } = describeTurn(last, view, ctx);
+  const { headline, what } = describeTurn(last, ctx);
   return h(
     "div",
     {

@@ -45,8 +45,8 @@ export function describeEvent(e, ctx) {
     }
     case "draw":
       if (e.cards && e.seat === ctx.you) return t("event.drawYou", { cards: cardsName(e.cards) });
-      if (e.reason && e.reason !== "draw") return t("event.penalty", { name, n: e.count ?? "?" });
-      return t("event.draw", { name, n: e.count ?? 1 });
+      if (e.reason && e.reason !== "draw") return t("event.penalty", { name, n: e.count });
+      return t("event.draw", { name, n: e.count });
     case "pass":
       return t("event.pass", { name });
     case "skip":
@@ -98,7 +98,7 @@ export function describeEvent(e, ctx) {
       return t("event.flip", { name, side: t(`side.${e.side}`) });
     case "sip":
     case "sips":
-      return t("event.sips", { name, n: e.count ?? 1 });
+      return t("event.sips", { name, n: e.count });
     case "timer":
       return e.action === "nextDeal" ? t("event.timerNextDeal") : humanize(e.type);
     case "join":

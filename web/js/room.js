@@ -11,7 +11,7 @@ import { RoomSession } from "uno-client";
 import { client } from "./client.js";
 import { storage } from "./storage.js";
 import { closePickers, confirmLeave, pickColor, pickCompanions, pickTarget } from "./pickers.js";
-import { loadCatalogue, rulesEditor, rulesSummary } from "./rules.js";
+import { loadCatalogue, presetPlayers, rulesEditor, rulesSummary } from "./rules.js";
 import { DETAIL_EVENTS, describeEvent } from "./events.js";
 import { stampEvents } from "./stamp.js";
 import { chatPanel, keepLine } from "./chat.js";
@@ -631,7 +631,12 @@ export function showRoom(root, roomId, params = {}) {
             [t("room.start")],
           )
         : null,
-      isHost && taken < 2 ? h("p", { class: "hint" }, [t("room.needPlayers")]) : null,
+      // The fewest players the room's preset seats (GET /api/rules `presetFacts`).
+      isHost && rules && catalogue && taken < presetPlayers(catalogue, rules.preset)[0]
+        ? h("p", { class: "hint", "data-testid": "need-players" }, [
+            t("room.needPlayers", { n: presetPlayers(catalogue, rules.preset)[0] }),
+          ])
+        : null,
       isHost && taken < seats ? botPicker() : null,
       isHost ? timerPicker() : null,
       isHost ? settingsPanel() : null,

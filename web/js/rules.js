@@ -23,10 +23,10 @@ let loading = null;
 export function loadCatalogue() {
   if (!loading) {
     loading = api.ruleOptions().then((data) => {
-      if (!Array.isArray(data?.options) || typeof data.presets !== "object") {
+      if (!Array.isArray(data?.options) || typeof data.presets !== "object" || typeof data.presetFacts !== "object") {
         throw new Error("unexpected /api/rules answer");
       }
-      return { options: data.options, presets: data.presets, facts: data.presetFacts || {} };
+      return { options: data.options, presets: data.presets, facts: data.presetFacts };
     });
     loading.catch(() => {
       loading = null;
@@ -48,14 +48,15 @@ function clockLength(seconds) {
 }
 
 /**
- * How the match ends under `values` (every option's value), read from the options that
- * really end it: the match mode, the target, the deal limit, the scoring's direction and
- * the blitz clock. A preset's description may not say it, since the host can change them.
+ * How the match ends under `values` (every option's value: the server's defaults under
+ * the preset's, then the room's), read from the options that really end it: the match
+ * mode, the target, the deal limit, the scoring's direction and the blitz clock. A
+ * preset's description may not say it, since the host can change them.
  */
 export function matchEnd(values) {
-  const mode = values.matchMode ?? "points";
-  const target = values.targetScore ?? 500;
-  const limit = values.roundLimit ?? 0;
+  const mode = values.matchMode;
+  const target = values.targetScore;
+  const limit = values.roundLimit;
   const winner = values.scoringMode === "ownHandCounts" ? t("rules.end.lowest") : t("rules.end.highest");
   let text;
   if (mode === "oneAndDone") text = t("rules.end.firstOut");
@@ -78,15 +79,14 @@ function formatValue(option, value) {
  * {element, value(), valid()}, where value() is the wire form:
  * `{preset, ...options that differ from the preset}`.
  */
-/** [fewest, most] players `preset` seats (the server's presetFacts; else 2-10). */
+/** [fewest, most] players `preset` seats (the server's presetFacts). */
 export function presetPlayers(cat, preset) {
-  const range = cat.facts?.[preset]?.players;
-  return Array.isArray(range) && range.length === 2 ? range : [2, 10];
+  return cat.facts[preset].players;
 }
 
 /** Whether `option` means anything under `preset` (a game of its own reads only some). */
 export function optionApplies(cat, preset, option) {
-  const only = cat.facts?.[preset]?.options;
+  const only = cat.facts[preset].options;
   return !Array.isArray(only) || only.includes(option);
 }
 

@@ -171,27 +171,13 @@ export function tickText(data) {
   return t("table.bankLeft", { s: secondsLeft(deadline) });
 }
 
-/**
- * Whether `seat` has called UNO: holding one card and not exposed (the call came with the
- * play), or a call made ahead of its next-to-last card (`callUno` in the log since the
- * seat last played or drew).
- */
-export function calledUno(view, seat, log = []) {
-  if (!GAME_PHASES.has(view.phase) || view.phase === "dealOver" || view.phase === "matchOver") return false;
-  const p = view.players?.find((x) => x.seat === seat);
-  if (!p) return false;
-  if (p.cards === 1 && view.unoExposed !== seat) return true;
-  for (let i = log.length - 1; i >= 0; i -= 1) {
-    const e = log[i];
-    if (e.seat !== seat) continue;
-    if (e.type === "callUno") return p.cards <= 2;
-    if (["play", "jumpIn", "draw", "pass", "deal", "dealOver"].includes(e.type)) return false;
-  }
-  return false;
+/** Whether `seat` shows as having called UNO: the engine's `view.unoCalled` says so. */
+export function calledUno(view, seat) {
+  return view.unoCalled.includes(seat);
 }
 
-function unoBadge(view, seat, log) {
-  return calledUno(view, seat, log) ? h("span", { class: "badge uno", "data-testid": "uno-called" }, [t("table.unoCalled")]) : null;
+function unoBadge(view, seat) {
+  return calledUno(view, seat) ? h("span", { class: "badge uno", "data-testid": "uno-called" }, [t("table.unoCalled")]) : null;
 }
 
 /** "Leave the table": kept apart from the hand's buttons (a bot plays on; room.js asks first). */
@@ -255,7 +241,7 @@ function playerChip(view, p, ctx, info) {
         p.out && !p.place ? h("span", { class: "badge" }, [t("table.out")]) : null,
         p.place ? h("span", { class: "badge", "data-testid": "place" }, [t("table.place", { n: p.place })]) : null,
         ...seatBadges(view, p),
-        unoBadge(view, p.seat, ctx.log),
+        unoBadge(view, p.seat),
       ]),
       h("div", { class: "player-cards", "aria-hidden": "true" }, [
         ...Array.from({ length: backs }, () => cardBack({ size: "tiny" })),
@@ -579,7 +565,7 @@ export function renderTable(view, ctx) {
       ? h("div", { class: "me" }, [
           h("div", { class: "me-head" }, [
             h("strong", {}, [ctx.name(view.you)]),
-            unoBadge(view, view.you, ctx.log),
+            unoBadge(view, view.you),
             h("span", { class: "muted" }, [
               t("table.score", { n: view.players?.[view.you]?.score ?? view.totals?.[view.you] ?? 0 }),
             ]),

@@ -319,6 +319,8 @@ react?: (number | null)
 type: "action"
 }
 /**
+ * The last turned card: what its `turnCard` event said, and the sips it gave.
+ * 
  * This interface was referenced by `UnoProtocol`'s JSON-Schema
  * via the `definition` "BottleLast".
  */
@@ -329,10 +331,34 @@ action: string
  */
 card: string
 /**
+ * the sips each receiver drinks (0: the card gives none)
+ */
+count: number
+/**
+ * reverse: the new direction
+ */
+direction?: (number | null)
+/**
+ * an announced action: all join
+ */
+everyone?: (boolean | null)
+/**
  * a seat number, 0..n-1 clockwise
  */
 seat: number
+/**
+ * drawTwo: the neighbour who drinks
+ */
+side?: (("left" | "right") | null)
 sips: Sip[]
+/**
+ * skip: the seat skipped
+ */
+skipped?: (number | null)
+/**
+ * give: the seat given the sips
+ */
+target?: (number | null)
 }
 /**
  * This interface was referenced by `UnoProtocol`'s JSON-Schema
@@ -2008,13 +2034,17 @@ action?: (string | null)
  * a card code (docs/cards.md)
  */
 card: string
+/**
+ * the sips each receiver drinks (0: none)
+ */
+count: number
 direction?: (number | null)
 everyone?: (boolean | null)
 /**
  * a seat number, 0..n-1 clockwise
  */
 seat: number
-side?: (string | null)
+side?: (("left" | "right") | null)
 skipped?: (number | null)
 target?: (number | null)
 type: "turnCard"
@@ -2581,6 +2611,12 @@ teams?: ({
 top: (string | null)
 totals: number[]
 turn: (number | null)
+/**
+ * the seats showing as having called UNO while the deal is on
+ * 
+ * Items: a seat number, 0..n-1 clockwise
+ */
+unoCalled: number[]
 /**
  * a seat with one card that did not call UNO
  */
