@@ -93,6 +93,8 @@ export interface CreateTournament {
   dealsPerRound?: number;
   turnSeconds: number;
   tableStartSeconds?: number;
+  /** The tables are rated rooms: their matches rate the seats of accounts. */
+  rated?: boolean;
 }
 
 export interface StandingsRow {
