@@ -126,6 +126,7 @@ async def test_a_rated_tournaments_table_rates_its_account_seats(quick_server: S
     by_name = {p["name"]: p["seat"] for p in room["players"]}
     assert sorted(changes) == sorted([by_name["Dora"], by_name["Eli"]])
     assert all(c["ratingBefore"] == 1500 and c["games"] == 1 for c in changes.values())
+    assert all(c["provisional"] for c in changes.values())
     profile = (await server.http.get("/api/players/Dora")).json()
     assert profile["ratings"]["classic"]["games"] == 1
     assert recent[0]["ratingAfter"] == changes[by_name["Dora"]]["ratingAfter"]

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { h, mount, preservingFocus } from "./dom.js";
 import { presetLabel, t } from "./i18n.js";
-import { NAME_MAX, showError } from "./lobby.js";
+import { asAccountOrGuest, NAME_MAX, showError } from "./lobby.js";
 import { storage } from "./storage.js";
 import { toast } from "./toast.js";
 
@@ -22,11 +22,13 @@ export function statusText(tournament) {
   return tournament.checkIn ? t("tour.checkInOpen") : t("tour.registration");
 }
 
-/** Register `name` in the tournament and keep the player's token; returns the answer. */
+/** Register in the tournament (as the signed-in account, else as `name`) and keep the
+ * player's token; returns the answer. */
 export async function registerFor(tournamentId, name) {
-  const answer = await api.registerTournament(tournamentId, name);
-  storage.setTournament(tournamentId, { playerId: answer.playerId, token: answer.token, name });
-  storage.setName(name);
+  const joined = await asAccountOrGuest((token) => api.registerTournament(tournamentId, name, token), name);
+  const answer = joined.answer;
+  storage.setTournament(tournamentId, { playerId: answer.playerId, token: answer.token, name: joined.name });
+  if (joined.name === name) storage.setName(name);
   return answer;
 }
 
