@@ -1,6 +1,7 @@
-"""Seats of a signed-in account in the browser: joining from the lobby's list, by code
-and from an invitation sends the account's token, so the seat is the account's (its name,
-locked in the name box, and its rating); a guest joins as before. At a rated match's end
+"""Seats of a signed-in account in the browser: joining from the lobby's list, by code,
+from an invitation and registering in a tournament send the account's token, so the seat
+is the account's (its name, locked in the name box, and its rating); a guest joins as
+before. At a rated match's end
 the table's summary shows each rated seat's rating before and after, with the "?" of a
 provisional rating."""
 
@@ -108,6 +109,21 @@ def test_a_signed_in_browser_takes_seats_as_its_account_and_a_guest_as_before(
     guest.get_by_test_id("take-seat").get_by_test_id("join").click()
     expect(guest.get_by_test_id("seats-list")).to_contain_text("Guest Gus")
     assert _seats(base, invited["roomId"]) == [(anna["name"], NEWCOMER), ("Guest Gus", None)]
+
+    # A tournament's page registers the account under its name, locked too.
+    made = httpx.post(
+        f"{base}/api/tournaments",
+        json={"name": "Club night", "rounds": 2, "turnSeconds": 20, "rated": True},
+    ).json()
+    page.goto(f"{base}/#/tournament/{made['tournamentId']}")
+    expect(page.get_by_test_id("register-name")).to_have_value(anna["name"])
+    expect(page.get_by_test_id("register-name")).not_to_be_editable()
+    page.get_by_test_id("register").click()
+    expect(page.get_by_test_id("my-entry")).to_have_attribute("data-player-status", "active")
+    field = httpx.get(f"{base}/api/tournaments/{made['tournamentId']}").json()["players"]
+    assert [(p["playerId"], p["name"], p["account"]) for p in field] == [
+        (anna["playerId"], anna["name"], True)
+    ]
 
 
 @pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "laptop"])

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { h, mount, preservingFocus } from "./dom.js";
 import { presetLabel, t } from "./i18n.js";
-import { asAccountOrGuest, NAME_MAX, showError } from "./lobby.js";
+import { accountName, asAccountOrGuest, NAME_MAX, showError } from "./lobby.js";
 import { storage } from "./storage.js";
 import { toast } from "./toast.js";
 
@@ -177,11 +177,15 @@ export function showTournaments(root) {
                   "data-focus-key": "player-name",
                   autocomplete: "nickname",
                   maxlength: NAME_MAX,
-                  value: form.name,
+                  value: accountName() ?? form.name,
+                  readonly: Boolean(accountName()),
+                  "data-account": accountName() ? "true" : null,
                 }),
                 "name",
               ),
-              h("p", { class: "hint" }, [t("tour.nameHelp")]),
+              h("p", { class: "hint" }, [
+                accountName() ? t("tour.accountName", { name: accountName() }) : t("tour.nameHelp"),
+              ]),
             ]),
             h("section", { class: "panel", "aria-labelledby": "tour-list-h" }, [
               h("div", { class: "panel-head" }, [
