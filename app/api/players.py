@@ -73,7 +73,8 @@ class SeatChange(BaseModel):
     place: int
     ratingBefore: int
     ratingAfter: int
-    games: int
+    games: int = Field(description="its rated games in the pool after this match")
+    provisional: bool = Field(description="ratingAfter is provisional (shown with a ?)")
 
 
 class MatchRatings(BaseModel):

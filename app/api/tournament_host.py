@@ -174,6 +174,7 @@ class Reseat(BaseModel):
 async def reseat(
     tournament_id: TournamentId,
     body: Reseat,
+    db: Db,
     rooms: Rooms,
     service: Tournaments,
     authorization: Authorization = None,
@@ -185,7 +186,7 @@ async def reseat(
         _as_host(authorization, lambda d: rounds.reseat(d, body.playerId, body.withPlayerId, now)),
     )
     names = {p["pid"]: p["name"] for p in doc["players"]}
-    await tables.reseat(rooms, doc, moved, names)
+    await tables.reseat(rooms, db, doc, moved, names)
     return tour.public(tournament_id, doc)
 
 

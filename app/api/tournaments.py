@@ -13,7 +13,7 @@ from app.api.errors import responses
 from app.api.rooms import Name, Rules, _rules, _turn_seconds
 from app.api.text import ID_MAX, ID_PATTERN
 from app.db import Database
-from app.deps import Authorization, Db, Rooms, Tournaments, bearer
+from app.deps import Authorization, Db, Rooms, Tournaments, account_for, bearer
 from app.rooms import tokens
 from app.rooms.errors import RoomError
 from app.tournaments import rounds, tables
@@ -40,6 +40,10 @@ class CreateTournament(BaseModel):
         le=3600,
         description="seconds after a round starts until its tables deal (sooner when every"
         " player of a table is there); absent players are played by the autopilot",
+    )
+    rated: bool = Field(
+        default=False,
+        description="the tables are rated rooms: their matches rate the seats of accounts",
     )
 
     @field_validator("turnSeconds")
@@ -104,6 +108,7 @@ async def create_tournament(body: CreateTournament, service: Tournaments) -> Tou
         deals_per_round=body.dealsPerRound,
         now_ms=tour.now_ms(),
         table_start_seconds=body.tableStartSeconds,
+        rated=body.rated,
     )
     return TournamentCreated(tournamentId=await service.create(doc), hostToken=host_token)
 
@@ -167,6 +172,7 @@ async def get_standings(
     responses=responses(
         {
             **_NOT_FOUND,
+            401: ("account/bad_token",),
             409: (
                 "tournament/registration_closed",
                 "tournament/name_taken",
@@ -178,17 +184,26 @@ async def get_standings(
 async def register(
     tournament_id: TournamentId,
     body: Register,
+    db: Db,
     service: Tournaments,
     authorization: Authorization = None,
 ) -> Registered:
     """Register a player by name (until the start; late, until half the rounds have
-    started). A bearer that is registered here already is refused."""
+    started). A bearer that is registered here already is refused. An account's bearer
+    registers the account: its id and name (the `name` sent is ignored); its seats at the
+    tables show its rating, and a rated tournament's tables rate them."""
     token = tokens.new_token()
+    doc = await service.load(tournament_id)
+    account = None
+    if authorization and tour.player_by_token(doc, bearer(authorization)) is None:
+        account = await account_for(db, authorization)
+    name = body.name if account is None else account.name
 
     def step(doc: dict[str, Any]) -> dict[str, Any]:
         if authorization and tour.player_by_token(doc, bearer(authorization)) is not None:
             raise RoomError(409, "tournament/already_registered", "this token is registered")
-        return tour.register(doc, body.name, token, body.seed)
+        pid = None if account is None else account.id
+        return tour.register(doc, name, token, body.seed, pid)
 
     _, player = await service.change(tournament_id, step)
     return Registered(playerId=player["pid"], token=token)

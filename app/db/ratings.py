@@ -19,6 +19,7 @@ from app.accounts.ratings import (
     LEADERBOARD_GAMES,
     NEWCOMER,
     POOLS,
+    PROVISIONAL_GAMES,
     Belief,
     SeatResult,
     places,
@@ -141,6 +142,7 @@ def _change(row: RatingChange) -> dict[str, Any]:
         "ratingBefore": row.before,
         "ratingAfter": row.after,
         "games": row.games,
+        "provisional": row.games < PROVISIONAL_GAMES,
     }
 
 

@@ -71,13 +71,15 @@ class Kick(Command):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reseat(Command):
-    """A tournament seats another player in a seat (a re-seat between tables)."""
+    """A tournament seats another player in a seat (a re-seat between tables);
+    ``rating``: an account's rating in the room's pool (None: a guest)."""
 
     KIND: ClassVar[str] = "reseat"
     seat: int
     pid: str
     name: str
     token: str
+    rating: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

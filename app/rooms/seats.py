@@ -152,6 +152,10 @@ def on_reseat(m: RoomMachine, command: commands.Reseat, now_ms: int) -> Step:
         goneAt=now_ms,
         away=False,
     )
+    if command.rating is None:
+        player.pop("rating", None)
+    else:
+        player["rating"] = command.rating  # an account's seat
     event = {"type": "join", "seat": player["seat"], "name": command.name}
     step = Step({"ok": True}, changed=True, public_events=[event])
     step.removed = [before]

@@ -31,6 +31,8 @@ def room_info(doc: dict[str, Any]) -> dict[str, Any]:
         "private": doc["private"],
         "spectators": doc["spectators"],
         "matchId": doc["matchId"],  # for the history REST once a deal is archived
+        # Its matches are rated (docs/ratings.md): their rating changes are read by REST.
+        "rated": bool(doc.get("rated")),
         # Spectator sockets as of the room's last change (they come and go without one).
         "watchers": doc.get("watchers", 0),
         **settings_of(doc),

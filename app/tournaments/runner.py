@@ -132,7 +132,7 @@ class TournamentRunner:
         names = {p["pid"]: p["name"] for p in doc["players"]}
         for table_id in marked:  # not those paused, or finished, meanwhile
             _, table = rounds.find_table(doc, table_id)
-            await tables.reseat(self.rooms, doc, (table,), names)
+            await tables.reseat(self.rooms, self.db, doc, (table,), names)
             await tables.start_table(self.rooms, table["roomId"])
 
     async def open_round(self, tid: str, doc: dict[str, Any], opened: list[dict[str, Any]]) -> None:

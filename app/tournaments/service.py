@@ -41,10 +41,14 @@ def new_doc(
     deals_per_round: int,
     now_ms: int,
     table_start_seconds: int = 0,
+    rated: bool = False,
 ) -> dict[str, Any]:
     swiss.check_table_size(table_size)
     return {
         "name": name,
+        # The tables' rooms are rated rooms (docs/ratings.md): their matches rate the
+        # seats of accounts.
+        "rated": rated,
         "host": tokens.hash_token(host_token),
         "seed": tokens.new_token(),
         # Seat tokens at the tables derive from it (app.tournaments.rounds.seat_token).
@@ -83,14 +87,25 @@ def registration_open(doc: dict[str, Any]) -> bool:
     return doc["status"] == RUNNING and 2 * int(doc["round"]) < int(doc["rounds"])
 
 
-def register(doc: dict[str, Any], name: str, token: str, seed: int | None) -> dict[str, Any]:
+def register(
+    doc: dict[str, Any],
+    name: str,
+    token: str,
+    seed: int | None,
+    account: str | None = None,
+) -> dict[str, Any]:
+    """Register ``name``; ``account``: the id of the account registering (its player id
+    in the tournament and at every table, where its seat shows the account's rating)."""
     if not registration_open(doc):
         raise RoomError(409, "tournament/registration_closed", "registration has closed")
+    if account is not None and any(p["pid"] == account for p in doc["players"]):
+        raise RoomError(409, "tournament/already_registered", "this account is registered")
     key = name_key(name)
     if any(name_key(p["name"]) == key for p in doc["players"]):
         raise RoomError(409, "tournament/name_taken", f"{name!r} is registered already")
     player = {
-        "pid": tokens.new_id(),
+        "pid": tokens.new_id() if account is None else account,
+        "account": account is not None,
         "name": name,
         "token": tokens.hash_token(token),
         "seed": seed,
@@ -204,6 +219,7 @@ def public(tournament_id: str, doc: dict[str, Any]) -> dict[str, Any]:
         "tournamentId": tournament_id,
         "name": doc["name"],
         "status": doc["status"],
+        "rated": bool(doc.get("rated")),
         "tableSize": doc["tableSize"],
         "rounds": doc["rounds"],
         "dealsPerRound": doc["dealsPerRound"],
@@ -217,6 +233,7 @@ def public(tournament_id: str, doc: dict[str, Any]) -> dict[str, Any]:
             {
                 "playerId": p["pid"],
                 "name": p["name"],
+                "account": bool(p.get("account")),
                 "status": p["status"],
                 "checkedIn": p["checkedIn"],
                 "seed": p["seed"],

@@ -14,6 +14,7 @@ import logging
 from typing import Any
 
 import engine
+from app.accounts.ratings import pool_of
 from app.rooms import commands, tokens
 from app.rooms.doc import ENDED, LOBBY, OVER, new_doc
 from app.rooms.errors import RoomError
@@ -33,8 +34,24 @@ def table_rules(doc: dict[str, Any]) -> dict[str, Any]:
     return rules
 
 
-def room_doc(tid: str, doc: dict[str, Any], table: dict[str, Any], now_ms: int) -> dict[str, Any]:
+async def account_ratings(db: Any, doc: dict[str, Any], pids: list[str]) -> dict[str, Any]:
+    """The rating in the tournament's pool of each of ``pids`` registered as an account
+    (shown on its seat at the table, as on any account's seat)."""
+    accounts = {p["pid"] for p in doc["players"] if p.get("account")}
+    pool = pool_of(doc["rules"])
+    return {pid: await db.rating_in(pid, pool) for pid in pids if pid in accounts}
+
+
+def room_doc(
+    tid: str,
+    doc: dict[str, Any],
+    table: dict[str, Any],
+    now_ms: int,
+    ratings: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The table's room; ``ratings``: the accounts' seats' ratings (by player id)."""
     names = {p["pid"]: p["name"] for p in doc["players"]}
+    ratings = ratings or {}
     room_id = table["roomId"]
     room = new_doc(
         room_id=room_id,
@@ -49,6 +66,7 @@ def room_doc(tid: str, doc: dict[str, Any], table: dict[str, Any], now_ms: int) 
         turn_seconds=int(doc["turnSeconds"]),
     )
     room["tournament"] = {"id": tid, "table": table["id"]}
+    room["rated"] = bool(doc.get("rated"))
     room["listed"] = False
     room["emptySince"] = None
     room["players"] = [
@@ -61,6 +79,7 @@ def room_doc(tid: str, doc: dict[str, Any], table: dict[str, Any], now_ms: int) 
             "age": False,
             "joinedAt": now_ms,
             "goneAt": now_ms,
+            **({"rating": ratings[pid]} if pid in ratings else {}),
         }
         for seat, pid in enumerate(table["players"])
     ]
@@ -75,7 +94,8 @@ async def open_table(
     tokens derive from the tournament, the same on every node)."""
     if await rooms.store.load(table["roomId"]) is not None:
         return
-    room = room_doc(tid, doc, table, now_ms)
+    ratings = await account_ratings(db, doc, list(table["players"]))
+    room = room_doc(tid, doc, table, now_ms, ratings)
     await db.record_room(room["id"], room["name"], room["rules"], room["seats"], True)
     await rooms.store.create_once(room["id"], room, room["code"])
 
@@ -138,6 +158,7 @@ async def tell(rooms: RoomService, room_ids: list[str], command: commands.Comman
 
 async def reseat(
     rooms: RoomService,
+    db: Any,
     doc: dict[str, Any],
     tables: tuple[dict[str, Any], ...],
     names: dict[str, str],
@@ -149,10 +170,14 @@ async def reseat(
         if record is None:
             continue  # not opened yet: it opens with the new seats
         seated = {p["seat"]: p["pid"] for p in record.doc["players"]}
+        moved = [pid for seat, pid in enumerate(table["players"]) if seated.get(seat) != pid]
+        ratings = await account_ratings(db, doc, moved)
         for seat, pid in enumerate(table["players"]):
             if seated.get(seat) != pid:
                 token = tokens.hash_token(seat_token(doc, room_id, pid))
-                command = commands.Reseat(seat=seat, pid=pid, name=names[pid], token=token)
+                command = commands.Reseat(
+                    seat=seat, pid=pid, name=names[pid], token=token, rating=ratings.get(pid)
+                )
                 try:
                     await rooms.submit(room_id, command)
                 except RoomError as err:

@@ -215,6 +215,10 @@ class RoomInfo(Closed):
     private: bool
     spectators: bool
     matchId: str | None
+    rated: bool | None = Field(
+        default=None,
+        description="its matches are rated: GET /api/matches/{matchId}/ratings has the changes",
+    )
     watchers: Count = Field(description="spectator sockets open")
     turnSeconds: int | Literal["off"] | None = Field(
         default=None, description='seconds per decision, or "off"'

@@ -15,8 +15,8 @@ export const api = {
   getRoom: (roomId) => request("GET", `/api/rooms/${encodeURIComponent(roomId)}`),
   roomByCode: (code) => request("GET", `/api/rooms/code/${encodeURIComponent(code)}`),
   createRoom: (body) => request("POST", "/api/rooms", { body }),
-  joinRoom: (roomId, body) =>
-    request("POST", `/api/rooms/${encodeURIComponent(roomId)}/join`, { body }),
+  /** Take a seat; `accountToken`: the signed-in account's (the seat is the account's). */
+  joinRoom: (roomId, body, accountToken) => client.joinRoom(roomId, body, accountToken),
   startRoom: (roomId, hostToken) =>
     request("POST", `/api/rooms/${encodeURIComponent(roomId)}/start`, { token: hostToken }),
   kick: (roomId, seat, hostToken) =>
@@ -47,7 +47,7 @@ export const api = {
   /** The current deal's events (a seat's token names its own draws), for the log. */
   events: (roomId, token) => request("GET", `/api/rooms/${encodeURIComponent(roomId)}/events`, { token }),
   /** Join the room that has this code (private or public); answers with its roomId. */
-  joinByCode: (body) => request("POST", "/api/rooms/join", { body }),
+  joinByCode: (body, accountToken) => client.joinByCode(body, accountToken),
 
   // Tournaments (docs/tournaments.md): players act with their tournament token, the host
   // with the tournament's host token.
@@ -55,8 +55,8 @@ export const api = {
   createTournament: (body) => request("POST", "/api/tournaments", { body }),
   getTournament: (id) => request("GET", `/api/tournaments/${encodeURIComponent(id)}`),
   standings: (id) => request("GET", `/api/tournaments/${encodeURIComponent(id)}/standings`),
-  registerTournament: (id, name) =>
-    request("POST", `/api/tournaments/${encodeURIComponent(id)}/players`, { body: { name } }),
+  /** Register; `accountToken`: the signed-in account's (the account registers). */
+  registerTournament: (id, name, accountToken) => client.joinTournament(id, { name }, accountToken),
   checkIn: (id, token) => request("POST", `/api/tournaments/${encodeURIComponent(id)}/check-in`, { token }),
   withdrawTournament: (id, token) =>
     request("POST", `/api/tournaments/${encodeURIComponent(id)}/withdraw`, { token }),

@@ -6,6 +6,7 @@ import { h, mount } from "./dom.js";
 import { errorText, presetLabel, t } from "./i18n.js";
 import { confirmAdult } from "./pickers.js";
 import { loadCatalogue, rulesEditor } from "./rules.js";
+import { forget, signedIn } from "./accounts/client.js";
 import { playNowSection } from "./accounts/play-now.js";
 import { storage } from "./storage.js";
 import { toast } from "./toast.js";
@@ -35,15 +36,44 @@ async function withAgeCheck(request, ageConfirmed = false) {
   }
 }
 
+/**
+ * Send a join as the signed-in account (its token as bearer: the seat is the account's,
+ * with its name and rating), or as a guest called `guestName`. An account token that no
+ * longer works (signed out elsewhere) is forgotten and the join goes as a guest.
+ * Resolves with `{answer, name}`: the server's answer and the seat's name.
+ */
+export async function asAccountOrGuest(send, guestName) {
+  const account = signedIn();
+  if (account) {
+    try {
+      return { answer: await send(account.token), name: account.name };
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== "account/bad_token") throw err;
+      forget();
+    }
+  }
+  return { answer: await send(null), name: guestName };
+}
+
+/** The name a seat taken now gets: the signed-in account's, else null (a guest's own). */
+export function accountName() {
+  return signedIn()?.name ?? null;
+}
+
 /** Take a seat in `roomId` and remember its token; returns the join answer. */
 export async function joinRoom(roomId, name, code, { ageConfirmed = false } = {}) {
-  const answer = await withAgeCheck((age) => {
-    const body = { name };
-    if (code) body.code = code;
-    if (age) body.ageConfirmed = true;
-    return api.joinRoom(roomId, body);
-  }, ageConfirmed);
-  storage.setSeat(roomId, { seat: answer.seat, token: answer.token, name, code: answer.code || code || null });
+  const joined = await asAccountOrGuest(
+    (token) =>
+      withAgeCheck((age) => {
+        const body = { name };
+        if (code) body.code = code;
+        if (age) body.ageConfirmed = true;
+        return api.joinRoom(roomId, body, token);
+      }, ageConfirmed),
+    name,
+  );
+  const answer = joined.answer;
+  storage.setSeat(roomId, { seat: answer.seat, token: answer.token, name: joined.name, code: answer.code || code || null });
   return answer;
 }
 
@@ -73,6 +103,9 @@ export function showLobby(root, params = {}) {
   const form = { name: storage.name(), roomName: "", seats: 4, private: false, code: params.code || "" };
 
   function requireName() {
+    // Signed in, a seat is the account's and has its name.
+    const signed = accountName();
+    if (signed) return signed;
     // An emptied box falls back to the remembered (or a made-up) name rather than
     // blocking: the name is only a label at the table.
     const name = form.name.trim() || storage.name();
@@ -157,13 +190,18 @@ export function showLobby(root, params = {}) {
         watchStarted(room.roomId, code.toUpperCase());
         return;
       }
-      const answer = await withAgeCheck((age) =>
-        api.joinByCode({ name, code: code.toUpperCase(), ...(age ? { ageConfirmed: true } : {}) }),
+      const joined = await asAccountOrGuest(
+        (token) =>
+          withAgeCheck((age) =>
+            api.joinByCode({ name, code: code.toUpperCase(), ...(age ? { ageConfirmed: true } : {}) }, token),
+          ),
+        name,
       );
+      const answer = joined.answer;
       storage.setSeat(answer.roomId, {
         seat: answer.seat,
         token: answer.token,
-        name,
+        name: joined.name,
         code: answer.code || code.toUpperCase(),
       });
       location.hash = `#/room/${encodeURIComponent(answer.roomId)}`;
@@ -294,6 +332,8 @@ export function showLobby(root, params = {}) {
   }
 
   function nameSection() {
+    // Signed in, the name is the account's: shown, not typed.
+    const signed = accountName();
     return h("section", { class: "panel lobby-name", "aria-labelledby": "name-h" }, [
       h("h1", { id: "name-h", class: "visually-hidden" }, [t("app.title")]),
       h("label", { for: "player-name" }, [t("lobby.name")]),
@@ -304,7 +344,9 @@ export function showLobby(root, params = {}) {
           autocomplete: "nickname",
           maxlength: NAME_MAX,
           placeholder: t("lobby.namePlaceholder"),
-          value: form.name,
+          value: signed ?? form.name,
+          readonly: Boolean(signed),
+          "data-account": signed ? "true" : null,
           "aria-describedby": "player-name-help",
           onInput: (e) => {
             // The room name's suggestion is the player's table: it follows the name typed.
@@ -314,7 +356,9 @@ export function showLobby(root, params = {}) {
         }),
         "name",
       ),
-      h("p", { class: "hint", id: "player-name-help" }, [t("lobby.nameHelp", { n: NAME_MAX })]),
+      h("p", { class: "hint", id: "player-name-help" }, [
+        signed ? t("lobby.accountName", { name: signed }) : t("lobby.nameHelp", { n: NAME_MAX }),
+      ]),
     ]);
   }
 
@@ -459,6 +503,7 @@ export function showLobby(root, params = {}) {
     const wasOpen = Boolean(root.querySelector(".rules-editor")?.open);
     editor = catalogue ? rulesEditor(catalogue, before, { onPreset: fitSeats }) : null;
     if (editor && wasOpen) editor.element.querySelector(".rules-editor").open = true;
+    playNow.describe(); // signed in or not, as of now
     mount(root, [
       h("div", { class: "lobby" }, [
         h("div", { class: "lobby-side" }, [

@@ -16,6 +16,7 @@ import { h } from "./dom.js";
 import { drinksGuide } from "./drinks.js";
 import { t } from "./i18n.js";
 import { partyLog, sipsTally } from "./bottle.js";
+import { ratingChangesBlock } from "./summary.js";
 
 // The selection survives redraws while the hand stays the same: hand indices, in click order.
 const selection = { hand: "", picked: [] };
@@ -493,6 +494,7 @@ export function renderRommy(view, ctx) {
           ),
         ]),
       ]),
+      ratingChangesBlock(view, ctx),
       canGoOn
         ? h(
             "button",

@@ -6,7 +6,7 @@ import { followShuffle } from "./shuffle.js";
 import { api, ApiError } from "./api.js";
 import { h, mount, preservingFocus } from "./dom.js";
 import { errorText, language, t } from "./i18n.js";
-import { joinRoom, NAME_MAX, showError } from "./lobby.js";
+import { accountName, joinRoom, NAME_MAX, showError } from "./lobby.js";
 import { RoomSession } from "uno-client";
 import { client } from "./client.js";
 import { storage } from "./storage.js";
@@ -484,12 +484,14 @@ export function showRoom(root, roomId, params = {}) {
   async function takeSeat(event) {
     event.preventDefault();
     const form = event.target;
-    const playerName = form.elements.name.value.trim() || storage.name();
+    // Signed in, the seat is the account's and has its name.
+    const signed = accountName();
+    const playerName = signed || form.elements.name.value.trim() || storage.name();
     if (!playerName) {
       toast(t("lobby.needName"), { kind: "error", code: "need_name" });
       return;
     }
-    storage.setName(playerName);
+    if (!signed) storage.setName(playerName);
     const code = form.elements.code?.value.trim() || params.code || state.creds.code || null;
     try {
       await joinRoom(roomId, playerName, code);
@@ -559,12 +561,16 @@ export function showRoom(root, roomId, params = {}) {
 
 
   function seatForm() {
+    const signed = accountName();
     return h("form", { class: "inline-form take-seat", onSubmit: takeSeat, "data-testid": "take-seat" }, [
       h("label", { for: "seat-name" }, [t("lobby.name")]),
       h("input", {
         id: "seat-name",
         name: "name",
-        value: state.seatName,
+        value: signed ?? state.seatName,
+        readonly: Boolean(signed),
+        "data-testid": "seat-name",
+        "data-account": signed ? "true" : null,
         maxlength: NAME_MAX,
         autocomplete: "nickname",
         "aria-describedby": "seat-name-help",
@@ -573,7 +579,9 @@ export function showRoom(root, roomId, params = {}) {
           state.seatName = e.target.value;
         },
       }),
-      h("span", { class: "hint", id: "seat-name-help" }, [t("lobby.nameHelp", { n: NAME_MAX })]),
+      h("span", { class: "hint", id: "seat-name-help" }, [
+        signed ? t("lobby.accountName", { name: signed }) : t("lobby.nameHelp", { n: NAME_MAX }),
+      ]),
       state.info?.private && !params.code
         ? [
             h("label", { for: "seat-code" }, [t("lobby.code")]),

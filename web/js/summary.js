@@ -1,6 +1,7 @@
 // The end of a deal (and of the match): every seat's remaining cards and points.
 
 import { cardFace, cardsName } from "./cards.js";
+import { client } from "./client.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { shuffleCheck } from "./shuffle.js";
@@ -21,6 +22,87 @@ function shuffleLine(view) {
     });
   }
   return line;
+}
+
+// The rating changes of rated matches, by match id: a promise of the seats' changes
+// (empty when the server has none). The archive stores (and rates) a match a moment after
+// its end, so the route is asked again while it answers "not rated yet".
+const ratingChanges = new Map();
+const RATING_TRIES = 30;
+const RATING_WAIT_MS = 1000;
+
+async function fetchRatings(matchId) {
+  for (let attempt = 0; attempt < RATING_TRIES; attempt += 1) {
+    try {
+      const found = await client.matchRatings(matchId);
+      if (found.rated) return found.seats;
+    } catch {
+      // Asked again below.
+    }
+    await new Promise((resolve) => setTimeout(resolve, RATING_WAIT_MS));
+  }
+  return [];
+}
+
+function ratingsOf(matchId) {
+  let entry = ratingChanges.get(matchId);
+  if (!entry) {
+    entry = { seats: null };
+    entry.promise = fetchRatings(matchId).then((seats) => {
+      entry.seats = seats;
+      return seats;
+    });
+    ratingChanges.set(matchId, entry);
+  }
+  return entry;
+}
+
+/** "1500 → 1523? (+23)": a seat's rating before and after ("?": still provisional). */
+function changeText(change) {
+  const diff = change.ratingAfter - change.ratingBefore;
+  const signed = diff > 0 ? `+${diff}` : diff < 0 ? `−${-diff}` : "±0";
+  return `${change.ratingBefore} → ${change.ratingAfter}${change.provisional ? "?" : ""} (${signed})`;
+}
+
+function ratingList(seats, ctx) {
+  if (!seats) {
+    return h("p", { class: "rating-changes muted", "data-testid": "rating-changes", "data-state": "pending", role: "status" }, [
+      t("summary.ratingsPending"),
+    ]);
+  }
+  if (!seats.length) return h("div", { hidden: true, "data-testid": "rating-changes", "data-state": "none" });
+  return h("div", { class: "rating-changes", "data-testid": "rating-changes", "data-state": "shown" }, [
+    h("h3", {}, [t("summary.ratings")]),
+    h(
+      "ul",
+      {},
+      seats.map((change) =>
+        h("li", { "data-testid": "rating-change", "data-seat": change.seat, "data-after": change.ratingAfter }, [
+          h("span", { class: "who" }, [ctx.name(change.seat)]),
+          " ",
+          h("span", { class: "change" }, [changeText(change)]),
+        ]),
+      ),
+    ),
+  ]);
+}
+
+/**
+ * A rated match's end: each rated seat's rating before and after it, read through the
+ * page's uno-client (`GET /api/matches/{matchId}/ratings`) once the match is stored.
+ */
+export function ratingChangesBlock(view, ctx) {
+  const matchId = view.room?.matchId;
+  if (view.phase !== "matchOver" || !view.room?.rated || !matchId) return null;
+  const entry = ratingsOf(matchId);
+  if (entry.seats === null) {
+    entry.promise.then((seats) => {
+      for (const el of document.querySelectorAll('[data-testid="rating-changes"][data-state="pending"]')) {
+        el.replaceWith(ratingList(seats, ctx));
+      }
+    });
+  }
+  return ratingList(entry.seats, ctx);
 }
 
 /**
@@ -159,6 +241,7 @@ export function summary(view, ctx) {
         ),
       ]),
     ]),
+    ctx.kept ? null : ratingChangesBlock(view, ctx),
     (view.room?.deals || []).length > 1 ? matchScoreboard(view, ctx) : null,
     ...nextDealControls(view, ctx),
     ctx.kept

@@ -8,7 +8,7 @@ import { showConnection } from "./badge.js";
 import { api, ApiError } from "./api.js";
 import { h, mount, preservingFocus } from "./dom.js";
 import { language, t } from "./i18n.js";
-import { NAME_MAX, showError } from "./lobby.js";
+import { accountName, NAME_MAX, showError } from "./lobby.js";
 import { storage } from "./storage.js";
 import { hostConsole } from "./tournament-host.js";
 import { TournamentFeed } from "./tournament-feed.js";
@@ -226,13 +226,22 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
             "data-focus-key": "reg-name",
             maxlength: NAME_MAX,
             autocomplete: "nickname",
-            value: form.regName,
+            // Signed in, the account registers under its own name.
+            value: accountName() ?? form.regName,
+            readonly: Boolean(accountName()),
+            "data-account": accountName() ? "true" : null,
             onInput: (e) => {
               form.regName = e.target.value;
             },
           }),
           h("button", { type: "submit", class: "primary", "data-testid": "register" }, [t("tour.register")]),
-          h("p", { class: "hint" }, [tour.status === "running" ? t("tour.lateHelp") : t("tour.registerHelp")]),
+          h("p", { class: "hint" }, [
+            accountName()
+              ? t("tour.accountName", { name: accountName() })
+              : tour.status === "running"
+                ? t("tour.lateHelp")
+                : t("tour.registerHelp"),
+          ]),
         ]),
       );
     } else if (!player) {

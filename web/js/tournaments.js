@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { h, mount, preservingFocus } from "./dom.js";
 import { presetLabel, t } from "./i18n.js";
-import { NAME_MAX, showError } from "./lobby.js";
+import { accountName, asAccountOrGuest, NAME_MAX, showError } from "./lobby.js";
 import { storage } from "./storage.js";
 import { toast } from "./toast.js";
 
@@ -22,11 +22,13 @@ export function statusText(tournament) {
   return tournament.checkIn ? t("tour.checkInOpen") : t("tour.registration");
 }
 
-/** Register `name` in the tournament and keep the player's token; returns the answer. */
+/** Register in the tournament (as the signed-in account, else as `name`) and keep the
+ * player's token; returns the answer. */
 export async function registerFor(tournamentId, name) {
-  const answer = await api.registerTournament(tournamentId, name);
-  storage.setTournament(tournamentId, { playerId: answer.playerId, token: answer.token, name });
-  storage.setName(name);
+  const joined = await asAccountOrGuest((token) => api.registerTournament(tournamentId, name, token), name);
+  const answer = joined.answer;
+  storage.setTournament(tournamentId, { playerId: answer.playerId, token: answer.token, name: joined.name });
+  if (joined.name === name) storage.setName(name);
   return answer;
 }
 
@@ -175,11 +177,15 @@ export function showTournaments(root) {
                   "data-focus-key": "player-name",
                   autocomplete: "nickname",
                   maxlength: NAME_MAX,
-                  value: form.name,
+                  value: accountName() ?? form.name,
+                  readonly: Boolean(accountName()),
+                  "data-account": accountName() ? "true" : null,
                 }),
                 "name",
               ),
-              h("p", { class: "hint" }, [t("tour.nameHelp")]),
+              h("p", { class: "hint" }, [
+                accountName() ? t("tour.accountName", { name: accountName() }) : t("tour.nameHelp"),
+              ]),
             ]),
             h("section", { class: "panel", "aria-labelledby": "tour-list-h" }, [
               h("div", { class: "panel-head" }, [

@@ -93,14 +93,15 @@ export class UnoClient {
     return this.request("POST", "/api/rooms", { body: settings });
   }
 
-  /** `POST /api/rooms/{roomId}/join`: `{roomId, seat, token, playerId}`. */
-  joinRoom(roomId, body) {
-    return this.request("POST", `/api/rooms/${enc(roomId)}/join`, { body });
+  /** `POST /api/rooms/{roomId}/join`: `{roomId, seat, token, playerId}`. With an
+   * account's `accountToken` the seat is the account's (its name and rating). */
+  joinRoom(roomId, body, accountToken) {
+    return this.request("POST", `/api/rooms/${enc(roomId)}/join`, { body, token: accountToken });
   }
 
-  /** `POST /api/rooms/join`: join the room that has `body.code`. */
-  joinByCode(body) {
-    return this.request("POST", "/api/rooms/join", { body });
+  /** `POST /api/rooms/join`: join the room that has `body.code` (as `joinRoom`). */
+  joinByCode(body, accountToken) {
+    return this.request("POST", "/api/rooms/join", { body, token: accountToken });
   }
 
   /** `POST /api/rooms/{roomId}/start` with the host's token: `{seq}`. */
@@ -130,9 +131,13 @@ export class UnoClient {
     return this.request("POST", "/api/tournaments", { body: settings });
   }
 
-  /** `POST /api/tournaments/{id}/players`: register `{name}`; `{playerId, token}`. */
-  joinTournament(tournamentId, body) {
-    return this.request("POST", `/api/tournaments/${enc(tournamentId)}/players`, { body });
+  /** `POST /api/tournaments/{id}/players`: register `{name}`; `{playerId, token}`. With
+   * an account's `accountToken` the account registers (its id and name). */
+  joinTournament(tournamentId, body, accountToken) {
+    return this.request("POST", `/api/tournaments/${enc(tournamentId)}/players`, {
+      body,
+      token: accountToken,
+    });
   }
 
   /** `GET /api/tournaments/{id}/seat` with a player's token: this round's
@@ -177,6 +182,13 @@ export class UnoClient {
   /** `GET /api/players/{name}`: a player's public profile. */
   player(name) {
     return this.request("GET", `/api/players/${enc(name)}`);
+  }
+
+  /** `GET /api/matches/{matchId}/ratings`: each rated seat's change,
+   * `{matchId, rated, seats: [{seat, place, ratingBefore, ratingAfter, games, provisional}]}`
+   * (`rated` false until the match is stored and rated, or when it is not rated). */
+  matchRatings(matchId) {
+    return this.request("GET", `/api/matches/${enc(matchId)}/ratings`);
   }
 
   /** `GET /api/leaderboard`: `{pool, players}` (`pool` by default `classic`). */

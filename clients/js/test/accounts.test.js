@@ -82,3 +82,49 @@ test("four quick-play tickets of one pool are seated at one table", async () => 
   assert.equal(view.you, matches[0].seat);
   session.close();
 });
+
+test("an account's seat is the account's, and a rated match's changes read by matchRatings", async () => {
+  const client = server.client();
+  const [hana, ivo] = await Promise.all([
+    client.signUp("Hana", "a long password"),
+    client.signUp("Ivo", "a long password"),
+  ]);
+  const room = await client.createRoom({ name: "rated", rules: { preset: "oneAndDone" }, seats: 2, rated: true });
+  const first = await client.joinRoom(room.roomId, { name: "ignored" }, hana.token);
+  assert.equal(first.playerId, hana.playerId);
+  const second = await client.joinByCode({ name: "ignored", code: room.code }, ivo.token);
+  assert.equal(second.playerId, ivo.playerId);
+  const seats = (await client.getRoom(room.roomId)).players;
+  assert.deepEqual(
+    seats.map((p) => [p.name, p.rating]),
+    [
+      ["Hana", { value: 1500, provisional: true, games: 0 }],
+      ["Ivo", { value: 1500, provisional: true, games: 0 }],
+    ],
+  );
+  await client.startRoom(room.roomId, room.hostToken);
+  const session = client.connect(room.roomId, first.token);
+  await session.ready;
+  // Ivo leaves; Hana claims the two-seat match and wins it.
+  await client.leaveRoom(room.roomId, second.token);
+  await client.request("POST", `/api/rooms/${room.roomId}/claim`, { token: first.token });
+  await until(session, "view", () => session.view?.phase === "matchOver");
+  const matchId = session.view.room.matchId;
+  session.close();
+  let changes = await client.matchRatings(matchId);
+  for (let i = 0; i < 200 && !changes.rated; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    changes = await client.matchRatings(matchId);
+  }
+  assert.equal(changes.rated, true);
+  assert.deepEqual(
+    changes.seats.map((s) => [s.seat, s.place, s.ratingBefore, s.games, s.provisional]),
+    [
+      [0, 1, 1500, 1, true],
+      [1, 2, 1500, 1, true],
+    ],
+  );
+  assert.ok(changes.seats[0].ratingAfter > 1500 && changes.seats[1].ratingAfter < 1500);
+  const none = await client.matchRatings("no-such-match");
+  assert.deepEqual(none, { matchId: "no-such-match", rated: false, seats: [] });
+});

@@ -93,6 +93,8 @@ export interface CreateTournament {
   dealsPerRound?: number;
   turnSeconds: number;
   tableStartSeconds?: number;
+  /** The tables are rated rooms: their matches rate the seats of accounts. */
+  rated?: boolean;
 }
 
 export interface StandingsRow {
@@ -242,6 +244,23 @@ export interface PlayerProfile {
   recent: Record<string, unknown>[];
 }
 
+/** A rated seat's change in one match (`provisional`: the rating after it). */
+export interface RatingChange {
+  seat: number;
+  place: number;
+  ratingBefore: number;
+  ratingAfter: number;
+  games: number;
+  provisional: boolean;
+}
+
+/** `rated` is false until the match is stored and rated, or when it is not rated. */
+export interface MatchRatings {
+  matchId: string;
+  rated: boolean;
+  seats: RatingChange[];
+}
+
 export interface Leaderboard {
   pool: Pool;
   players: { rank: number; name: string; value: number; provisional: boolean; games: number }[];
@@ -282,14 +301,18 @@ export declare class UnoClient {
   listRooms(status?: "playing"): Promise<RoomSummary[]>;
   getRoom(roomId: string): Promise<RoomSummary>;
   createRoom(settings: CreateRoom): Promise<CreatedRoom>;
-  joinRoom(roomId: string, body: JoinRoom): Promise<JoinedSeat>;
-  joinByCode(body: JoinRoom & { code: string }): Promise<JoinedSeat>;
+  joinRoom(roomId: string, body: JoinRoom, accountToken?: string | null): Promise<JoinedSeat>;
+  joinByCode(body: JoinRoom & { code: string }, accountToken?: string | null): Promise<JoinedSeat>;
   startRoom(roomId: string, hostToken: string): Promise<{ seq: number }>;
   leaveRoom(roomId: string, token: string): Promise<null>;
   addBot(roomId: string, level: "easy" | "normal" | "hard", hostToken: string): Promise<{ seat: number }>;
   roomEvents(roomId: string, token?: string | null): Promise<{ seq: number; events: Event[] }>;
   createTournament(settings: CreateTournament): Promise<{ tournamentId: string; hostToken: string }>;
-  joinTournament(tournamentId: string, body: { name: string; seed?: number }): Promise<{ playerId: string; token: string }>;
+  joinTournament(
+    tournamentId: string,
+    body: { name: string; seed?: number },
+    accountToken?: string | null,
+  ): Promise<{ playerId: string; token: string }>;
   tournamentSeat(
     tournamentId: string,
     token: string,
@@ -302,6 +325,7 @@ export declare class UnoClient {
   me(token: string): Promise<Me>;
   player(name: string): Promise<PlayerProfile>;
   leaderboard(options?: { pool?: Pool; limit?: number }): Promise<Leaderboard>;
+  matchRatings(matchId: string): Promise<MatchRatings>;
   quickplay(options: { pool: Pool; name?: string; token?: string | null }): Promise<{ ticket: string }>;
   leaveQueue(ticket: string): Promise<null>;
   quickplayFeed(ticket: string, options?: SocketOptions): QuickplayFeed;

@@ -530,6 +530,10 @@ muted?: (number[] | null)
 name: string
 private: boolean
 /**
+ * its matches are rated: GET /api/matches/{matchId}/ratings has the changes
+ */
+rated?: (boolean | null)
+/**
  * seats that said "ready" for the next deal (the host deals it)
  */
 ready?: (number[] | null)
