@@ -22,9 +22,10 @@ should win about 25 %, the share of any seat at a table of equals); it runs in t
 process with the same deals. (A level against three of its own kind is that reference
 line.) Each line reads ``hard vs 3 rlcard: 38.2 % (95 % interval 36.7-39.7, 4000 games)``.
 
-Decision time is the CPU time of each ``choose`` call the tested ``normal`` and ``hard``
-seats make on their own turn (the process's CPU clock, so other load on the machine does
-not count against it), including the calls where it has a single sensible move.
+Under each tested bot's line: the CPU time of each ``choose`` call the tested seat made on
+its own turn (the process's CPU clock, so other load on the machine does not count
+against it, though it slows the CPU's own work), including the calls where it had a
+single sensible move; for ``ismcts``, the iterations of each tree search.
 
     python bench/bots.py [--games 1000] [--hard-games N] [--levels easy,normal,hard]
         [--opponents rlcard,normal,easy] [--seed bots]
@@ -207,11 +208,34 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def timing(clock: list[float]) -> str:
+    """The CPU time of the decisions in ``clock`` (seconds each), in milliseconds."""
+    mean = sum(clock) / len(clock)
+    ms = {q: 1000 * percentile(clock, q) for q in (0.5, 0.95, 0.99)}
+    return (
+        f"{len(clock)} decisions, CPU ms per decision: mean {1000 * mean:.2f},"
+        f" median {ms[0.5]:.2f}, p95 {ms[0.95]:.2f}, p99 {ms[0.99]:.2f},"
+        f" max {1000 * max(clock):.2f}"
+    )
+
+
+def iterations(counts: list[int]) -> str:
+    ordered = sorted(counts)
+    return (
+        f"iterations per tree search ({len(ordered)} searches): mean"
+        f" {sum(ordered) / len(ordered):.0f}, median {ordered[len(ordered) // 2]},"
+        f" min {ordered[0]}, max {ordered[-1]}"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per line")
     parser.add_argument(
-        "--hard-games", type=int, default=None, help="games per hard line (default: --games)"
+        "--hard-games",
+        type=int,
+        default=None,
+        help="games per hard or ismcts line (default: --games)",
     )
     parser.add_argument("--levels", default="easy,normal,hard")
     parser.add_argument("--opponents", default="rlcard,normal,easy")
@@ -232,7 +256,6 @@ def main(argv: list[str] | None = None) -> None:
     unknown = [n for n in names if n not in opponents]
     if unknown:
         parser.error(f"unknown opponents {unknown}: pick from {sorted(opponents)}")
-    clocks: dict[str, list[float]] = {}
     started = time.process_time()
     for name in names:
         opponent = opponents[name]
@@ -243,29 +266,18 @@ def main(argv: list[str] | None = None) -> None:
         for level in args.levels.split(","):
             if level == name:
                 continue  # the reference line is this very table
-            games = hard_games if level == "hard" else args.games
-            clock = clocks.setdefault(level, []) if level != "easy" else None
-            tested = bot(level, clock)
+            games = hard_games if level in ("hard", "ismcts") else args.games
+            clock: list[float] = []
+            ITERATIONS.clear()
+            tested = bot(level, clock if level != "easy" else None)
             remember = level != "easy" and not args.forget
             result = win_share(tested, opponent, games, f"{args.seed}-{name}", remember, mind)
-            print(line(level + ("" if remember else " (no memory)"), name, *result), flush=True)
-    for level, clock in clocks.items():
-        if not clock:
-            continue
-        mean = sum(clock) / len(clock)
-        ms = {q: 1000 * percentile(clock, q) for q in (0.5, 0.95, 0.99)}
-        print(
-            f"{level}: {len(clock)} decisions, CPU ms per decision: mean {1000 * mean:.2f},"
-            f" median {ms[0.5]:.2f}, p95 {ms[0.95]:.2f}, p99 {ms[0.99]:.2f},"
-            f" max {1000 * max(clock):.2f}"
-        )
-    if ITERATIONS:
-        counts = sorted(ITERATIONS)
-        print(
-            f"ismcts iterations per search ({len(counts)} searches): mean"
-            f" {sum(counts) / len(counts):.0f}, median {counts[len(counts) // 2]},"
-            f" min {counts[0]}, max {counts[-1]}"
-        )
+            print(line(level + ("" if remember else " (no memory)"), name, *result))
+            if clock:
+                print("  " + timing(clock))
+            if ITERATIONS:
+                print("  " + iterations(ITERATIONS))
+            sys.stdout.flush()
     print(f"total CPU {time.process_time() - started:.0f} s")
 
 

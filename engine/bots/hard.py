@@ -21,8 +21,10 @@ The work is a fixed amount of playout steps (:data:`BUDGET`, weighted by hand si
 sample dealt counting :data:`SAMPLE_COST`; halved under rules that make engine steps
 dearer), not a time: the engine reads no clock, and a fixed budget makes the bot replay
 the same from the same generator. On this machine that is under 50 ms per decision at
-p99 (docs/performance.md). Everything else (naming a colour, a draft pick, jump-ins, UNO
-calls and catches, UNO Rommy) is the normal policy's.
+p99 (docs/performance.md). Facing a Wild Draw Four it challenges when its history shows
+a likely bluff (:mod:`engine.bots.challenge`). Everything else (naming a colour, a draft
+pick, jump-ins, UNO calls and catches, UNO Rommy) is the normal policy's. The ``ismcts``
+level is this bot with its turn searched by :mod:`engine.bots.ismcts` instead.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+from itertools import accumulate
 
 from engine.actions import Action
 from engine.api import apply, apply_legal, legal_actions
@@ -77,7 +78,7 @@ def search(
         return candidates[0], 0
     if sum(weights) <= 0:
         weights = [1.0] * len(states)
-    cumulative = list(_accumulate(weights))
+    cumulative = list(accumulate(weights))
     root = Node()
     keys = [key_of(c) for c in candidates]
     iterations = 0
@@ -95,15 +96,6 @@ def search(
 def _visits(root: Node, key: Key) -> int:
     node = root.children.get(key)
     return 0 if node is None else node.visits
-
-
-def _accumulate(values: list[float]) -> list[float]:
-    total = 0.0
-    out = []
-    for v in values:
-        total += v
-        out.append(total)
-    return out
 
 
 def _iterate(
