@@ -1,4 +1,4 @@
-"""Bot strength: win share of each bot level at a four-seat table, and hard's decision time.
+"""Bot strength: win share of each bot level at a four-seat table, and the decision time.
 
 Each game is one deal under the classic rules (``classic`` with ``matchMode: oneAndDone``:
 the first seat to go out wins). One seat is the bot under test and the three others are
@@ -14,18 +14,21 @@ drawn as the rules say, so no seat is favoured. Every seat decides from its own 
   plays the drawn card as RLCard's game does (a wild, or a card of the colour in force)
   and keeps it otherwise. RLCard has no UNO call, challenge or catch: the adapter calls UNO
   with every next-to-last card and never challenges or catches.
+- ``normal``: three ``normal`` bots, each keeping its memory of the deal as room bots do.
 - ``easy``: three ``easy`` bots.
 
 A fourth seat of the opponents' own kind against the same three is the reference (it
 should win about 25 %, the share of any seat at a table of equals); it runs in the same
-process with the same deals. (``easy`` against three ``easy`` is that reference line.)
+process with the same deals. (A level against three of its own kind is that reference
+line.) Each line reads ``hard vs 3 rlcard: 38.2 % (95 % interval 36.7-39.7, 4000 games)``.
 
-Decision time is the CPU time of each ``choose`` call the ``normal`` and ``hard`` bots
-make on their own turn (the process's CPU clock, so other load on the machine does not
-count against it), including the calls where it has a single sensible move.
+Under each tested bot's line: the CPU time of each ``choose`` call the tested seat made on
+its own turn (the process's CPU clock, so other load on the machine does not count
+against it, though it slows the CPU's own work), including the calls where it had a
+single sensible move; for ``ismcts``, the iterations of each tree search.
 
-    python bench/bots.py [--games 1000] [--hard-games 300] [--levels easy,normal,hard]
-        [--opponents rlcard,easy] [--seed bots]
+    python bench/bots.py [--games 1000] [--hard-games N] [--levels easy,normal,hard]
+        [--opponents rlcard,normal,easy] [--seed bots]
 """
 
 from __future__ import annotations
@@ -42,12 +45,31 @@ from typing import Any
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
 
 from engine import apply, event_for, new_match, rules_from_json, view_for  # noqa: E402
-from engine.bots import Memory, choose  # noqa: E402
+from engine.actions import Action  # noqa: E402
+from engine.bots import Memory, choose, ismcts  # noqa: E402
+from engine.bots.reading import View  # noqa: E402
+from engine.bots.sample import Unseen  # noqa: E402
 from engine.cards import CARD_INFO, COLORS  # noqa: E402
 
 Policy = Callable[[dict[str, Any], random.Random, Memory | None], dict[str, Any] | None]
 RULES = rules_from_json({"preset": "classic", "matchMode": "oneAndDone"})
 SEATS = 4
+
+
+# The iterations each tree search ran (the ismcts level), counted around the search.
+ITERATIONS: list[int] = []
+_search = ismcts.search
+
+
+def _counted_search(
+    view: View, unseen: Unseen, candidates: list[Action], rng: random.Random
+) -> tuple[Action, int]:
+    move, iterations = _search(view, unseen, candidates, rng)
+    ITERATIONS.append(iterations)
+    return move, iterations
+
+
+ismcts.search = _counted_search
 
 
 def rule_agent_v1(
@@ -143,29 +165,41 @@ def play_game(
 
 
 def win_share(
-    tested: Policy, opponent: Policy, games: int, seed: str, remember: bool = False
+    tested: Policy,
+    opponent: Policy,
+    games: int,
+    seed: str,
+    remember: bool = False,
+    opponents_remember: bool = False,
 ) -> tuple[int, int]:
     """Games won by ``tested`` against three ``opponent`` seats, out of ``games``
-    (``remember``: the tested seat keeps a memory of the deal)."""
+    (``remember``: the tested seat keeps a memory of the deal; ``opponents_remember``:
+    the opponents do)."""
     rng = random.Random(seed)
     wins = 0
     for game in range(games):
         seat = game % SEATS
         policies = [opponent] * SEATS
         policies[seat] = tested
-        keep = frozenset({seat}) if remember else frozenset()
+        keep = frozenset(s for s in range(SEATS) if (remember if s == seat else opponents_remember))
         if play_game(policies, f"{seed}-{game}", rng, keep) == seat:
             wins += 1
     return wins, games
 
 
 def line(name: str, opponents: str, wins: int, games: int) -> str:
+    """``hard vs 3 rlcard: 38.2 % (95 % interval 36.7-39.7, 4000 games)``."""
     share = wins / games
-    # The 95 % interval of a share measured over this many games.
-    margin = 1.96 * (share * (1 - share) / games) ** 0.5
+    # The 95 % interval of a share measured over this many games (Wilson's score interval).
+    z = 1.96
+    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
+    margin = (
+        z / (1 + z * z / games) * (share * (1 - share) / games + z * z / (4 * games * games)) ** 0.5
+    )
+    low, high = centre - margin, centre + margin
     return (
-        f"{name:<22} vs 3 {opponents:<7} {100 * share:5.1f} % ± {100 * margin:3.1f}"
-        f"  ({wins}/{games}; baseline 25.0 %)"
+        f"{name} vs 3 {opponents}: {100 * share:.1f} %"
+        f" (95 % interval {100 * low:.1f}-{100 * high:.1f}, {games} games)"
     )
 
 
@@ -174,12 +208,37 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def timing(clock: list[float]) -> str:
+    """The CPU time of the decisions in ``clock`` (seconds each), in milliseconds."""
+    mean = sum(clock) / len(clock)
+    ms = {q: 1000 * percentile(clock, q) for q in (0.5, 0.95, 0.99)}
+    return (
+        f"{len(clock)} decisions, CPU ms per decision: mean {1000 * mean:.2f},"
+        f" median {ms[0.5]:.2f}, p95 {ms[0.95]:.2f}, p99 {ms[0.99]:.2f},"
+        f" max {1000 * max(clock):.2f}"
+    )
+
+
+def iterations(counts: list[int]) -> str:
+    ordered = sorted(counts)
+    return (
+        f"iterations per tree search ({len(ordered)} searches): mean"
+        f" {sum(ordered) / len(ordered):.0f}, median {ordered[len(ordered) // 2]},"
+        f" min {ordered[0]}, max {ordered[-1]}"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000, help="games per easy/normal line")
-    parser.add_argument("--hard-games", type=int, default=300, help="games per hard line")
+    parser.add_argument("--games", type=int, default=1000, help="games per line")
+    parser.add_argument(
+        "--hard-games",
+        type=int,
+        default=None,
+        help="games per hard or ismcts line (default: --games)",
+    )
     parser.add_argument("--levels", default="easy,normal,hard")
-    parser.add_argument("--opponents", default="rlcard,easy")
+    parser.add_argument("--opponents", default="rlcard,normal,easy")
     parser.add_argument("--seed", default="bots")
     parser.add_argument(
         "--forget",
@@ -187,33 +246,38 @@ def main(argv: list[str] | None = None) -> None:
         help="the tested bots keep no memory of the deal (only what each view shows)",
     )
     args = parser.parse_args(argv)
-    hard_games = args.hard_games
-    opponents: dict[str, Policy] = {"rlcard": rule_agent_v1, "easy": bot("easy")}
-    clocks: dict[str, list[float]] = {}
+    hard_games = args.games if args.hard_games is None else args.hard_games
+    opponents: dict[str, Policy] = {
+        "rlcard": rule_agent_v1,
+        "normal": bot("normal"),
+        "easy": bot("easy"),
+    }
+    names = args.opponents.split(",")
+    unknown = [n for n in names if n not in opponents]
+    if unknown:
+        parser.error(f"unknown opponents {unknown}: pick from {sorted(opponents)}")
     started = time.process_time()
-    for name in args.opponents.split(","):
+    for name in names:
         opponent = opponents[name]
-        reference = win_share(opponent, opponent, args.games, f"{args.seed}-{name}")
-        print(line(f"reference ({name})", name, *reference), flush=True)
+        # Bots keep a memory of the deal, as room bots do (not the RLCard agent or easy).
+        mind = name == "normal"
+        reference = win_share(opponent, opponent, args.games, f"{args.seed}-{name}", mind, mind)
+        print(line(f"{name} (reference)", name, *reference), flush=True)
         for level in args.levels.split(","):
             if level == name:
                 continue  # the reference line is this very table
-            games = hard_games if level == "hard" else args.games
-            clock = clocks.setdefault(level, []) if level != "easy" else None
-            tested = bot(level, clock)
+            games = hard_games if level in ("hard", "ismcts") else args.games
+            clock: list[float] = []
+            ITERATIONS.clear()
+            tested = bot(level, clock if level != "easy" else None)
             remember = level != "easy" and not args.forget
-            result = win_share(tested, opponent, games, f"{args.seed}-{name}", remember)
-            print(line(level + ("" if remember else " (no memory)"), name, *result), flush=True)
-    for level, clock in clocks.items():
-        if not clock:
-            continue
-        mean = sum(clock) / len(clock)
-        ms = {q: 1000 * percentile(clock, q) for q in (0.5, 0.95, 0.99)}
-        print(
-            f"{level}: {len(clock)} decisions, CPU ms per decision: mean {1000 * mean:.2f},"
-            f" median {ms[0.5]:.2f}, p95 {ms[0.95]:.2f}, p99 {ms[0.99]:.2f},"
-            f" max {1000 * max(clock):.2f}"
-        )
+            result = win_share(tested, opponent, games, f"{args.seed}-{name}", remember, mind)
+            print(line(level + ("" if remember else " (no memory)"), name, *result))
+            if clock:
+                print("  " + timing(clock))
+            if ITERATIONS:
+                print("  " + iterations(ITERATIONS))
+            sys.stdout.flush()
     print(f"total CPU {time.process_time() - started:.0f} s")
 
 

@@ -8,7 +8,10 @@ keeps no random state of its own. Levels:
 - ``easy``: the first legal move (:mod:`engine.bots.easy`);
 - ``normal``: what a sensible player does, also the autopilot of an absent seat
   (:mod:`engine.bots.normal`);
-- ``hard``: decides by simulation over the cards it cannot see (:mod:`engine.bots.hard`).
+- ``hard``: decides by simulation over the cards it cannot see (:mod:`engine.bots.hard`);
+- ``ismcts``: ``hard`` with its turn searched by information-set Monte Carlo tree search
+  (:mod:`engine.bots.ismcts`), kept beside it for comparison (the rooms seat the first
+  three levels only).
 
 ``memory`` is the seat's :class:`~engine.bots.memory.Memory` of the deal (the public
 history it was sent: the cards laid, who drew on which colour), kept by the caller from
@@ -32,7 +35,7 @@ from engine.bots.party import choose_bottle, choose_rommy
 from engine.bots.reading import send
 from engine.errors import InvalidAction
 
-LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard", "ismcts")
 
 __all__ = ["LEVELS", "Memory", "at_start", "choose", "replay"]
 
@@ -58,8 +61,8 @@ def choose(
         action = choose_easy(view, rng)
     elif game == "rommy":
         action = choose_rommy(view)
-    elif level == "hard":
-        action = choose_hard(view, rng, in_turn_only, memory)
+    elif level == "hard" or level == "ismcts":
+        action = choose_hard(view, rng, in_turn_only, memory, tree=level == "ismcts")
     else:
         action = choose_normal(view, rng, in_turn_only, memory)
     return None if action is None else send(view, action)

@@ -21,19 +21,23 @@ The work is a fixed amount of playout steps (:data:`BUDGET`, weighted by hand si
 sample dealt counting :data:`SAMPLE_COST`; halved under rules that make engine steps
 dearer), not a time: the engine reads no clock, and a fixed budget makes the bot replay
 the same from the same generator. On this machine that is under 50 ms per decision at
-p99 (docs/performance.md). Everything else (naming a colour, a draft pick, jump-ins, UNO
-calls and catches, UNO Rommy) is the normal policy's.
+p99 (docs/performance.md). Facing a Wild Draw Four it challenges when its history shows
+a likely bluff (:mod:`engine.bots.challenge`). Everything else (naming a colour, a draft
+pick, jump-ins, UNO calls and catches, UNO Rommy) is the normal policy's. The ``ismcts``
+level is this bot with its turn searched by :mod:`engine.bots.ismcts` instead.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from engine.actions import Action
-from engine.api import apply, apply_legal, legal_actions
+from engine.api import apply, apply_legal
+from engine.bots import ismcts
+from engine.bots.challenge import challenges
 from engine.bots.memory import Memory
 from engine.bots.normal import choose_normal, finish, is_bluff
+from engine.bots.playout import own_move, quick_move
 from engine.bots.reading import View, color_counts, complete_play, legal, on_turn, remaining
 from engine.bots.sample import Unseen, likely_state, unseen_of
 from engine.cards import FACES
@@ -53,19 +57,29 @@ POOL = 4  # samples dealt for each one played out, kept by how well they explain
 
 
 def choose_hard(
-    view: View, rng: random.Random, in_turn_only: bool, memory: Memory | None = None
+    view: View,
+    rng: random.Random,
+    in_turn_only: bool,
+    memory: Memory | None = None,
+    tree: bool = False,
 ) -> Action | None:
+    """``hard``'s move (``tree``: the ``ismcts`` level's, which searches its turn by
+    :func:`engine.bots.ismcts.search` instead of :func:`simulate`)."""
     default = choose_normal(view, rng, in_turn_only, memory)
     if default is None or default.type in ("callUno", "catchUno"):
         return default
     if not on_turn(view) or view.get("phase") != "playing":
         return default
+    if not in_turn_only and challenges(view, rng, memory):
+        return Action("challenge")
     candidates = candidate_moves(view, default, rng, memory)
     if len(candidates) < 2:
         return default
     unseen = unseen_of(view, memory)
     if unseen is None:
         return default
+    if tree:
+        return ismcts.search(view, unseen, candidates, rng)[0]
     return simulate(view, unseen, candidates, rng)
 
 
@@ -165,50 +179,10 @@ def playout(state: State, me: int, rng: random.Random) -> tuple[float, int]:
         seat = state.turn
         # A step costs more with a bigger hand (longer legal lists, draws until a match).
         cost += 1 + len(state.hands[seat]) // HAND_COST
-        move = _own_move(state, seat, rng) if seat == me else _quick_move(state, seat, rng)
+        move = own_move(state, seat, rng) if seat == me else quick_move(state, seat, rng)
         state, _ = apply_legal(state, seat, move)  # the move is from legal_actions
         steps += 1
     return (1.0 if state.winner == me else 0.0), cost
-
-
-def _quick_move(state: State, seat: int, rng: random.Random) -> Action:
-    actions = legal_actions(state, seat)
-    faces = FACES[state.side]
-    plays = [a for a in actions if a.type == "play"]
-    if plays:
-        plain = [a for a in plays if not faces[a.cards[-1]].is_wild]
-        return rng.choice(plain or plays)
-    for action in actions:
-        if action.type == "draw" or action.type == "pass":
-            return action
-    return rng.choice(actions)
-
-
-def _own_move(state: State, seat: int, rng: random.Random) -> Action:
-    """The bot's own moves in a playout, a quick cut of the normal policy: a non-wild card
-    of the colour it holds most, a wild (naming that colour) only when nothing else plays."""
-    actions = legal_actions(state, seat)
-    faces = FACES[state.side]
-    held = Counter(faces[c].color for c in state.hands[seat])
-    held[None] = -1
-    best: Action | None = None
-    best_score = -99
-    for action in actions:
-        if action.type != "play":
-            continue
-        info = faces[action.cards[-1]]
-        if info.is_wild:
-            score = held[action.color] - 50
-        else:
-            score = held[info.color] + len(action.cards) * 10
-        if score > best_score:
-            best, best_score = action, score
-    if best is not None:
-        return best
-    for action in actions:
-        if action.type == "draw" or action.type == "pass":
-            return action
-    return rng.choice(actions)
 
 
 def _card_share(state: State, me: int) -> float:

@@ -11,8 +11,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import PRESETS, EngineError, InvalidAction, apply, new_match, rules_from_json, view_for
-from engine.bots import LEVELS, choose, hard
+from engine import (
+    PRESETS,
+    EngineError,
+    InvalidAction,
+    apply,
+    event_for,
+    new_match,
+    rules_from_json,
+    view_for,
+)
+from engine.bots import LEVELS, Memory, at_start, choose, hard, ismcts
 from engine.bots.sample import sample_state, unseen_of
 from engine.deal import deck_for
 from tests.engine.uno_helpers import position
@@ -81,16 +90,19 @@ def test_bots_of_each_level_play_every_preset_to_the_end(preset: str, level: str
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_hard_bots_play_a_deal_of_every_preset(preset: str, monkeypatch: Any) -> None:
+@pytest.mark.parametrize("level", ["hard", "ismcts"])
+def test_hard_bots_play_a_deal_of_every_preset(preset: str, level: str, monkeypatch: Any) -> None:
     # A smaller simulation budget: the same code paths in a fraction of the time.
     monkeypatch.setattr(hard, "BUDGET", 600)
-    levels = (["hard", "normal", "hard", "easy"])[: players_for(preset)]
+    monkeypatch.setattr(ismcts, "BUDGET", 600)
+    levels = ([level, "normal", level, "easy"])[: players_for(preset)]
     state, _ = play_match(preset, levels, f"{preset}-hard", one_deal=True)
     assert state.phase in ("dealOver", "matchOver")
 
 
-def test_a_hard_bot_plays_a_classic_deal_at_its_full_budget() -> None:
-    state, _ = play_match("classic", ["hard", "normal", "easy", "normal"], "full", one_deal=True)
+@pytest.mark.parametrize("level", ["hard", "ismcts"])
+def test_a_hard_bot_plays_a_classic_deal_at_its_full_budget(level: str) -> None:
+    state, _ = play_match("classic", [level, "normal", "easy", "normal"], "full", one_deal=True)
     assert state.phase == "dealOver"
 
 
@@ -127,7 +139,7 @@ def test_unknown_level_is_refused() -> None:
     state = position(["R5 G7", "B1 B2"], "R1")
     with pytest.raises(InvalidAction):
         bot(state, 0, "expert")
-    assert set(LEVELS) == {"easy", "normal", "hard"}
+    assert set(LEVELS) == {"easy", "normal", "hard", "ismcts"}
 
 
 def test_easy_plays_the_first_listed_card() -> None:
@@ -170,6 +182,36 @@ def test_bots_call_uno_with_their_next_to_last_card() -> None:
     for level in LEVELS:
         action = bot(state, 0, level)
         assert action is not None and action["uno"] is True
+
+
+def facing_a_wild_draw_four(held: str) -> tuple[Any, Memory]:
+    """Seat 0, holding ``held`` and a Wild Draw Four, lays it on a red card: seat 1's
+    position then, and seat 1's memory of the play."""
+    state = position([f"W+4 {held}", "G1 G2 B3 Y4", "B5 B6"], "R7", draw="G9 B4 Y5 Y6 Y7 R3")
+    memory = at_start(view_for(state, 1))
+    uno = len(held.split()) == 1
+    state, events = apply(state, 0, {"type": "play", "cards": ["W+4"], "color": "B", "uno": uno})
+    memory.update([event_for(e, 1) for e in events], view_for(state, 1))
+    return state, memory
+
+
+@pytest.mark.parametrize("level", ["hard", "ismcts"])
+def test_hard_challenges_a_wild_draw_four_laid_from_a_big_hand(level: str) -> None:
+    # Fifteen cards kept: almost surely one was red, so the Wild Draw Four was a bluff.
+    state, memory = facing_a_wild_draw_four("R1 G3 G4 G5 B7 B8 B9 Y1 Y2 Y3 G6 G7 G8 B1 B2")
+    assert bot(state, 1, level, memory=memory)["type"] == "challenge"  # type: ignore[index]
+    after, _ = apply(state, 1, {"type": "challenge"})
+    assert len(after.hands[0]) == 15 + 4  # the bluff is caught: its player draws
+    # Without the play in memory, or kept to its own turn, it takes the penalty.
+    assert bot(state, 1, level)["type"] == "draw"  # type: ignore[index]
+    assert bot(state, 1, level, memory=memory, in_turn_only=True)["type"] == "draw"  # type: ignore[index]
+
+
+@pytest.mark.parametrize("level", ["hard", "ismcts"])
+def test_hard_takes_a_wild_draw_four_laid_as_a_next_to_last_card(level: str) -> None:
+    # One card kept: most likely not red, and players seldom bluff.
+    state, memory = facing_a_wild_draw_four("G3")
+    assert bot(state, 1, level, memory=memory)["type"] == "draw"  # type: ignore[index]
 
 
 def test_normal_draws_only_when_it_cannot_play() -> None:
@@ -279,6 +321,59 @@ def test_bots_decide_the_same_whatever_the_cards_they_cannot_see(level: str) -> 
         second = choose(view_for(two, 0), level, random.Random(seed))
         assert first == second
         apply(one, 0, first)
+
+
+def hidden_reshuffled(state: Any, seat: int, rng: random.Random) -> Any:
+    """``state`` with every card ``seat`` cannot see (the other hands, the draw pile) dealt
+    again at random into the same places, each place keeping its count."""
+    hidden = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
+    hidden += state.draw_pile
+    rng.shuffle(hidden)
+    other = state.copy()
+    hands = []
+    for s, hand in enumerate(state.hands):
+        if s == seat:
+            hands.append(hand)
+        else:
+            hands.append(tuple(hidden[: len(hand)]))
+            del hidden[: len(hand)]
+    other.hands = tuple(hands)
+    other.draw_pile = tuple(hidden)
+    return other
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_bots_decide_alike_in_every_deal_their_view_and_history_allow(
+    level: str, monkeypatch: Any
+) -> None:
+    """Through a deal, at each of seat 0's decisions, the bot (with its memory of the deal)
+    chooses the same in the real position as in one whose hidden cards are dealt again."""
+    monkeypatch.setattr(hard, "BUDGET", 400)
+    monkeypatch.setattr(ismcts, "BUDGET", 400)
+    rules = rules_from_json({"preset": "classic", "matchMode": "oneAndDone"})
+    state, events = new_match(rules, 4, f"hidden-{level}")
+    memory = Memory()
+    memory.update([event_for(e, 0) for e in events], view_for(state, 0))
+    rng = random.Random(level)
+    decided = 0
+    while state.phase == "playing" or state.phase == "chooseColor":
+        seat = state.turn
+        if seat == 0:
+            other = hidden_reshuffled(state, 0, rng)
+            assert other.hands != state.hands or other.draw_pile != state.draw_pile
+            view = view_for(state, 0)
+            assert view_for(other, 0) == view
+            seed = rng.getrandbits(32)
+            action = choose(view, level, random.Random(seed), memory=memory)
+            again = choose(view_for(other, 0), level, random.Random(seed), memory=memory)
+            assert action == again
+            decided += 1
+        else:
+            action = choose(view_for(state, seat), "normal", rng)
+        assert action is not None
+        state, events = apply(state, seat, action)
+        memory.update([event_for(e, 0) for e in events], view_for(state, 0))
+    assert decided >= 5
 
 
 # Every house-rule option (docs/rules.md "House rules") with the values a table may pick.
