@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
-from engine.actions import Action, check_seat, parse_action
+from engine.actions import Action, ActionType, check_seat, parse_action
 from engine.blind_draw import play_blind
 from engine.blitz import clock_out
 from engine.cards import FACES, SIDE_COLORS
@@ -238,7 +238,7 @@ def _next_deal(state: State, seat: int, act: Action) -> Transition:
     return new, events
 
 
-_HANDLERS: dict[str, Callable[[State, int, Action], Transition]] = {
+_HANDLERS: dict[ActionType, Callable[[State, int, Action], Transition]] = {
     "play": _play,
     "draw": _draw,
     "pass": _pass,
@@ -273,7 +273,7 @@ def apply_legal(state: Any, seat: int, action: Action) -> tuple[Any, list[Event]
 
 
 # The resolutions apply_legal runs without their checks.
-_UNCHECKED: dict[str, Callable[[State, int, Action], Transition]] = {
+_UNCHECKED: dict[ActionType, Callable[[State, int, Action], Transition]] = {
     "play": _resolve_play,
     "draw": _resolve_draw,
 }
