@@ -80,8 +80,8 @@ class Action(NamedTuple):
         return out
 
 
-def parse_action(data: Mapping[str, Any] | Action) -> Action:
-    """An :class:`Action` from its wire form.
+def parse_action(data: object) -> Action:
+    """An :class:`Action` from its wire form (an :class:`Action` is returned as it is).
 
     :raises InvalidAction: not an object, unknown ``type``, or a field of the wrong kind.
     """
