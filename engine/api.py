@@ -21,10 +21,16 @@ from engine.games import GAMES
 from engine.legal import legal_actions
 from engine.rules import Rules, rules_from_json
 from engine.state import Hand, State
+from engine.variants.bottle import BottleState
 from engine.variants.rommy import RommyState
 from engine.view import view_for
 
+# Every game's state class, each answering the GameState protocol (the type checker checks
+# the assignment; a test checks that every registered game's class is here).
+STATE_CLASSES: tuple[type[GameState], ...] = (State, RommyState, BottleState)
+
 __all__ = [
+    "STATE_CLASSES",
     "GameState",
     "apply",
     "apply_legal",
