@@ -6,8 +6,19 @@ a seed held in the state. ``app/`` imports this package, never the other way rou
 
 from __future__ import annotations
 
-from engine.actions import Action, parse_action
-from engine.api import apply, apply_legal, legal_actions, new_match, state_from_json, view_for
+from engine.actions import ACTION_TYPES, Action, ActionType, parse_action
+from engine.api import (
+    GameState,
+    apply,
+    apply_legal,
+    face_up,
+    hands_of,
+    is_out,
+    legal_actions,
+    new_match,
+    state_from_json,
+    view_for,
+)
 from engine.errors import EngineError, IllegalAction, InvalidAction, InvalidRules
 from engine.events import Event, event_for, event_full
 from engine.replay import Step, final_state, replay_log
@@ -16,10 +27,13 @@ from engine.state import State
 from engine.view import view_parts, wire_legal
 
 __all__ = [
+    "ACTION_TYPES",
     "PRESETS",
     "Action",
+    "ActionType",
     "EngineError",
     "Event",
+    "GameState",
     "IllegalAction",
     "InvalidAction",
     "InvalidRules",
@@ -31,7 +45,10 @@ __all__ = [
     "describe_options",
     "event_for",
     "event_full",
+    "face_up",
     "final_state",
+    "hands_of",
+    "is_out",
     "legal_actions",
     "new_match",
     "parse_action",

@@ -1,46 +1,55 @@
 """Actions: what a seat asks the engine to do, parsed from the wire form once.
 
 An :class:`Action` is an immutable named tuple so that legal-action lists are cheap to
-build, compare and hash. :func:`parse_action` turns an action (docs/protocol.md) into
-one, refusing malformed input with :class:`~engine.errors.InvalidAction`.
+build, compare and hash. Its ``type`` is an :data:`ActionType`: a closed set of names, so
+that the type checker refuses a misspelled one wherever an action is built or its type
+compared. :func:`parse_action` turns an action (docs/protocol.md) into one, refusing
+malformed input with :class:`~engine.errors.InvalidAction`: the one parser of the wire
+form, used where an action comes in (a socket, a stored log, a scenario file).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeGuard, get_args
 
 from engine.cards import ALL_COLORS, is_card
 from engine.errors import InvalidAction
 
-ACTION_TYPES = frozenset(
-    {
-        "play",
-        "draw",
-        "pass",
-        "callUno",
-        "catchUno",
-        "challenge",
-        "chooseColor",
-        "nextDeal",
-        # misplayPenalty: the room's penalty for a refused play (engine.misplay)
-        "misplay",
-        # blitzSeconds: the room's word that the seat's match clock ran out (engine.blitz)
-        "clockOut",
-        # UNO Duo's draft
-        "keep",
-        "discard",
-        # UNO Rommy
-        "meld",
-        "layOff",
-        "takeDiscard",
-        "takePile",
-        "discardCard",
-        "swapJoker",
-        # Bottle UNO
-        "turnCard",
-    }
-)
+ActionType = Literal[
+    "play",
+    "draw",
+    "pass",
+    "callUno",
+    "catchUno",
+    "challenge",
+    "chooseColor",
+    "nextDeal",
+    # misplayPenalty: the room's penalty for a refused play (engine.misplay)
+    "misplay",
+    # blitzSeconds: the room's word that the seat's match clock ran out (engine.blitz)
+    "clockOut",
+    # UNO Duo's draft
+    "keep",
+    "discard",
+    # UNO Rommy
+    "meld",
+    "layOff",
+    "takeDiscard",
+    "takePile",
+    "discardCard",
+    "swapJoker",
+    # Bottle UNO
+    "turnCard",
+]
+
+# The same names as a set, read from the type above (so they are listed once).
+ACTION_TYPES: frozenset[ActionType] = frozenset(get_args(ActionType))
+
+
+def is_action_type(value: object) -> TypeGuard[ActionType]:
+    """Whether ``value`` names an action (a string in :data:`ACTION_TYPES`)."""
+    return isinstance(value, str) and value in ACTION_TYPES
 
 
 class Action(NamedTuple):
@@ -48,7 +57,7 @@ class Action(NamedTuple):
     an action of any type whose ``at`` is not the current ``moves`` arrived too late and is
     refused with ``too_late`` before any other check."""
 
-    type: str
+    type: ActionType
     cards: tuple[str, ...] = ()
     color: str | None = None
     target: int | None = None
@@ -71,8 +80,8 @@ class Action(NamedTuple):
         return out
 
 
-def parse_action(data: Mapping[str, Any] | Action) -> Action:
-    """An :class:`Action` from its wire form.
+def parse_action(data: object) -> Action:
+    """An :class:`Action` from its wire form (an :class:`Action` is returned as it is).
 
     :raises InvalidAction: not an object, unknown ``type``, or a field of the wrong kind.
     """
@@ -81,8 +90,7 @@ def parse_action(data: Mapping[str, Any] | Action) -> Action:
     if not isinstance(data, Mapping):
         raise InvalidAction("bad_action", f"an action must be a JSON object, got {data!r}")
     kind = data.get("type")
-    # A string first: an object or list would make the set lookup itself fail.
-    if not isinstance(kind, str) or kind not in ACTION_TYPES:
+    if not is_action_type(kind):
         raise InvalidAction("unknown_action", f"unknown action type {kind!r}")
     return Action(
         type=kind,
@@ -94,10 +102,12 @@ def parse_action(data: Mapping[str, Any] | Action) -> Action:
     )
 
 
-_NEEDS_CARDS = frozenset({"play", "meld", "layOff", "discardCard", "swapJoker", "misplay"})
+_NEEDS_CARDS: frozenset[ActionType] = frozenset(
+    {"play", "meld", "layOff", "discardCard", "swapJoker", "misplay"}
+)
 
 
-def _cards_field(value: object, kind: str) -> tuple[str, ...]:
+def _cards_field(value: object, kind: ActionType) -> tuple[str, ...]:
     if value is None:
         if kind in _NEEDS_CARDS:
             raise InvalidAction("cards_required", f"{kind!r} needs a non-empty list 'cards'")

@@ -20,8 +20,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import replace
-from typing import Any
+from typing import overload
 
+from engine.game_state import GameState
 from engine.state import State
 
 CONTRIBUTION_MAX = 64  # hex characters in one client's contribution (256 bits)
@@ -52,7 +53,11 @@ def is_contribution(value: object) -> bool:
     )
 
 
-def reseed(state: Any, seed: str) -> Any:
+@overload
+def reseed(state: State, seed: str) -> State: ...
+@overload
+def reseed(state: GameState, seed: str) -> GameState: ...
+def reseed(state: GameState, seed: str) -> GameState:
     """``state`` (any game's) with its shuffles seeded from ``seed`` from now on: the next
     deal is shuffled from it alone."""
     if type(state) is State:

@@ -10,10 +10,10 @@ rule's own module (docs/engine-api.md, *Where is the rule for X*), so the list a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import NoReturn, overload
 
-from engine.actions import Action, check_seat, parse_action
+from engine.actions import Action, ActionType, check_seat, parse_action
 from engine.blind_draw import play_blind
 from engine.blitz import clock_out
 from engine.cards import FACES, SIDE_COLORS
@@ -32,6 +32,7 @@ from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.follow_color import draw_to_follow, owe_color, owes_color
 from engine.forced_play import MUST_PLAY, draw_forbidden
+from engine.game_state import GameState
 from engine.games import other_game
 from engine.hand_limit import knocked_out
 from engine.hand_limit_out import settle
@@ -51,9 +52,18 @@ from engine.wild_draw_four import challenge
 Transition = tuple[State, list[Event]]
 
 
-def apply(state: Any, seat: int, action: Mapping[str, Any] | Action) -> tuple[Any, list[Event]]:
+@overload
+def apply(state: State, seat: int, action: Action) -> Transition: ...
+@overload
+def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]: ...
+def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]:
     """The state after ``seat`` takes ``action``, and what happened (never mutates
-    ``state``). Works for every game.
+    ``state``). Works for every game: UNO's own :class:`State` comes back as one, any
+    other game's state as its own class.
+
+    ``action`` is an :class:`Action` (parsed once where it came in, with
+    :func:`~engine.actions.parse_action`). A caller without types (a test, a script) may
+    pass the wire form instead: it is parsed here with that same function.
 
     :raises InvalidAction: the action or seat is malformed.
     :raises IllegalAction: the action is not allowed now (``err.code`` says why).
@@ -238,7 +248,7 @@ def _next_deal(state: State, seat: int, act: Action) -> Transition:
     return new, events
 
 
-_HANDLERS: dict[str, Callable[[State, int, Action], Transition]] = {
+_HANDLERS: dict[ActionType, Callable[[State, int, Action], Transition]] = {
     "play": _play,
     "draw": _draw,
     "pass": _pass,
@@ -254,7 +264,11 @@ _HANDLERS: dict[str, Callable[[State, int, Action], Transition]] = {
 }
 
 
-def apply_legal(state: Any, seat: int, action: Action) -> tuple[Any, list[Event]]:
+@overload
+def apply_legal(state: State, seat: int, action: Action) -> Transition: ...
+@overload
+def apply_legal(state: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]: ...
+def apply_legal(state: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]:
     """:func:`apply` for an action that ``legal_actions(state, seat)`` listed, without
     checking it again: for bots and simulations that choose from that list.
 
@@ -273,7 +287,7 @@ def apply_legal(state: Any, seat: int, action: Action) -> tuple[Any, list[Event]
 
 
 # The resolutions apply_legal runs without their checks.
-_UNCHECKED: dict[str, Callable[[State, int, Action], Transition]] = {
+_UNCHECKED: dict[ActionType, Callable[[State, int, Action], Transition]] = {
     "play": _resolve_play,
     "draw": _resolve_draw,
 }

@@ -10,8 +10,6 @@ accepts any legal combination.
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.actions import Action
 from engine.cards import FACES, SIDE_COLORS
 from engine.checks import (
@@ -24,6 +22,7 @@ from engine.draft import draft_actions
 from engine.duo_dump import dump_group
 from engine.follow_color import may_draw
 from engine.forced_play import draw_forbidden, keeping_forbidden
+from engine.game_state import GameState
 from engine.games import other_game
 from engine.jump_in import jump_card
 from engine.plays import MATCHING, PLAYS, learn, matching_table
@@ -42,7 +41,7 @@ _CHOOSE = {
 }
 
 
-def legal_actions(state: Any, seat: int) -> list[Action]:
+def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now; wild plays once per colour, seven swaps once per
     target seat. Works for every game."""
     if type(state) is not State:

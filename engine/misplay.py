@@ -11,13 +11,11 @@ actions, cards the seat does not hold and plays that came too late (``at``) cost
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from engine.actions import Action
 from engine.checks import play_refusal
 from engine.errors import IllegalAction
 from engine.events import Event
+from engine.game_state import GameState
 from engine.state import State
 from engine.turns import draw_cards
 
@@ -40,17 +38,14 @@ MISPLAYS = frozenset(
 PENALTY_CARDS = 1
 
 
-def penalty_for(state: Any, action: Mapping[str, Any], code: str) -> dict[str, Any] | None:
+def penalty_for(state: GameState, action: Action, code: str) -> Action | None:
     """The ``misplay`` action a room applies after ``action`` was refused with the error
     ``code``, or None when the refusal costs nothing."""
-    rules = getattr(state, "rules", None)
-    if rules is None or not getattr(rules, "misplay_penalty", False):
+    if not state.rules.misplay_penalty or action.type != "play":
         return None
-    if not isinstance(action, Mapping) or action.get("type") != "play":
+    if code not in MISPLAYS or state.phase != "playing":
         return None
-    if code not in MISPLAYS or getattr(state, "phase", None) != "playing":
-        return None
-    return {"type": "misplay", "cards": list(action.get("cards") or ())}
+    return Action("misplay", action.cards)
 
 
 def misplay(state: State, seat: int, act: Action) -> tuple[State, list[Event]]:

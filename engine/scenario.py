@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import api
+from engine.actions import parse_action
 from engine.cards import FACES, SIDE_COLORS, is_card
 from engine.deal import deck_for, new_state, start_deal
 from engine.errors import EngineError
@@ -45,16 +46,19 @@ def run(scenario: Any) -> dict[str, Any]:
     if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
         raise MalformedScenario("'actions' must be a list of objects")
     results = []
-    for action in actions:
+    for entry in actions:
+        seat = entry.get("seat")
+        action = None
         try:
-            state, events = api.apply(state, action.get("seat"), action)
+            action = parse_action(entry)  # the entry is the action, with its seat beside
+            state, events = api.apply(state, seat, action)
         except EngineError as err:
             refused: dict[str, Any] = {"ok": False, "error": err.to_json()}
-            penalty = penalty_for(state, action, err.code)
+            penalty = None if action is None else penalty_for(state, action, err.code)
             if penalty is not None:
                 # misplayPenalty: the refused play changed nothing; its penalty is a
                 # change of its own, listed with the refusal.
-                state, events = api.apply(state, action.get("seat"), penalty)
+                state, events = api.apply(state, seat, penalty)
                 refused["penalty"] = {"events": [event_full(e) for e in events]}
             results.append(refused)
             continue

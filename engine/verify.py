@@ -24,10 +24,12 @@ import json
 import sys
 from typing import Any
 
+from engine.actions import parse_action
 from engine.api import apply, state_from_json
 from engine.commitment import commitment, deal_seed
 from engine.deal import choose_dealer, start_deal
 from engine.errors import EngineError
+from engine.game_state import GameState
 from engine.games import other_game
 from engine.state import State
 
@@ -77,7 +79,7 @@ def verify(record: dict[str, Any]) -> dict[str, str]:
     return checks
 
 
-def _check_deal(start: Any, number: int) -> str:
+def _check_deal(start: GameState, number: int) -> str:
     """Deal again from the start state's seed and compare what dealing set."""
     if type(start) is State:
         again = start.copy()
@@ -102,20 +104,20 @@ def _check_deal(start: Any, number: int) -> str:
     return "ok"
 
 
-def _replay(state: Any, actions: list[dict[str, Any]]) -> tuple[str, Any]:
+def _replay(state: GameState, actions: list[dict[str, Any]]) -> tuple[str, GameState | None]:
     for index, entry in enumerate(actions):
         try:
-            state, _ = apply(state, entry.get("seat", -1), entry["action"])
+            state, _ = apply(state, entry.get("seat", -1), parse_action(entry["action"]))
         except EngineError as err:
             return f"action {index} (seq {entry.get('seq')}) is illegal: {err.code}", None
     return "ok", state
 
 
-def _scores(final: Any, record: dict[str, Any]) -> str:
-    if list(getattr(final, "totals", ())) != record.get("totals"):
+def _scores(final: GameState, record: dict[str, Any]) -> str:
+    if list(final.totals) != record.get("totals"):
         return "the replay ends with other totals"
     scores = record.get("scores")
-    mine = getattr(final, "deal_scores", None)
+    mine = final.deal_scores
     if scores and any(s is not None for s in scores) and list(mine or ()) != scores:
         return "the replay ends with other deal scores"
     return "ok"

@@ -8,6 +8,7 @@ from typing import Any
 from engine.actions import Action
 from engine.draft import offer
 from engine.drinks import tally
+from engine.game_state import GameState
 from engine.games import other_game
 from engine.hand_reveal import shown_hands
 from engine.legal import legal_actions
@@ -16,7 +17,7 @@ from engine.state import State
 from engine.teams import team_view
 
 
-def view_for(state: Any, seat: int | None) -> dict[str, Any]:
+def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``state`` for ``seat`` (None: a spectator, who sees no hand).
 
     While a deal is on no other seat's cards are in it; after the deal ``reveal`` lists
@@ -26,7 +27,9 @@ def view_for(state: Any, seat: int | None) -> dict[str, Any]:
     return part | table
 
 
-def view_parts(state: Any, seats: list[int | None]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def view_parts(
+    state: GameState, seats: list[int | None]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The views of ``seats`` in two parts: the table, what every seat (and a spectator)
     sees alike, built once; and for each seat what it alone sees. A seat's view is its
     part with the table (:func:`view_for`). A game that does not split its view has an

@@ -197,15 +197,15 @@ def _replay(replay: DealReplay) -> dict[str, Any]:
     done = 0  # the actions replayed: the index of one that breaks the replay
     try:
         for step in replay_log(entries, state):
-            state = step.after
+            if step.after is not None:  # always: the replay starts from a state
+                state = step.after
             done += 1
     except EngineError as error:
         problem = {"index": done, "code": error.code, "message": error.message}
         return {"finalState": None, "replay": {"consistent": False, "error": problem}}
-    final = state.to_json()
     # Every game's state keeps running totals; a deal's scores only where deals are scored.
-    scores = getattr(state, "deal_scores", None)
-    consistent = list(getattr(state, "totals", ())) == replay.totals and (
+    scores = state.deal_scores
+    consistent = list(state.totals) == replay.totals and (
         replay.scores == [None] * len(replay.scores) or list(scores or ()) == replay.scores
     )
-    return {"finalState": final, "replay": {"consistent": consistent, "error": None}}
+    return {"finalState": state.to_json(), "replay": {"consistent": consistent, "error": None}}

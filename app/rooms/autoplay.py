@@ -2,7 +2,7 @@
 default move of a seat whose turn timer ran out. Pure (no I/O, no clock): the machine
 passes the time and owns the random generator.
 
-The policies themselves are the engine's (``engine.bots.choose``), fed the seat's own view
+The policies themselves are the engine's (``engine.bots.choose_action``), fed the seat's own view
 only; this module decides which seat the room plays for, and falls back to the first legal
 action where a policy's choice is refused, so that a table never waits on a seat the
 room plays.
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine.bots import Memory, at_start, choose
+from engine.bots import Memory, at_start, choose_action
 
 _OVER = ("dealOver", "matchOver")
 # A timed-out seat's turn is played out by the room; bounded, in case a variant's turn has
@@ -44,14 +44,13 @@ class Pilot:
     by: str  # "bot" (a bot seat, or a seat whose player left) or "autopilot" (away)
 
 
-def decider(state: Any) -> int | None:
+def decider(state: engine.GameState | None) -> int | None:
     """The seat whose decision holds the table up now (the turn holder, in every phase
     but between deals), or None."""
     if state is None or state.phase in _OVER:
         return None
-    seat: int = state.turn
-    out = getattr(state, "out", None)
-    if out is not None and out[seat]:
+    seat = state.turn
+    if engine.is_out(state, seat):
         return None
     return seat
 
@@ -72,10 +71,6 @@ def present_humans(doc: dict[str, Any]) -> list[dict[str, Any]]:
     return [p for p in doc["players"] if not p.get("bot") and p["conn"] > 0 and not p.get("away")]
 
 
-def _legal_json(state: Any, seat: int) -> list[dict[str, Any]]:
-    return [a.to_json() for a in engine.legal_actions(state, seat)]
-
-
 class Recall:
     """The bot seats' memories of the current deal (engine.bots.memory), kept from the
     room's deal log: each action the log holds is replayed from the deal's start once,
@@ -84,7 +79,7 @@ class Recall:
 
     def __init__(self) -> None:
         self._start: dict[str, Any] | None = None
-        self._state: Any = None
+        self._state: engine.GameState | None = None
         self._fed = 0
         self._seats: dict[int, Memory] = {}
 
@@ -97,14 +92,16 @@ class Recall:
             return None
         if start is not self._start or self._fed > len(actions) or seat not in self._seats:
             seats = set(self._seats) if start is self._start else set()
-            self._start, self._state, self._fed = start, engine.state_from_json(start), 0
-            self._seats = {s: at_start(engine.view_for(self._state, s)) for s in seats | {seat}}
+            first = engine.state_from_json(start)
+            self._start, self._state, self._fed = start, first, 0
+            self._seats = {s: at_start(engine.view_for(first, s)) for s in seats | {seat}}
         try:
             for step in engine.replay_log(actions[self._fed :], self._state):
-                self._state = step.after
+                state = self._state = step.after
                 for held, memory in self._seats.items():
-                    sent = [engine.event_for(e, held) for e in step.events]
-                    memory.update(sent, engine.view_for(self._state, held))
+                    if state is not None:  # always: the replay starts from the deal's start
+                        sent = [engine.event_for(e, held) for e in step.events]
+                        memory.update(sent, engine.view_for(state, held))
                 self._fed += 1
         except engine.EngineError:  # a log that does not replay: forget, play from views
             self._start, self._seats = None, {}
@@ -113,48 +110,48 @@ class Recall:
 
 
 def bot_move(
-    state: Any,
+    state: engine.GameState,
     seat: int,
     pilot: Pilot,
     rng: random.Random,
     *,
     deal_on: bool,
     memory: Memory | None = None,
-) -> dict[str, Any] | None:
+) -> engine.Action | None:
     """The action the room sends for ``seat`` now, or None. ``deal_on``: whether the room's
     seats may start the next deal (only when no person at the table could); ``memory``:
     the seat's memory of the deal, if the room keeps one for it."""
     if not engine.legal_actions(state, seat):
         return None
     view = engine.view_for(state, seat)
-    action = choose(view, pilot.level, rng, in_turn_only=pilot.in_turn_only, memory=memory)
+    action = choose_action(view, pilot.level, rng, in_turn_only=pilot.in_turn_only, memory=memory)
     if action is None and seat == decider(state):
         action = _fallback(state, seat)
     if action is None:
         return None
-    if action.get("type") == "nextDeal" and not deal_on:
+    if action.type == "nextDeal" and not deal_on:
         return None
     return action
 
 
-def _fallback(state: Any, seat: int) -> dict[str, Any] | None:
-    legal = _legal_json(state, seat)
+def _fallback(state: engine.GameState, seat: int) -> engine.Action | None:
+    legal = engine.legal_actions(state, seat)
     return legal[0] if legal else None
 
 
-def default_move(state: Any, seat: int, rng: random.Random) -> dict[str, Any] | None:
+def default_move(state: engine.GameState, seat: int, rng: random.Random) -> engine.Action | None:
     """What a seat whose time ran out does: draw (one card, or the penalty it faces), then
     pass where the rules allow; otherwise the autopilot's choice."""
-    legal = _legal_json(state, seat)
+    legal = engine.legal_actions(state, seat)
     for kind in ("pass", "draw"):
         for action in legal:
-            if action["type"] == kind:
+            if action.type == kind:
                 return action
     view = engine.view_for(state, seat)
-    chosen = choose(view, "normal", rng, in_turn_only=True)
+    chosen = choose_action(view, "normal", rng, in_turn_only=True)
     return chosen if chosen is not None else (legal[0] if legal else None)
 
 
-def fallback(state: Any, seat: int) -> dict[str, Any] | None:
-    """The first legal action in engine form (colour and target filled)."""
+def fallback(state: engine.GameState, seat: int) -> engine.Action | None:
+    """The first legal action (colour and target filled)."""
     return _fallback(state, seat)

@@ -81,14 +81,14 @@ def on_delay(m: RoomMachine, command: commands.Delay, now_ms: int) -> Step:
 
 
 def check_claimant(
-    m: RoomMachine, player: dict[str, Any], action: dict[str, Any], now_ms: int
+    m: RoomMachine, player: dict[str, Any], action: engine.Action, now_ms: int
 ) -> None:
     """A claimant that claimed what was not there may not claim for a moment; a claim
     that is not valid now locks it out (with fairRaces on)."""
     state = m.state
-    if not fair(m) or not is_race_claim(state, player["seat"], action):
+    if state is None or not fair(m) or not is_race_claim(state, player["seat"], action):
         return
-    at = action.get("at")
+    at = action.at
     if at is not None and at != state.moves:
         return  # too late comes first
     pid = player["pid"]
@@ -110,7 +110,7 @@ def stats(m: RoomMachine, player: dict[str, Any]) -> dict[str, int]:
 
 
 def rank_window(m: RoomMachine, claims: list[Claim], position: int) -> list[Claim]:
-    seed = str(getattr(m.state, "seed", ""))
+    seed = "" if m.state is None else m.state.seed
     return rank(claims, m.races, seed, position)
 
 

@@ -10,6 +10,10 @@ command's class finds both who sends it and what it does.
 The envelope every command may carry: ``cid`` (the id its sender waits on), ``node`` (the
 node that sent it, where the answer goes) and ``at`` (for the socket commands a writer
 makes for a dead node: the node the socket lived on).
+
+A game action is an :class:`engine.Action` from the socket (which parses it) to the engine;
+in the log it is its wire form (docs/protocol.md, "Actions"): :func:`encode` writes it,
+:func:`decode` parses it back, once, as it reads the entry.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import logging
 from dataclasses import MISSING, dataclass, fields, replace
 from typing import Any, ClassVar, TypeVar
 
+import engine
 from app.rooms.errors import RoomError
 
 log = logging.getLogger(__name__)
@@ -202,7 +207,7 @@ class Action(Command):
     KIND: ClassVar[str] = "action"
     pid: str
     ref: Any
-    action: dict[str, Any]
+    action: engine.Action
     by: str | None = None
     race: dict[str, Any] | None = None
     lost: dict[str, Any] | None = None
@@ -293,9 +298,10 @@ _FIELDS: dict[type[Command], tuple[tuple[str, bool], ...]] = {
 
 
 def decode(entry: dict[str, Any]) -> Command:
-    """The command of a log entry.
+    """The command of a log entry (an action's wire form parsed into an engine.Action).
 
-    :raises RoomError: 400 ``unknown_command``: an unknown kind.
+    :raises RoomError: 400 ``unknown_command``: an unknown kind; 400 with the engine's
+        code (``unknown_action``, ``bad_cards``, ...): an action that does not parse.
     :raises MalformedCommand: a field is missing (only a bug of the server's own can
         write such an entry: the writer answers it as one, ``internal``).
     """
@@ -308,6 +314,11 @@ def decode(entry: dict[str, Any]) -> Command:
             values[name] = entry[name]
         elif required:
             raise MalformedCommand(f"command {entry!r} lacks {name!r}")
+    if kind is Action:
+        try:
+            values["action"] = engine.parse_action(values["action"])
+        except engine.EngineError as err:
+            raise RoomError(400, err.code, err.message) from None
     return kind(**values)
 
 
@@ -346,7 +357,9 @@ def encode(command: Command) -> dict[str, Any]:
     entry: dict[str, Any] = {"k": command.KIND}
     for name, _ in _FIELDS[type(command)]:
         value = getattr(command, name)
-        if value is not None:
+        if isinstance(value, engine.Action):
+            entry[name] = value.to_json()  # the wire form, as the socket sent it
+        elif value is not None:
             entry[name] = value
     return entry
 

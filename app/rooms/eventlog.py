@@ -16,30 +16,26 @@ from typing import Any
 import engine
 
 
-def _face_up(state: Any) -> str | None:
-    side = getattr(state, "side", None)
-    return side if isinstance(side, str) else None
-
-
 def deal_events(deal_log: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
     """The current deal's events as ``seat`` (None: a spectator) may see them, oldest
     first."""
     out: list[dict[str, Any]] = []
     for step in engine.replay_log(deal_log):
         entry, state = step.entry, step.after
+        if state is None:
+            continue  # an entry before any start: nothing happened
         if "start" in entry:
-            out = [{"type": "deal", "deal": getattr(state, "deal", None)}]
-            face = _face_up(state)
+            out = [{"type": "deal", "deal": state.deal}]
+            face = engine.face_up(state)
             if face is not None:
                 out[0]["faceUp"] = face
-            pile = getattr(state, "discard", None)
-            if pile and isinstance(pile[-1], str):
-                first: dict[str, Any] = {"type": "firstCard", "card": pile[-1]}
+            if state.top is not None:
+                first: dict[str, Any] = {"type": "firstCard", "card": state.top}
                 if face is not None:
                     first["faceUp"] = face
                 out.append(first)
             continue
-        face = _face_up(step.before)
+        face = None if step.before is None else engine.face_up(step.before)
         for event in step.events:
             seen = engine.event_for(event, seat)
             if not seen:

@@ -44,7 +44,7 @@ from engine.seating import seat_order
 
 _DEAL_OVER = ("dealOver", "matchOver")
 # Engine actions only the room itself applies (no client may send them).
-ROOM_ONLY = frozenset({"clockOut"})
+ROOM_ONLY: frozenset[engine.ActionType] = frozenset({"clockOut"})
 
 
 def _archived(entry: dict[str, Any]) -> dict[str, Any]:
@@ -79,7 +79,7 @@ class RoomMachine:
         # Moves count at which the room's seats found nothing to do (no bot tick until the
         # table moves on).
         self.bots_idle: int | None = None
-        self.state: Any = None
+        self.state: engine.GameState | None = None
         self.acks: OrderedDict[str, int] = OrderedDict()
         self.deal_start: dict[str, Any] | None = None
         self.deal_actions: list[dict[str, Any]] = []
@@ -235,13 +235,13 @@ class RoomMachine:
     # The room's own timers: turn clock, absent seats, bots, empty rooms (one `tick`
     # command judges whatever is due; each due thing is its own change)
 
-    def _tally(self, state: Any, winner: int | None) -> None:
+    def _tally(self, state: engine.GameState, winner: int | None) -> None:
         """A finished deal's card points left in each hand and its winner, kept for the
         match (a tournament table's result is read from it)."""
-        hands = getattr(state, "hands", None)
+        hands = engine.hands_of(state)
         if hands is None:
             return  # a game without hands of cards (Bottle UNO keeps a sip tally)
-        rules, side = state.rules, getattr(state, "side", "light")
+        rules, side = state.rules, engine.face_up(state) or "light"
         left = [hand_value(hand, rules, side) for hand in hands]
         tally = {"winner": winner, "left": left, "totals": list(state.totals)}
         self.doc.setdefault("tally", []).append(tally)
@@ -310,7 +310,7 @@ class RoomMachine:
             raise RoomError(409, "too_late", "the room no longer plays this seat")
         if player.get("bot") and by is None:
             raise RoomError(409, "bot_seat", "a bot plays this seat")
-        if command.action.get("type") in ROOM_ONLY:
+        if command.action.type in ROOM_ONLY:
             raise RoomError(
                 409, "room_only", "only the room's own clock sends clockOut (blitzSeconds)"
             )
@@ -345,14 +345,14 @@ class RoomMachine:
         return step
 
     def _ready_vote(
-        self, player: dict[str, Any], action: dict[str, Any], key: str, ref: Any
+        self, player: dict[str, Any], action: engine.Action, key: str, ref: Any
     ) -> Step | None:
         """A seated player's ``nextDeal`` after a deal: the host's deals on; anyone else's
         says "ready", and deals on once every person at the table is ready (the room's
         timer deals on by itself too). None: apply it now. So no player dismisses the
         others' scoreboards before they have read them."""
         state = self.state
-        if action.get("type") != "nextDeal" or state is None or state.phase != "dealOver":
+        if action.type != "nextDeal" or state is None or state.phase != "dealOver":
             return None
         host = self.doc.get("hostPid")
         if host is None or player["pid"] == host:
@@ -374,10 +374,12 @@ class RoomMachine:
         )
 
     def _misplay(
-        self, seat: int, action: dict[str, Any], err: RoomError, now_ms: int
+        self, seat: int, action: engine.Action, err: RoomError, now_ms: int
     ) -> Step | None:
         """misplayPenalty (engine.misplay): the refused play is answered with its error and
         changes nothing; the card it costs is a change of its own, applied here."""
+        if self.state is None:
+            return None
         penalty = penalty_for(self.state, action, err.code)
         if penalty is None:
             return None
@@ -399,13 +401,13 @@ class RoomMachine:
     def _on_unreadable(self, command: commands.Unreadable, now_ms: int) -> Step:
         raise command.error
 
-    def refusal(self, err: engine.EngineError, action: dict[str, Any]) -> RoomError:
+    def refusal(self, err: engine.EngineError, action: engine.Action) -> RoomError:
         """The room's answer to an action the engine refused; a lost race (``too_late``)
         names the change that won it (``won``: its seq, action type and seat) when the room
         still knows it."""
         detail: dict[str, Any] = {}
         if err.code == "too_late" and self.state is not None:
-            at = action.get("at")
+            at = action.at
             won = self.positions.get(self.state.moves if at is None else at)
             if won is not None:
                 detail["won"] = dict(won)
@@ -442,15 +444,17 @@ class RoomMachine:
     def apply(
         self,
         seat: int,
-        action: dict[str, Any],
+        action: engine.Action,
         key: str | None,
         now_ms: int,
         by: str | None = None,
     ) -> Step:
         before = self.state
+        if before is None:
+            raise RoomError(409, "not_playing", "no match is in progress in this room")
         proof = None
         dealing = before
-        if action.get("type") == "nextDeal" and getattr(before, "phase", None) == "dealOver":
+        if action.type == "nextDeal" and before.phase == "dealOver":
             # The next deal is shuffled from its own seed (committed to, with the clients'
             # contributions), never from anything a finished deal reveals.
             seed, proof = deal_proof(self.doc, before.deal + 1)
@@ -467,7 +471,8 @@ class RoomMachine:
             self._remember(key, self.seq + 1)
         step = Step({"ok": True, "seq": self.seq + 1}, changed=True)
         step.events = list(events)
-        entry = {"seq": self.seq + 1, "ts": now_ms, "seat": seat, "action": action}
+        # The deal log keeps the action's wire form (what the socket sent).
+        entry = {"seq": self.seq + 1, "ts": now_ms, "seat": seat, "action": action.to_json()}
         if by is not None:
             entry["by"] = by
         self._count_move(seat, by)
@@ -513,7 +518,7 @@ class RoomMachine:
             if by in _FOR_THE_SEAT:
                 owner["auto"] += 1
 
-    def _deal_end(self, state: Any) -> DealRecord:
+    def _deal_end(self, state: engine.GameState) -> DealRecord:
         proof = self.doc.get("shuffle", {}).get("dealt")
         start = dict(self.deal_start or {})
         if proof is not None and proof.get("deal") == state.deal:
@@ -525,7 +530,7 @@ class RoomMachine:
             start_state=start,
             actions=list(self.deal_actions),
             # Bottle UNO keeps a sip tally and no deal scores.
-            scores=None if getattr(state, "deal_scores", None) is None else list(state.deal_scores),
+            scores=None if state.deal_scores is None else list(state.deal_scores),
             totals=list(state.totals),
             winner=state.winner,
             match_over=state.match_over,

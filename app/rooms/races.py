@@ -33,10 +33,11 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
+import engine
 from app.rooms.commands import Action
 
 # Actions that are races by nature: they are held for a window when they open one.
-RACE_TYPES = frozenset({"callUno", "catchUno", "challenge"})
+RACE_TYPES: frozenset[engine.ActionType] = frozenset({"callUno", "catchUno", "challenge"})
 # A claim refused with one of these claimed nothing (there was nothing to claim): its
 # claimant may not claim again for a moment. Too late is no fault.
 INVALID_CLAIM = frozenset(
@@ -59,12 +60,12 @@ class RaceSettings:
     max_report_ms: int = 60_000  # a report beyond this is refused (bad_react)
 
 
-def is_race_claim(state: Any, seat: int, action: dict[str, Any]) -> bool:
+def is_race_claim(state: engine.GameState, seat: int, action: engine.Action) -> bool:
     """Whether ``action`` by ``seat`` is one of the races a window decides."""
-    kind = action.get("type")
+    kind = action.type
     if kind in RACE_TYPES:
         return True
-    return kind == "play" and getattr(state, "phase", None) == "playing" and state.turn != seat
+    return kind == "play" and state.phase == "playing" and state.turn != seat
 
 
 def credited_delay(
@@ -169,7 +170,7 @@ def claim_entry(claim: Claim, settings: RaceSettings, named: bool) -> dict[str, 
         "tie": claim.tied,
         "superhuman": is_superhuman(claim, settings),
     }
-    kind = claim.command.action.get("type")
+    kind = claim.command.action.type
     if named or kind != "play":
         entry["seat"] = claim.seat
         entry["type"] = kind

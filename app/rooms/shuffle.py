@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+import engine
 from app.rooms.doc import PLAYING, player_by_pid
 from engine.commitment import commitment, deal_seed, server_seed
 
@@ -29,13 +30,13 @@ def _shuffle(doc: dict[str, Any]) -> dict[str, Any]:
     return shuffle
 
 
-def next_deal_number(doc: dict[str, Any], state: Any) -> int | None:
+def next_deal_number(doc: dict[str, Any], state: engine.GameState | None) -> int | None:
     """The deal contributions are open for now: the next match's first outside a match,
     the next deal between deals; None while a deal is played."""
     if doc["status"] != PLAYING or state is None:
         return 1
     if state.phase == "dealOver":
-        return int(state.deal) + 1
+        return state.deal + 1
     return None
 
 
@@ -48,7 +49,7 @@ def deal_proof(doc: dict[str, Any], deal: int) -> tuple[str, dict[str, Any]]:
     return deal_seed(seed, values), proof
 
 
-def shuffle_view(doc: dict[str, Any], state: Any) -> dict[str, Any]:
+def shuffle_view(doc: dict[str, Any], state: engine.GameState | None) -> dict[str, Any]:
     """What every view shows of the shuffle: the commitment of the deal being played (and,
     once it is over, its server seed and contributions), and the commitment of the next
     deal while contributions to it are open, with the seats that sent one."""
@@ -57,7 +58,7 @@ def shuffle_view(doc: dict[str, Any], state: Any) -> dict[str, Any]:
     if not isinstance(shuffle, dict) or "secret" not in shuffle:
         return out  # a room from before the shuffle was verifiable: given one when it deals
     dealt = shuffle.get("dealt")
-    if state is not None and dealt and dealt.get("deal") == getattr(state, "deal", None):
+    if state is not None and dealt and dealt.get("deal") == state.deal:
         out["deal"] = dealt["deal"]
         out["commitment"] = dealt["commitment"]
         if state.phase in _OVER_PHASES:

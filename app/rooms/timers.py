@@ -18,8 +18,12 @@ from app.rooms.step import Step, merge
 if TYPE_CHECKING:
     from app.rooms.machine import RoomMachine
 
+# The room's own actions.
+CLOCK_OUT = engine.Action("clockOut")
+NEXT_DEAL = engine.Action("nextDeal")
 
-def blitz_ms(state: Any) -> int:
+
+def blitz_ms(state: engine.GameState) -> int:
     """blitzSeconds (ms) for a match of ``state``'s rules; 0 when off or when the game is
     not a shedding game (UNO Rommy and Bottle UNO read no blitz clock)."""
     if type(state) is not engine.State:
@@ -129,7 +133,7 @@ def timeout(m: RoomMachine, clock: dict[str, Any], now_ms: int) -> Step:
         # blitzSeconds: the seat's match clock ran out. The room's own word goes into
         # the log as an engine action (engine.blitz): the deal and the match end.
         try:
-            flagged = m.apply(seat, {"type": "clockOut"}, None, now_ms, by="clock")
+            flagged = m.apply(seat, CLOCK_OUT, None, now_ms, by="clock")
         except RoomError:
             m.doc["clock"] = None  # (no deal to end: nothing the clock can do)
             return Step({"ok": True, "stale": True})
@@ -139,7 +143,7 @@ def timeout(m: RoomMachine, clock: dict[str, Any], now_ms: int) -> Step:
     deal = state.deal
     for _ in range(autoplay.MAX_DEFAULT_STEPS):
         state = m.state
-        if autoplay.decider(state) != seat or state.deal != deal:
+        if state is None or autoplay.decider(state) != seat or state.deal != deal:
             break
         action = autoplay.default_move(state, seat, m.rng)
         if action is None:
@@ -208,17 +212,18 @@ def bot_turn(m: RoomMachine, now_ms: int) -> Step | None:
 
 
 def room_claim(
-    m: RoomMachine, seat: int, pilot: autoplay.Pilot, action: dict[str, Any], now_ms: int
+    m: RoomMachine, seat: int, pilot: autoplay.Pilot, action: engine.Action, now_ms: int
 ) -> commands.Action:
     """The command of a claim the room makes for ``seat``. Its reaction is the time
     since the position it claims on was made (the bot's human-like pause), with no
     network delay to credit: it is judged against the people's estimates as they are."""
     player = player_by_seat(m.doc, seat)
-    assert player is not None
+    state = m.state
+    assert player is not None and state is not None
     since = m.position_ms if m.position_ms is not None else now_ms
     claim = commands.Action(
         pid=player["pid"],
-        ref=f"room-{m.state.deal}-{m.state.moves}-{seat}-{action.get('type')}",
+        ref=f"room-{state.deal}-{state.moves}-{seat}-{action.type}",
         action=action,
         timing={"raw": max(0, now_ms - since), "delay": 0},
         by=pilot.by,
@@ -238,6 +243,7 @@ def settle(m: RoomMachine, step: Step, now_ms: int) -> None:
     same = (
         clock is not None
         and clock["seat"] == seat
+        and state is not None
         and clock["deal"] == state.deal
         and step.actor != seat
     )
@@ -254,7 +260,7 @@ def settle(m: RoomMachine, step: Step, now_ms: int) -> None:
         doc["clock"] = None
         owner = player_by_seat(doc, seat) if seat is not None else None
         blitz = None if owner is None else owner.get("blitz")
-        if (turn_ms or blitz is not None) and seat is not None:
+        if (turn_ms or blitz is not None) and seat is not None and state is not None:
             bank = 0 if owner is None else int(owner.get("bank", 0))
             deadline = now_ms + turn_ms + bank if turn_ms else None
             # The match clock's end, when it comes before the turn timer's: then the
@@ -369,7 +375,8 @@ def on_timer(m: RoomMachine, command: commands.Timer, now_ms: int) -> Step:
         or state.deal != command.deal
     ):
         return Step({"ok": True, "stale": True})
-    seat = state.active_seats()[0]  # any seated player may deal on; the room acts
-    step = m.apply(seat, {"type": "nextDeal"}, None, now_ms)
+    # Any seated player may deal on (the first one still in the match); the room acts.
+    seat = next(s for s in range(state.players) if not engine.is_out(state, s))
+    step = m.apply(seat, NEXT_DEAL, None, now_ms)
     step.public_events.append({"type": "timer", "action": "nextDeal"})
     return step

@@ -60,14 +60,17 @@ def audiences(doc: dict[str, Any]) -> list[str]:
     return out
 
 
-def build_view(doc: dict[str, Any], state: Any, audience: str, seq: int) -> dict[str, Any]:
-    """The view ``audience`` may see of the room at ``seq`` (``state``: an engine State)."""
+def build_view(
+    doc: dict[str, Any], state: engine.GameState | None, audience: str, seq: int
+) -> dict[str, Any]:
+    """The view ``audience`` may see of the room at ``seq`` (``state``: the match's, if
+    one is on)."""
     return build_views(doc, state, [audience], seq)[0][audience]
 
 
 def build_views(
     doc: dict[str, Any],
-    state: Any,
+    state: engine.GameState | None,
     audiences: list[str],
     seq: int,
     previous: dict[str, Any] | None = None,

@@ -364,8 +364,10 @@ class RoomWriter:
             return
         now = time.monotonic()
         if window is None:
+            # A claim is held only while a match is on (claims.holds): there is a state.
+            moves = 0 if machine.state is None else machine.state.moves
             window = self._window = _Window(
-                machine.state.moves, now, now + claims.window_for(machine, command) / 1000
+                moves, now, now + claims.window_for(machine, command) / 1000
             )
         window.claims.append(Claim(command, log_id, direct, seat, now * 1000))
 
@@ -394,7 +396,7 @@ class RoomWriter:
             changed = await self._apply(command, cursor, direct=True)
             window.order.pop(0)
             if window.won is None and changed:
-                kind = command.action.get("type")
+                kind = command.action.type
                 window.won = {"seq": machine.seq, "type": kind, "seat": claim.seat}
         self._window = None
         # In their order, before anything handed over later; a claim among them may open
@@ -661,7 +663,7 @@ class RoomWriter:
             messages[aud] = orjson.dumps(PatchMessage.build(seq, ts, ops, events)).decode()
         self._views = views
         # ``mv``: the position (moves) the views now show; sockets note when they sent it.
-        moves = getattr(machine.state, "moves", None)
+        moves = None if machine.state is None else machine.state.moves
         change = {"seq": seq, "ts": ts, "m": messages, "removed": step.removed, "mv": moves}
         ref = step.result.get("ref")
         if ref is not None and pid is not None:

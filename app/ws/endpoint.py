@@ -354,7 +354,8 @@ async def _action(
         command = commands.Back(pid=conn.pid, ref=ref)
     else:
         try:
-            action: dict[str, Any] = engine.parse_action(message.action).to_json()
+            # Parsed once, here: the room and the engine take the Action as it is.
+            action = engine.parse_action(message.action)
         except engine.EngineError as err:
             conn.send(error(err.code, err.message, ref))
             return

@@ -27,17 +27,18 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from engine.actions import Action
 from engine.bots.easy import choose_easy
 from engine.bots.hard import choose_hard
 from engine.bots.memory import Memory, at_start, replay
 from engine.bots.normal import choose_normal
 from engine.bots.party import choose_bottle, choose_rommy
-from engine.bots.reading import send
+from engine.bots.reading import stamped
 from engine.errors import InvalidAction
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard", "ismcts")
 
-__all__ = ["LEVELS", "Memory", "at_start", "choose", "replay"]
+__all__ = ["LEVELS", "Memory", "at_start", "choose", "choose_action", "replay"]
 
 
 def choose(
@@ -49,6 +50,23 @@ def choose(
     memory: Memory | None = None,
 ) -> dict[str, Any] | None:
     """The action this seat's bot sends now (wire form, with ``at``), or None.
+
+    :raises InvalidAction: an unknown ``level``.
+    """
+    action = choose_action(view, level, rng, in_turn_only=in_turn_only, memory=memory)
+    return None if action is None else action.to_json()
+
+
+def choose_action(
+    view: Mapping[str, Any],
+    level: str,
+    rng: random.Random,
+    *,
+    in_turn_only: bool = False,
+    memory: Memory | None = None,
+) -> Action | None:
+    """:func:`choose`'s action as an :class:`~engine.actions.Action` (with ``at``), for a
+    caller that hands it to the engine as it is.
 
     :raises InvalidAction: an unknown ``level``.
     """
@@ -65,4 +83,4 @@ def choose(
         action = choose_hard(view, rng, in_turn_only, memory, tree=level == "ismcts")
     else:
         action = choose_normal(view, rng, in_turn_only, memory)
-    return None if action is None else send(view, action)
+    return None if action is None else stamped(view, action)

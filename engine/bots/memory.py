@@ -204,5 +204,6 @@ def replay(start: State, actions: Iterable[Mapping[str, Any]], seat: int) -> Mem
     ``actions`` (each ``{"seat", "action"}`` as a room logs it)."""
     memory = at_start(view_for(start, seat))
     for step in replay_log(actions, start):
-        memory.update([event_for(e, seat) for e in step.events], view_for(step.after, seat))
+        if step.after is not None:  # always, from a start state
+            memory.update([event_for(e, seat) for e in step.events], view_for(step.after, seat))
     return memory

@@ -141,8 +141,8 @@ def next_opponent(view: View) -> dict[str, Any] | None:
     return None
 
 
-def send(view: View, action: Action) -> dict[str, Any]:
-    """The wire form of ``action``, stamped with the position it was chosen in (``at``), so
-    that a move the table has already moved past is refused rather than misapplied."""
-    out = action._replace(at=view.get("moves")).to_json()
-    return out
+def stamped(view: View, action: Action) -> Action:
+    """``action`` stamped with the position it was chosen in (``at``), so that a move the
+    table has already moved past is refused rather than misapplied."""
+    at = view.get("moves")
+    return action._replace(at=at if isinstance(at, int) else None)

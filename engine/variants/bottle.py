@@ -141,6 +141,11 @@ class BottleState:
         return self.drinks
 
     @property
+    def deal_scores(self) -> tuple[int, ...] | None:
+        """Bottle UNO scores no deal."""
+        return None
+
+    @property
     def winner(self) -> int | None:
         return None
 

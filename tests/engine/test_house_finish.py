@@ -16,7 +16,7 @@ from uno_helpers import (
     run_setup,
 )
 
-from engine import InvalidRules, apply, legal_actions, rules_from_json
+from engine import InvalidRules, apply, legal_actions, parse_action, rules_from_json
 from engine.misplay import penalty_for
 
 # --- strictUno -------------------------------------------------------------------------------
@@ -160,8 +160,8 @@ def test_misplay_penalty_a_refused_play_is_refused_then_costs_a_card() -> None:
 def test_misplay_penalty_changes_nothing_but_the_card() -> None:
     state = position(["G5 R1", "G1 G2", "Y4"], "R7", draw="B1 B2", rules=MISPLAY)
     err = refused(state, 0, play(0, "G5"))
-    action = penalty_for(state, play(0, "G5"), err.code)
-    assert action == {"type": "misplay", "cards": ["G5"]}
+    action = penalty_for(state, parse_action(play(0, "G5")), err.code)
+    assert action is not None and action.to_json() == {"type": "misplay", "cards": ["G5"]}
     after, _ = apply(state, 0, action)
     assert after.hands[0] == ("G5", "R1", "B1")
     assert (after.turn, after.moves, after.top, after.color) == (0, state.moves, "R7", "R")

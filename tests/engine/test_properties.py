@@ -9,7 +9,16 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import EngineError, InvalidRules, State, apply, legal_actions, rules_from_json, view_for
+from engine import (
+    EngineError,
+    InvalidRules,
+    State,
+    apply,
+    legal_actions,
+    parse_action,
+    rules_from_json,
+    view_for,
+)
 from engine.cards import build_deck
 from engine.deal import deck_for
 from engine.misplay import penalty_for
@@ -258,7 +267,11 @@ def test_misplay_penalties_keep_every_invariant(game: tuple) -> None:
             try:
                 apply(state, seat, probe)
             except EngineError as err:
-                penalty = penalty_for(state, probe, err.code)
+                try:
+                    parsed = parse_action(probe)
+                except EngineError:
+                    continue  # a malformed action costs nothing
+                penalty = penalty_for(state, parsed, err.code)
                 if penalty is not None:
                     after, _ = apply(state, seat, penalty)
                     assert_invariants(after)

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from engine.actions import Action, check_seat
+from engine.actions import Action, ActionType, check_seat
 from engine.cards import CARD_INFO, build_deck
 from engine.drinks import hand_sips
 from engine.errors import IllegalAction, InvalidAction
@@ -424,7 +424,7 @@ def _next_deal(state: RommyState, seat: int, act: Action) -> Transition:
     return start_deal(new)
 
 
-_HANDLERS: dict[str, Callable[[RommyState, int, Action], Transition]] = {
+_HANDLERS: dict[ActionType, Callable[[RommyState, int, Action], Transition]] = {
     "draw": _draw,
     "takeDiscard": _take_discard,
     "takePile": _take_pile,
