@@ -10,6 +10,11 @@ object with the same keys, that changed in few places is followed down (at most
 (``/players/2/cards``); anything else that changed is replaced whole. That is exact and
 still cheap, and a play's patch no longer carries the whole ``players`` list: every
 seat's patch of every action is stored in the room's history and sent on the wire.
+
+One change goes unseen: a container equal by ``==`` to the one before it while a value
+inside changed its JSON type (``[0]`` after ``[false]``). Views never make it (the schemas
+in docs/schemas fix each path's type), and looking for it would walk every unchanged part
+of every view; a changed value's own type is compared wherever the diff looks.
 """
 
 from __future__ import annotations
