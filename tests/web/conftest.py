@@ -70,17 +70,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if here in item.path.parents:
             # Three groups of about equal length, each on a worker of its own.
-            group = _GROUPS.get(item.path.name, "browser-c")
+            group = _GROUPS.get(item.name, _GROUPS.get(item.path.name, "browser-c"))
             item.add_marker(pytest.mark.xdist_group(group))
 
 
-# Each module's group, so that the three take about as long (measured with --durations;
-# a module not named here joins browser-c).
+# Each module's group (or a single long test's, by its name), so that the three take
+# about as long (measured with --durations; a module not named here joins browser-c).
 _GROUPS = {
     "test_play.py": "browser-a",
+    "test_two_players_play_a_deal_to_the_end": "browser-c",
     "test_accessibility.py": "browser-a",
     "test_tournament_pages.py": "browser-a",
     "test_tournament_table_pages.py": "browser-a",
+    "test_resilience.py": "browser-a",
+    "test_accounts_pages.py": "browser-a",
     "test_table_flow.py": "browser-b",
     "test_layout.py": "browser-b",
     "test_tables_in_browser.py": "browser-b",
@@ -88,9 +91,8 @@ _GROUPS = {
     "test_table_talk.py": "browser-b",
     "test_table.py": "browser-c",
     "test_components.py": "browser-c",
-    "test_resilience.py": "browser-c",
-    "test_accounts_pages.py": "browser-c",
     "test_returning_table.py": "browser-c",
+    "test_account_seats.py": "browser-c",
 }
 
 
