@@ -21,12 +21,12 @@ from starlette.requests import HTTPConnection
 from app.accounts.secrets import token_hash
 from app.db import Database
 from app.db.accounts import AccountRecord
+from app.errors import RoomError
 from app.limits import RestLimits, SpectatorSockets
 from app.open_rooms import OpenLobbies
 from app.quickplay.queue import Queue
 from app.rooms import tokens
 from app.rooms.doc import player_by_pid, player_by_token
-from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
 from app.settings import Settings
 from app.sign_in import SignInLimits

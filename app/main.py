@@ -36,6 +36,7 @@ from app.api import (
 from app.api.errors import ErrorOut, validation_body
 from app.api.routing import MethodNotAllowed
 from app.db import Database
+from app.errors import RoomError, store_full, store_unavailable
 from app.limits import RateLimitMiddleware, RestLimits, SpectatorSockets, document_429
 from app.logs import redact_uvicorn_logs
 from app.metrics import CONTENT_TYPE as METRICS_TYPE
@@ -44,7 +45,6 @@ from app.open_rooms import OpenLobbies
 from app.quickplay.matcher import Matcher
 from app.quickplay.queue import queue_beside
 from app.rooms.autoplay import RoomTimes
-from app.rooms.errors import RoomError, store_full, store_unavailable
 from app.rooms.races import RaceSettings
 from app.rooms.service import RoomService
 from app.settings import Settings, get_settings

@@ -16,7 +16,7 @@ from limits import parse
 from limits.aio.storage import Storage
 from limits.aio.strategies import MovingWindowRateLimiter, SlidingWindowCounterRateLimiter
 
-from app.rooms.errors import RoomError
+from app.errors import RoomError
 from app.store.outage import log_failure
 
 log = logging.getLogger(__name__)

@@ -17,8 +17,8 @@ from app.accounts.secrets import PASSWORD_MAX, PASSWORD_MIN
 from app.api.errors import responses
 from app.api.players import RatingOut
 from app.deps import ClientAddress, CurrentAccount, Db, SignIn, bearer
+from app.errors import RoomError
 from app.rooms import tokens
-from app.rooms.errors import RoomError
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 

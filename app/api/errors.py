@@ -1,7 +1,7 @@
 """The one error model of every REST route: ``{"code", "message"}``, and for a request
 that does not validate ``422 {"code": "invalid_request", "message", "errors"}``.
 
-Every refusal raises the one error class, :class:`app.rooms.errors.RoomError` (status,
+Every refusal raises the one error class, :class:`app.errors.RoomError` (status,
 code, message); the app's handlers (:mod:`app.main`) answer it, and :class:`ErrorRoute`
 answers it the same way for a router mounted on an app without them.
 
@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
 
-from app.rooms.errors import RoomError
+from app.errors import RoomError
 
 # The code of every request that does not validate (a field missing, of the wrong type, out
 # of range, or not allowed), on every route.

@@ -15,7 +15,7 @@ from app.api.errors import ErrorRoute, responses
 from app.api.text import DB_INT_MAX, ID_MAX, ID_PATTERN
 from app.db import DealReplay
 from app.deps import Db
-from app.rooms.errors import RoomError
+from app.errors import RoomError
 from engine import EngineError, replay_log, state_from_json
 
 

@@ -13,7 +13,7 @@ from app.accounts.ratings import POOLS
 from app.api.errors import ErrorRoute, responses
 from app.api.text import ID_MAX, ID_PATTERN
 from app.deps import Db
-from app.rooms.errors import RoomError
+from app.errors import RoomError
 
 router = APIRouter(prefix="/api", tags=["players"], route_class=ErrorRoute)
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from app.api.errors import responses
 from app.deps import AppSettings
-from app.rooms.errors import RoomError
+from app.errors import RoomError
 from app.wire.messages import VERSION
 from app.ws import schemas as wire_schemas
 from app.ws.protocol import SUBPROTOCOLS

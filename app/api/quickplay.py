@@ -13,8 +13,8 @@ from app.accounts.ratings import NEWCOMER, shown
 from app.api.errors import ErrorRoute, responses
 from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN
 from app.deps import CurrentAccount, Db, QuickplayQueue, Rooms
+from app.errors import RoomError
 from app.rooms import tokens
-from app.rooms.errors import RoomError
 
 router = APIRouter(prefix="/api/quickplay", tags=["quick play"], route_class=ErrorRoute)
 

@@ -27,9 +27,9 @@ from app.deps import (
     RoomSeat,
     bearer,
 )
+from app.errors import RoomError
 from app.rooms import commands, tokens
 from app.rooms.doc import new_doc, player_by_token, summary
-from app.rooms.errors import RoomError
 from app.rooms.eventlog import deal_events
 from app.rooms.seating import check_seats
 from app.wire.summary import RoomSummary

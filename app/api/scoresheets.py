@@ -35,7 +35,7 @@ from app.api.text import (
 )
 from app.db import ScoresheetRecord
 from app.deps import Db
-from app.rooms.errors import RoomError
+from app.errors import RoomError
 from engine.errors import EngineError
 from engine.rules import rules_from_json, with_options
 from engine.scoresheet import add_deal, standings

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Query, Response
 from app.api.errors import responses
 from app.api.tournaments import TournamentId
 from app.deps import Db, Tournaments
-from app.rooms.errors import RoomError
+from app.errors import RoomError
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 

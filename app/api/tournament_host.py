@@ -15,8 +15,8 @@ from app.api.errors import responses
 from app.api.text import NAME_PATTERN, cleaned_name
 from app.api.tournaments import TournamentId
 from app.deps import Authorization, Db, Rooms, Runner, Tournaments, bearer
+from app.errors import RoomError
 from app.rooms import commands, tokens
-from app.rooms.errors import RoomError
 from app.tournaments import rounds, tables
 from app.tournaments import service as tour
 

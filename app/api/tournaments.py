@@ -14,8 +14,8 @@ from app.api.rooms import Name, Rules, _rules, _turn_seconds
 from app.api.text import ID_MAX, ID_PATTERN
 from app.db import Database
 from app.deps import Authorization, Db, Rooms, Tournaments, account_for, bearer
+from app.errors import RoomError
 from app.rooms import tokens
-from app.rooms.errors import RoomError
 from app.tournaments import rounds, tables
 from app.tournaments import service as tour
 from app.tournaments.service import TournamentService

@@ -24,12 +24,12 @@ from typing import Any
 
 import engine
 from app.db import Database
+from app.errors import RoomError
 from app.quickplay.queue import Queue
 from app.quickplay.tables import BOT_LEVEL, POOL_RULES, form
 from app.rooms import commands, tokens
 from app.rooms.clock import now_ms
 from app.rooms.doc import new_doc
-from app.rooms.errors import RoomError
 from app.rooms.machine import RoomMachine
 from app.rooms.service import RoomService
 from app.store.outage import log_failure

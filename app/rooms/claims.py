@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import engine
+from app.errors import RoomError
 from app.rooms import commands
 from app.rooms.doc import PLAYING, player_by_pid
-from app.rooms.errors import RoomError
 from app.rooms.races import (
     INVALID_CLAIM,
     Claim,

@@ -23,7 +23,7 @@ from dataclasses import MISSING, dataclass, fields, replace
 from typing import Any, ClassVar, TypeVar
 
 import engine
-from app.rooms.errors import RoomError
+from app.errors import RoomError
 
 log = logging.getLogger(__name__)
 

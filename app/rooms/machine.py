@@ -18,6 +18,7 @@ from typing import Any
 
 import engine
 from app.db.records import DealRecord
+from app.errors import RoomError
 from app.rooms import autoplay, claims, commands, presence, seats, timers
 from app.rooms.autoplay import RoomTimes
 from app.rooms.doc import (
@@ -29,7 +30,6 @@ from app.rooms.doc import (
     player_by_seat,
     watching,
 )
-from app.rooms.errors import RoomError
 from app.rooms.races import (
     RaceSettings,
 )

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from app.errors import RoomError
 from app.rooms import commands
 from app.rooms.doc import watching
-from app.rooms.errors import RoomError
 from app.rooms.step import Step
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from app.rooms.errors import RoomError
+from app.errors import RoomError
 from engine.teams import check_players
 
 

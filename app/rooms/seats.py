@@ -8,6 +8,7 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING, Any
 
+from app.errors import RoomError
 from app.rooms import autoplay, commands
 from app.rooms.doc import (
     LOBBY,
@@ -18,7 +19,6 @@ from app.rooms.doc import (
     player_by_seat,
     seated_as,
 )
-from app.rooms.errors import RoomError
 from app.rooms.step import Step
 
 if TYPE_CHECKING:

@@ -26,12 +26,12 @@ from typing import Any, Protocol
 
 import orjson
 
+from app.errors import RoomError, not_found, store_full, store_unavailable
 from app.metrics import Metrics
 from app.rooms import commands
 from app.rooms.archiver import Archive, Archiver
 from app.rooms.autoplay import RoomTimes
 from app.rooms.clock import now_ms
-from app.rooms.errors import RoomError, not_found, store_full, store_unavailable
 from app.rooms.races import RaceSettings
 from app.rooms.writer import RoomWriter
 from app.store import OUTAGE, log_failure

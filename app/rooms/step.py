@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.db.records import DealRecord
+from app.errors import RoomError
 from app.rooms import commands
-from app.rooms.errors import RoomError
 
 
 @dataclass(slots=True)

@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import engine
+from app.errors import RoomError
 from app.rooms import autoplay, claims, commands, seats
 from app.rooms.doc import ABSENT_AFTER, LOBBY, PLAYING, player_by_pid, player_by_seat
-from app.rooms.errors import RoomError
 from app.rooms.presence import may_go_away
 from app.rooms.races import is_race_claim
 from app.rooms.step import Step, merge

@@ -20,8 +20,8 @@ import hmac
 import secrets
 from typing import Any
 
+from app.errors import RoomError
 from app.rooms import tokens
-from app.rooms.errors import RoomError
 from app.tournaments import swiss
 from app.tournaments.events import emit
 from app.tournaments.service import (

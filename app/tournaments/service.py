@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from app.errors import RoomError
 from app.names import name_key
 from app.rooms import tokens
 from app.rooms.clock import now_ms as now_ms  # the tournaments read the rooms' clock
-from app.rooms.errors import RoomError
 from app.tournaments import swiss
 from app.tournaments.events import emit
 from app.tournaments.store import TournamentStore, VersionConflict

@@ -15,9 +15,9 @@ from typing import Any
 
 import engine
 from app.accounts.ratings import pool_of
+from app.errors import RoomError
 from app.rooms import commands, tokens
 from app.rooms.doc import ENDED, LOBBY, OVER, new_doc
-from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
 from app.tournaments import swiss
 from app.tournaments.rounds import seat_token

@@ -22,10 +22,10 @@ from typing import Any
 
 from limits import RateLimitItem
 
+from app.errors import RoomError
 from app.limits import RestLimits, rate_items
 from app.names import clean_text as without_format
 from app.rooms.doc import player_by_pid
-from app.rooms.errors import RoomError
 from app.wire.messages import ChatSaid, ReactionSent
 
 CHAT_MAX = 200  # characters of one chat message

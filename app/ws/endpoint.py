@@ -23,10 +23,10 @@ from fastapi import APIRouter, WebSocket
 
 import engine
 from app.deps import AppSettings, Limits, Rooms, Spectating
+from app.errors import RoomError, not_found
 from app.limits import RestLimits
 from app.rooms import commands
 from app.rooms.doc import player_by_token
-from app.rooms.errors import RoomError, not_found
 from app.rooms.presence import connection_nodes
 from app.rooms.service import CLOSE_UNAVAILABLE, RoomService, answer
 from app.settings import Settings

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fastapi import WebSocket
 from starlette.responses import JSONResponse
 
-from app.rooms.errors import RoomError
+from app.errors import RoomError
 from app.settings import Settings
 from app.wire.messages import error
 from app.ws.origins import allowed_origins, origin_allowed

@@ -2,7 +2,7 @@
 place.
 
 Client messages are a union discriminated on ``type``; :func:`parse` turns raw text into
-one of them or raises the one refusal type, :class:`~app.rooms.errors.RoomError` (400),
+one of them or raises the one refusal type, :class:`~app.errors.RoomError` (400),
 with a stable code. The server -> client messages, and their builders, are in
 ``app.wire.messages`` (below ``app.rooms``, which builds the patches).
 """
@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from app.rooms.errors import RoomError
+from app.errors import RoomError
 from app.wire.content import Action
 from app.wire.messages import VERSION
 

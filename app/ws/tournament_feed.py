@@ -21,7 +21,7 @@ from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.deps import AppSettings
-from app.rooms.errors import RoomError
+from app.errors import RoomError
 from app.settings import Settings
 from app.tournaments import events
 from app.tournaments import service as tour

@@ -7,8 +7,8 @@ import orjson
 import pytest
 
 import engine
+from app.errors import RoomError
 from app.rooms import commands
-from app.rooms.errors import RoomError
 from app.rooms.machine import HANDLERS
 
 

@@ -284,7 +284,7 @@ async def test_a_room_with_a_next_deal_delay_deals_on_by_itself(server: Server) 
 async def test_a_command_that_breaks_its_judging_is_refused_and_the_room_goes_on(
     server: Server,
 ) -> None:
-    from app.rooms.errors import RoomError
+    from app.errors import RoomError
 
     room_id, tokens = await seeded_room(server, 3, {}, SETUP)
     client = await server.connect(room_id, tokens[0])
