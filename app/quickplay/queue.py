@@ -22,10 +22,6 @@ from app.store.base import RoomStore
 Doc = dict[str, Any]
 
 
-class LeaseLost(Exception):
-    """This node no longer holds the matching lease: nothing was written."""
-
-
 class Queue(abc.ABC):
     @abc.abstractmethod
     async def add(self, ticket: Doc) -> None: ...
