@@ -1,10 +1,13 @@
-"""The one refusal type: every room operation, REST route and socket message that refuses
-raises a :class:`RoomError` (a status, a stable code, a message; on a socket, the ``ref``
-of the message it answers)."""
+"""The app's one refusal type: every room operation, REST route and socket message that
+refuses (rooms, accounts, quick play, tournaments alike) raises a :class:`RoomError` (a
+status, a stable code, a message; on a socket, the ``ref`` of the message it answers).
+The engine's refusals become one through :meth:`RoomError.from_engine`, and only there."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from engine.errors import EngineError
 
 
 class RoomError(Exception):
@@ -30,6 +33,16 @@ class RoomError(Exception):
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, **self.detail}
+
+    @classmethod
+    def from_engine(
+        cls, err: EngineError, status: int, detail: dict[str, Any] | None = None, about: str = ""
+    ) -> RoomError:
+        """The engine's refusal ``err`` with its code unchanged, answered with ``status``
+        (what it means where it was asked: a bad request, a conflict, bad rules); ``about``
+        says what the engine was asked, after its message."""
+        message = f"{err.message}: {about}" if about else err.message
+        return cls(status, err.code, message, detail)
 
     @classmethod
     def from_result(cls, result: dict[str, Any]) -> RoomError:

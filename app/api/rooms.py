@@ -230,7 +230,7 @@ def _rules(data: dict[str, Any]) -> dict[str, Any]:
     try:
         rules: dict[str, Any] = engine.rules_from_json(data).to_json()
     except engine.EngineError as err:
-        raise RoomError(422, err.code, err.message) from None
+        raise RoomError.from_engine(err, 422) from None
     return rules
 
 

@@ -179,7 +179,7 @@ async def change_scoresheet_rules(
             return with_options(rules_from_json(sheet.rules), changes).to_json()
         except EngineError as error:
             if error.code == "rules/clash":
-                raise RoomError(409, error.code, error.message) from None
+                raise RoomError.from_engine(error, 409) from None
             raise
 
     with _engine_errors():
@@ -201,7 +201,7 @@ def _not_found(scoresheet_id: str) -> RoomError:
 def _engine_error(error: EngineError) -> RoomError:
     # A finished match is a conflict with the sheet's state, not a malformed entry.
     status = 409 if error.code == "scoresheet/finished" else 422
-    return RoomError(status, error.code, error.message)
+    return RoomError.from_engine(error, status)
 
 
 @contextmanager

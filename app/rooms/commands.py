@@ -318,7 +318,7 @@ def decode(entry: dict[str, Any]) -> Command:
         try:
             values["action"] = engine.parse_action(values["action"])
         except engine.EngineError as err:
-            raise RoomError(400, err.code, err.message) from None
+            raise RoomError.from_engine(err, 400) from None
     return kind(**values)
 
 

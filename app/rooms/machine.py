@@ -179,7 +179,7 @@ class RoomMachine:
         try:
             state, events = engine.new_match(rules, len(players), seed)
         except engine.EngineError as err:
-            raise RoomError(409, err.code, err.message) from err
+            raise RoomError.from_engine(err, 409) from err
         self._dealt(proof)
         seating_events = []
         if rules.shuffle_seats:
@@ -411,7 +411,7 @@ class RoomMachine:
             won = self.positions.get(self.state.moves if at is None else at)
             if won is not None:
                 detail["won"] = dict(won)
-        return RoomError(409, err.code, err.message, detail)
+        return RoomError.from_engine(err, 409, detail)
 
     def _dealt(self, proof: dict[str, Any]) -> None:
         """A deal was dealt from ``proof``: kept (hidden) until the deal ends; the

@@ -34,4 +34,4 @@ def check_seats(rules: dict[str, Any], seats: int) -> None:
     try:
         check_players(engine.rules_from_json(rules), seats)
     except engine.EngineError as err:
-        raise RoomError(422, err.code, f"{err.message}: a room of {seats} seats") from None
+        raise RoomError.from_engine(err, 422, about=f"a room of {seats} seats") from None
