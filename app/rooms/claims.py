@@ -5,7 +5,7 @@ keeps the time."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import engine
 from app.errors import RoomError
@@ -20,17 +20,15 @@ from app.rooms.races import (
     rank,
     window_ms,
 )
+from app.rooms.room import Room
 from app.rooms.step import Step
 
-if TYPE_CHECKING:
-    from app.rooms.machine import RoomMachine
 
-
-def fair(m: RoomMachine) -> bool:
+def fair(m: Room) -> bool:
     return bool(m.doc.get("fairRaces", True)) and m.doc["status"] == PLAYING
 
 
-def holds(m: RoomMachine, command: commands.Command, window_open: bool, now_ms: int) -> int | None:
+def holds(m: Room, command: commands.Command, window_open: bool, now_ms: int) -> int | None:
     """The seat of ``command`` if it is a claim a window should hold: an action that
     is a race (or any action, while a window is open), valid on the table as it is.
     Anything else (None) is applied at once: refused, or an ordinary change."""
@@ -56,7 +54,7 @@ def holds(m: RoomMachine, command: commands.Command, window_open: bool, now_ms: 
     return seat
 
 
-def window_for(m: RoomMachine, opener: commands.Action) -> int:
+def window_for(m: Room, opener: commands.Action) -> int:
     """How long the window ``opener`` (a claim) opens holds: by the credited delays
     of the claimant and of every other seat a person is connected at."""
     pid = opener.pid
@@ -70,7 +68,7 @@ def window_for(m: RoomMachine, opener: commands.Action) -> int:
     return window_ms(mine, others, m.races)
 
 
-def on_delay(m: RoomMachine, command: commands.Delay, now_ms: int) -> Step:
+def on_delay(m: Room, command: commands.Delay, now_ms: int) -> Step:
     """A seat's connection measured its credited delay anew (app.ws.connection): kept
     by the writer (not a change of the room)."""
     player = player_by_pid(m.doc, command.pid)
@@ -81,7 +79,7 @@ def on_delay(m: RoomMachine, command: commands.Delay, now_ms: int) -> Step:
 
 
 def check_claimant(
-    m: RoomMachine, player: dict[str, Any], action: engine.Action, now_ms: int
+    m: Room, player: dict[str, Any], action: engine.Action, now_ms: int
 ) -> None:
     """A claimant that claimed what was not there may not claim for a moment; a claim
     that is not valid now locks it out (with fairRaces on)."""
@@ -102,20 +100,20 @@ def check_claimant(
             stats(m, player)["invalid"] += 1
 
 
-def stats(m: RoomMachine, player: dict[str, Any]) -> dict[str, int]:
+def stats(m: Room, player: dict[str, Any]) -> dict[str, int]:
     stats: dict[str, int] = player.setdefault(
         "races", {"claims": 0, "wins": 0, "superhuman": 0, "invalid": 0}
     )
     return stats
 
 
-def rank_window(m: RoomMachine, claims: list[Claim], position: int) -> list[Claim]:
+def rank_window(m: Room, claims: list[Claim], position: int) -> list[Claim]:
     seed = "" if m.state is None else m.state.seed
     return rank(claims, m.races, seed, position)
 
 
 def race_marks(
-    m: RoomMachine, ordered: list[Claim], winner: Claim, position: int, held_ms: int
+    m: Room, ordered: list[Claim], winner: Claim, position: int, held_ms: int
 ) -> dict[str, Any]:
     """What the winning command carries into its change: the race event."""
     event = {
@@ -131,13 +129,13 @@ def race_marks(
     }
 
 
-def lost_marks(m: RoomMachine, claim: Claim, won: dict[str, Any], held_ms: int) -> dict[str, Any]:
+def lost_marks(m: Room, claim: Claim, won: dict[str, Any], held_ms: int) -> dict[str, Any]:
     """What a losing claim's refusal carries: what won, and its own place."""
     own = claim_entry(claim, m.races, True)
     return {"won": won, "race": {**own, "window": held_ms}}
 
 
-def count_race(m: RoomMachine, race: dict[str, Any]) -> None:
+def count_race(m: Room, race: dict[str, Any]) -> None:
     for pid, won, superhuman in race["claims"]:
         player = player_by_pid(m.doc, pid)
         if player is None:
@@ -148,7 +146,7 @@ def count_race(m: RoomMachine, race: dict[str, Any]) -> None:
         counted["superhuman"] += int(superhuman)
 
 
-def mark(m: RoomMachine, moves: int, entry: dict[str, Any]) -> None:
+def mark(m: Room, moves: int, entry: dict[str, Any]) -> None:
     if moves not in m.positions:
         action = entry["action"]
         m.positions[moves] = {

@@ -3,15 +3,13 @@ dead node's connections can be taken away, and a seat's way back from away."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.errors import RoomError
 from app.rooms import commands
 from app.rooms.doc import watching
+from app.rooms.room import Room
 from app.rooms.step import Step
-
-if TYPE_CHECKING:
-    from app.rooms.machine import RoomMachine
 
 
 def may_go_away(player: dict[str, Any]) -> bool:
@@ -47,7 +45,7 @@ def connection_nodes(doc: dict[str, Any]) -> set[str]:
     return nodes
 
 
-def on_connect(m: RoomMachine, command: commands.Connect, now_ms: int) -> Step:
+def on_connect(m: Room, command: commands.Connect, now_ms: int) -> Step:
     player = m.player(command.pid)
     sock = command.sock
     socks = player.setdefault("socks", {})
@@ -70,14 +68,14 @@ def on_connect(m: RoomMachine, command: commands.Connect, now_ms: int) -> Step:
     return step
 
 
-def back_from_away(m: RoomMachine, player: dict[str, Any], step: Step) -> None:
+def back_from_away(m: Room, player: dict[str, Any], step: Step) -> None:
     player["timeouts"] = 0
     if player.get("away"):
         player["away"] = False
         step.public_events.append({"type": "back", "seat": player["seat"]})
 
 
-def on_back(m: RoomMachine, command: commands.Back, now_ms: int) -> Step:
+def on_back(m: Room, command: commands.Back, now_ms: int) -> Step:
     """The player's explicit "I'm back": the autopilot gives the seat back."""
     player = m.player(command.pid)
     if not player.get("away"):
@@ -87,7 +85,7 @@ def on_back(m: RoomMachine, command: commands.Back, now_ms: int) -> Step:
     return step
 
 
-def on_disconnect(m: RoomMachine, command: commands.Disconnect, now_ms: int) -> Step:
+def on_disconnect(m: Room, command: commands.Disconnect, now_ms: int) -> Step:
     player = m.player(command.pid)
     node = commands.socket_node(command)
     sock = command.sock
@@ -111,7 +109,7 @@ def on_disconnect(m: RoomMachine, command: commands.Disconnect, now_ms: int) -> 
     return Step({"ok": True}, changed=True, public_events=[event])
 
 
-def on_watch(m: RoomMachine, command: commands.Watch, now_ms: int) -> Step:
+def on_watch(m: Room, command: commands.Watch, now_ms: int) -> Step:
     # Not a change of the room: each spectator connect patched to every socket cost
     # quadratically many frames. The count shown refreshes with the next change (or
     # the ``watchers`` timer's).
@@ -124,7 +122,7 @@ def on_watch(m: RoomMachine, command: commands.Watch, now_ms: int) -> Step:
     return Step({"ok": True}, quiet=True)
 
 
-def on_unwatch(m: RoomMachine, command: commands.Unwatch, now_ms: int) -> Step:
+def on_unwatch(m: Room, command: commands.Unwatch, now_ms: int) -> Step:
     count = watching(m.doc)
     if not count_socket(m.doc.setdefault("watchAt", {}), commands.socket_node(command), -1, count):
         return Step({"ok": True})
@@ -132,7 +130,7 @@ def on_unwatch(m: RoomMachine, command: commands.Unwatch, now_ms: int) -> Step:
     return Step({"ok": True}, quiet=True)
 
 
-def on_watchers(m: RoomMachine, command: commands.Watchers, now_ms: int) -> Step:
+def on_watchers(m: Room, command: commands.Watchers, now_ms: int) -> Step:
     """The room's own refresh of the spectator count its views show, when spectators
     came or went since its last change (at most one per refresh period)."""
     count = watching(m.doc)
@@ -142,13 +140,13 @@ def on_watchers(m: RoomMachine, command: commands.Watchers, now_ms: int) -> Step
     return Step({"ok": True}, changed=True, public_events=[event])
 
 
-def watchers_stale(m: RoomMachine) -> bool:
+def watchers_stale(m: Room) -> bool:
     """Whether the spectator count the views show is not the count now."""
     shown: int = m.doc.get("watchers", 0)
     return shown != watching(m.doc)
 
 
-def gone(m: RoomMachine, dead: set[str]) -> list[commands.Unwatch | commands.Disconnect]:
+def gone(m: Room, dead: set[str]) -> list[commands.Unwatch | commands.Disconnect]:
     """Disconnects for every connection held on a ``dead`` node: one command
     per socket (each is a change of its own, as its own disconnect would have been)."""
     found: list[commands.Unwatch | commands.Disconnect] = []

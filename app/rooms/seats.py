@@ -1,12 +1,12 @@
 """Seats: who sits where, joining, bots, leaving and kicks, the host's role passing on, and
 a finished match's lobby coming back when the players change. Functions of the room's
-:class:`~app.rooms.machine.RoomMachine`, each the handler of one command kind or a piece
+:class:`~app.rooms.room.Room`, each the handler of one command kind or a piece
 of one."""
 
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.errors import RoomError
 from app.rooms import autoplay, commands
@@ -19,11 +19,8 @@ from app.rooms.doc import (
     player_by_seat,
     seated_as,
 )
+from app.rooms.room import Room
 from app.rooms.step import Step
-
-if TYPE_CHECKING:
-    from app.rooms.machine import RoomMachine
-
 
 AGE_MESSAGE = (
     "this room keeps a drinking tally: every player confirms being of legal drinking age"
@@ -31,7 +28,7 @@ AGE_MESSAGE = (
 )
 
 
-def on_join(m: RoomMachine, command: commands.Join, now_ms: int) -> Step:
+def on_join(m: Room, command: commands.Join, now_ms: int) -> Step:
     doc = m.doc
     if doc["status"] == PLAYING:
         raise RoomError(409, "match_in_progress", "the match has started; seats are fixed")
@@ -73,7 +70,7 @@ def on_join(m: RoomMachine, command: commands.Join, now_ms: int) -> Step:
     )
 
 
-def free_seat(m: RoomMachine) -> int:
+def free_seat(m: Room) -> int:
     doc = m.doc
     taken = {p["seat"] for p in doc["players"]}
     free = [s for s in range(doc["seats"]) if s not in taken]
@@ -82,7 +79,7 @@ def free_seat(m: RoomMachine) -> int:
     return free[0]
 
 
-def on_bot(m: RoomMachine, command: commands.Bot, now_ms: int) -> Step:
+def on_bot(m: Room, command: commands.Bot, now_ms: int) -> Step:
     """The host seats a bot (in the lobby, or after a match: a new lobby)."""
     doc = m.doc
     if doc["status"] == PLAYING:
@@ -113,12 +110,12 @@ def on_bot(m: RoomMachine, command: commands.Bot, now_ms: int) -> Step:
     )
 
 
-def on_leave(m: RoomMachine, command: commands.Leave, now_ms: int) -> Step:
+def on_leave(m: Room, command: commands.Leave, now_ms: int) -> Step:
     player = m.player(command.pid)
     return remove(m, player, "leave", now_ms)
 
 
-def on_kick(m: RoomMachine, command: commands.Kick, now_ms: int) -> Step:
+def on_kick(m: Room, command: commands.Kick, now_ms: int) -> Step:
     player = player_by_seat(m.doc, command.seat)
     if player is None:
         raise RoomError(404, "seat_empty", f"nobody sits in seat {command.seat!r}")
@@ -132,7 +129,7 @@ def on_kick(m: RoomMachine, command: commands.Kick, now_ms: int) -> Step:
     return remove(m, player, "kick", now_ms)
 
 
-def on_reseat(m: RoomMachine, command: commands.Reseat, now_ms: int) -> Step:
+def on_reseat(m: Room, command: commands.Reseat, now_ms: int) -> Step:
     """A tournament's host moved players between tables before they started: the seat
     holds another player (the one before loses it: their sockets close)."""
     doc = m.doc
@@ -162,7 +159,7 @@ def on_reseat(m: RoomMachine, command: commands.Reseat, now_ms: int) -> Step:
     return step
 
 
-def on_mute(m: RoomMachine, command: commands.Mute, now_ms: int) -> Step:
+def on_mute(m: Room, command: commands.Mute, now_ms: int) -> Step:
     """The host mutes (or unmutes) a seat's chat; the game is not touched."""
     player = player_by_seat(m.doc, command.seat)
     if player is None:
@@ -175,7 +172,7 @@ def on_mute(m: RoomMachine, command: commands.Mute, now_ms: int) -> Step:
     return Step({"ok": True}, changed=True, public_events=[{"type": "settings"}])
 
 
-def on_unban(m: RoomMachine, command: commands.Unban, now_ms: int) -> Step:
+def on_unban(m: Room, command: commands.Unban, now_ms: int) -> Step:
     bans = m.doc.get("bans", [])
     name = banned_as(m.doc, command.name)
     if name is None:
@@ -184,7 +181,7 @@ def on_unban(m: RoomMachine, command: commands.Unban, now_ms: int) -> Step:
     return Step({"ok": True}, changed=True, public_events=[{"type": "unban", "name": name}])
 
 
-def remove(m: RoomMachine, player: dict[str, Any], kind: str, now_ms: int) -> Step:
+def remove(m: Room, player: dict[str, Any], kind: str, now_ms: int) -> Step:
     event = {"type": kind, "seat": player["seat"], "name": player["name"]}
     if m.doc["status"] == PLAYING and player.get("bot"):
         raise RoomError(409, "match_in_progress", "a bot seat stays until the match ends")
@@ -203,7 +200,7 @@ def remove(m: RoomMachine, player: dict[str, Any], kind: str, now_ms: int) -> St
     return step
 
 
-def hand_over(m: RoomMachine, step: Step) -> None:
+def hand_over(m: Room, step: Step) -> None:
     """The host's seat is gone or away: the longest-seated person present hosts now
     (their seat token is the host's bearer; the old host token no longer hosts)."""
     doc = m.doc
@@ -219,7 +216,7 @@ def hand_over(m: RoomMachine, step: Step) -> None:
     step.public_events.append({"type": "host", "seat": heir["seat"], "name": heir["name"]})
 
 
-def back_to_lobby(m: RoomMachine) -> bool:
+def back_to_lobby(m: Room) -> bool:
     """After a match, a change of players makes the old match meaningless: drop it.
     True if the deal log must be cleared."""
     if m.doc["status"] == OVER:

@@ -5,7 +5,7 @@ clocks anew, all kept in the document so that any writer carries them on."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import engine
 from app.errors import RoomError
@@ -13,10 +13,8 @@ from app.rooms import autoplay, claims, commands, seats
 from app.rooms.doc import ABSENT_AFTER, LOBBY, PLAYING, player_by_pid, player_by_seat
 from app.rooms.presence import may_go_away
 from app.rooms.races import is_race_claim
+from app.rooms.room import Room
 from app.rooms.step import Step, merge
-
-if TYPE_CHECKING:
-    from app.rooms.machine import RoomMachine
 
 # The room's own actions.
 CLOCK_OUT = engine.Action("clockOut")
@@ -31,7 +29,7 @@ def blitz_ms(state: engine.GameState) -> int:
     return int(state.rules.blitz_seconds) * 1000
 
 
-def next_deal_timer(m: RoomMachine, now_ms: int) -> tuple[float, commands.Timer] | None:
+def next_deal_timer(m: Room, now_ms: int) -> tuple[float, commands.Timer] | None:
     """(delay in s, command) if the room should deal on by itself after a deal ended."""
     # A timed room deals on by itself after turnSeconds, so that no deal end waits on
     # someone who left.
@@ -46,7 +44,7 @@ def next_deal_timer(m: RoomMachine, now_ms: int) -> tuple[float, commands.Timer]
     return max(0.0, delay - since), commands.Timer(deal=state.deal)
 
 
-def next_due(m: RoomMachine) -> int | None:
+def next_due(m: Room) -> int | None:
     """When the room next needs a ``tick`` (server ms), or None."""
     doc, state = m.doc, m.state
     if doc.get("pausedAt"):
@@ -73,7 +71,7 @@ def next_due(m: RoomMachine) -> int | None:
     return min(dues) if dues else None
 
 
-def empty_limit(m: RoomMachine) -> int:
+def empty_limit(m: Room) -> int:
     if m.doc["status"] == LOBBY:
         host = m.doc.get("hostPid")
         if host is not None and player_by_pid(m.doc, host) is None:
@@ -83,7 +81,7 @@ def empty_limit(m: RoomMachine) -> int:
     return m.times.empty_room_ms
 
 
-def on_tick(m: RoomMachine, command: commands.Tick, now_ms: int) -> Step:
+def on_tick(m: Room, command: commands.Tick, now_ms: int) -> Step:
     """Whatever of the room's timers is due, in a fixed order; nothing due: no change
     (a tick that a player's action overtook, or a second node's copy of it)."""
     doc = m.doc
@@ -112,7 +110,7 @@ def on_tick(m: RoomMachine, command: commands.Tick, now_ms: int) -> Step:
     return Step({"ok": True, "stale": True})
 
 
-def go_away(m: RoomMachine, player: dict[str, Any], reason: str) -> Step:
+def go_away(m: Room, player: dict[str, Any], reason: str) -> Step:
     player["away"] = True
     step = Step({"ok": True}, changed=True)
     step.public_events.append({"type": "away", "seat": player["seat"], "reason": reason})
@@ -121,7 +119,7 @@ def go_away(m: RoomMachine, player: dict[str, Any], reason: str) -> Step:
     return step
 
 
-def timeout(m: RoomMachine, clock: dict[str, Any], now_ms: int) -> Step:
+def timeout(m: Room, clock: dict[str, Any], now_ms: int) -> Step:
     """The decider's time ran out: the room plays its turn out (draw one and pass where
     the rules allow a pass, else the autopilot's choice), as one change."""
     state = m.state
@@ -173,7 +171,7 @@ def timeout(m: RoomMachine, clock: dict[str, Any], now_ms: int) -> Step:
     return step
 
 
-def bot_turn(m: RoomMachine, now_ms: int) -> Step | None:
+def bot_turn(m: Room, now_ms: int) -> Step | None:
     """One move of a seat the room plays (the decider first), or None."""
     state = m.state
     if m.doc["status"] != PLAYING or state is None:
@@ -212,7 +210,7 @@ def bot_turn(m: RoomMachine, now_ms: int) -> Step | None:
 
 
 def room_claim(
-    m: RoomMachine, seat: int, pilot: autoplay.Pilot, action: engine.Action, now_ms: int
+    m: Room, seat: int, pilot: autoplay.Pilot, action: engine.Action, now_ms: int
 ) -> commands.Action:
     """The command of a claim the room makes for ``seat``. Its reaction is the time
     since the position it claims on was made (the bot's human-like pause), with no
@@ -231,7 +229,7 @@ def room_claim(
     return claim
 
 
-def settle(m: RoomMachine, step: Step, now_ms: int) -> None:
+def settle(m: Room, step: Step, now_ms: int) -> None:
     """After every change: the decider's clock, the bots' next move, and whether the
     room is empty (all kept in the document, so any writer carries them on)."""
     doc, state = m.doc, m.state
@@ -290,7 +288,7 @@ def settle(m: RoomMachine, step: Step, now_ms: int) -> None:
         doc["emptySince"] = now_ms
 
 
-def is_empty(m: RoomMachine) -> bool:
+def is_empty(m: Room) -> bool:
     """Nobody seated (a lobby), or no seated person with a socket open (a match)."""
     players = m.doc["players"]
     if m.doc.get("tournament"):
@@ -302,7 +300,7 @@ def is_empty(m: RoomMachine) -> bool:
     return not any(not p.get("bot") and p["conn"] > 0 for p in players)
 
 
-def bots_may_act(m: RoomMachine) -> bool:
+def bots_may_act(m: Room) -> bool:
     state = m.state
     if state is None or state.moves == m.bots_idle:
         return False
@@ -314,7 +312,7 @@ def bots_may_act(m: RoomMachine) -> bool:
     return False
 
 
-def on_resume(m: RoomMachine, command: commands.Resume, now_ms: int) -> Step:
+def on_resume(m: Room, command: commands.Resume, now_ms: int) -> Step:
     """A writer took the room over after an outage: the decider gets the time back that
     passed while no writer held the room."""
     shift = int(command.shift)
@@ -334,7 +332,7 @@ def on_resume(m: RoomMachine, command: commands.Resume, now_ms: int) -> Step:
     return step
 
 
-def on_pause(m: RoomMachine, command: commands.Pause, now_ms: int) -> Step:
+def on_pause(m: Room, command: commands.Pause, now_ms: int) -> Step:
     """A tournament's host stops the table: no clock runs, nobody moves, until
     ``unpause`` gives every running clock the paused time back."""
     doc = m.doc
@@ -344,7 +342,7 @@ def on_pause(m: RoomMachine, command: commands.Pause, now_ms: int) -> Step:
     return Step({"ok": True}, changed=True, public_events=[{"type": "paused"}])
 
 
-def on_unpause(m: RoomMachine, command: commands.Unpause, now_ms: int) -> Step:
+def on_unpause(m: Room, command: commands.Unpause, now_ms: int) -> Step:
     doc = m.doc
     paused = doc.get("pausedAt")
     if not paused:
@@ -363,7 +361,7 @@ def on_unpause(m: RoomMachine, command: commands.Unpause, now_ms: int) -> Step:
     return Step({"ok": True}, changed=True, public_events=[{"type": "unpaused", "added": shift}])
 
 
-def on_timer(m: RoomMachine, command: commands.Timer, now_ms: int) -> Step:
+def on_timer(m: Room, command: commands.Timer, now_ms: int) -> Step:
     """The room deals the next deal itself, ``nextDealDelay`` s after one ended; a timer
     that a player's nextDeal (or anything else) overtook in the log does nothing."""
     state = m.state
