@@ -78,9 +78,7 @@ def on_delay(m: Room, command: commands.Delay, now_ms: int) -> Step:
     return Step({"ok": True})
 
 
-def check_claimant(
-    m: Room, player: dict[str, Any], action: engine.Action, now_ms: int
-) -> None:
+def check_claimant(m: Room, player: dict[str, Any], action: engine.Action, now_ms: int) -> None:
     """A claimant that claimed what was not there may not claim for a moment; a claim
     that is not valid now locks it out (with fairRaces on)."""
     state = m.state
