@@ -11,7 +11,6 @@ from app.db.database import Database
 from app.db.migrate import DEFAULT_DATABASE_URL
 from app.db.records import (
     ActionRecord,
-    DealRecord,
     DealReplay,
     DealSummary,
     MatchRecord,
@@ -19,6 +18,7 @@ from app.db.records import (
     ScoresheetRecord,
     SeatRecord,
 )
+from app.deal_record import DealRecord
 
 __all__ = [
     "DEFAULT_DATABASE_URL",

@@ -24,8 +24,9 @@ from sqlalchemy.ext.asyncio import (
 from app.db import accounts, games, migrate, ratings, scoresheets, tournaments
 from app.db.accounts import AccountRecord, NameTaken
 from app.db.base import utcnow
-from app.db.records import DealRecord, DealReplay, MatchRecord, PlayerMatch, ScoresheetRecord
+from app.db.records import DealReplay, MatchRecord, PlayerMatch, ScoresheetRecord
 from app.db.scoresheets import DealCheck, RulesChange
+from app.deal_record import DealRecord
 
 _UNRATED = {"place": None, "ratingBefore": None, "ratingAfter": None}
 # How often a scoresheet write that lost a race on SQLite is tried again.

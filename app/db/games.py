@@ -18,13 +18,13 @@ from app.db.dialect import insert_for, insert_ignore, upsert
 from app.db.models import Deal, DealAction, DealScore, Match, MatchSeat, Player, Room
 from app.db.records import (
     ActionRecord,
-    DealRecord,
     DealReplay,
     DealSummary,
     MatchRecord,
     PlayerMatch,
     SeatRecord,
 )
+from app.deal_record import DealRecord
 
 
 async def record_room(

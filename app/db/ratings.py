@@ -30,7 +30,7 @@ from app.accounts.ratings import (
 )
 from app.db.account_models import Account, RatedMatch, Rating, RatingChange
 from app.db.dialect import insert_for, upsert
-from app.db.records import DealRecord
+from app.deal_record import DealRecord
 
 
 async def rate_match(session: AsyncSession, deal: DealRecord, now: datetime) -> bool:

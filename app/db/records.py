@@ -6,41 +6,9 @@ routers and any other reader agree on one spelling.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-
-
-@dataclass(frozen=True, slots=True)
-class DealRecord:
-    """A finished deal as the room hands it to SQL: made by the room machine, kept in the
-    room's outbox (:meth:`to_json`) until the archiver has stored it, then written by
-    ``Database.record_deal``. ``actions`` are ``{"seq", "ts", "seat", "action"}`` in the
-    order they were applied; ``seats`` are ``{"seat", "playerId", "name"}`` (and, for the
-    ratings, ``left``, ``moves`` and ``auto``: moves the room made for the seat); ``scores``
-    is None for a deal without scoring (Bottle UNO). ``rated``: the room rates its matches
-    (outbox entries written before there were ratings have no such key: not rated)."""
-
-    match_id: str
-    deal_number: int
-    start_state: dict[str, Any]
-    actions: list[dict[str, Any]]
-    scores: list[int | None] | None
-    totals: list[int]
-    winner: int | None
-    match_over: bool
-    seats: list[dict[str, Any]]
-    rated: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        """The outbox's form (snake_case keys, as every outbox entry has been written).
-        Shallow: the values are the record's own, to be serialised, not changed (a deep
-        copy of the start state and every action cost ~0.5 ms per deal)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> DealRecord:
-        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
 
 
 def iso(moment: datetime | None) -> str | None:

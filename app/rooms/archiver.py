@@ -27,7 +27,7 @@ from typing import Protocol
 
 import orjson
 
-from app.db.records import DealRecord
+from app.deal_record import DealRecord
 from app.store.base import RoomStore
 from app.store.outage import log_failure
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 import engine
-from app.db.records import DealRecord
+from app.deal_record import DealRecord
 from app.errors import RoomError
 from app.rooms import autoplay, claims, commands, presence, seats, timers
 from app.rooms.autoplay import RoomTimes

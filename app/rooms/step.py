@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.db.records import DealRecord
+from app.deal_record import DealRecord
 from app.errors import RoomError
 from app.rooms import commands
 

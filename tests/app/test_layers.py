@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -197,6 +199,20 @@ def test_no_two_modules_import_each_other(top: str) -> None:
     # of types is still two modules that cannot be read (or moved) one without the other.
     circles = _circles(_module_edges(_modules(APP.parent / top)))
     assert [c for c in circles if c not in KNOWN_CIRCLES] == []
+
+
+def test_the_room_machine_loads_no_outside_package() -> None:
+    # The machine is the writer's pure part: loading it loads the standard library, the
+    # engine and app modules of its own kind, never SQLAlchemy, Redis or FastAPI.
+    probe = (
+        "import sys, app.rooms.machine; "
+        "print(' '.join(sorted({m.split('.')[0] for m in sys.modules if m[0] != '_'}"
+        " - set(sys.stdlib_module_names))))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], cwd=APP.parent, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert loaded == ["app", "engine"]
 
 
 def test_names_is_a_leaf_module() -> None:
