@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import logging
 from dataclasses import MISSING, dataclass, fields, replace
-from typing import Any, ClassVar, TypeVar
+from types import UnionType
+from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
 
 import engine
 from app.errors import RoomError
@@ -112,7 +113,7 @@ class Claim(Command):
 class Back(Command):
     KIND: ClassVar[str] = "back"
     pid: str
-    ref: Any = None
+    ref: str | None = None
 
 
 # Sockets
@@ -163,7 +164,7 @@ class Delay(Command):
 
     KIND: ClassVar[str] = "delay"
     pid: str = ""
-    ms: Any = None
+    ms: int | None = None
 
 
 # The host and the table
@@ -206,7 +207,7 @@ class Action(Command):
 
     KIND: ClassVar[str] = "action"
     pid: str
-    ref: Any
+    ref: str | None
     action: engine.Action
     by: str | None = None
     race: dict[str, Any] | None = None
@@ -220,8 +221,8 @@ class Entropy(Command):
 
     KIND: ClassVar[str] = "entropy"
     pid: str
-    deal: Any = None
-    value: Any = None
+    deal: int | None = None
+    value: str | None = None
 
 
 # The room's own timers
@@ -239,7 +240,7 @@ class Timer(Command):
     """Deal on after deal ``deal`` ended (nextDealDelay, or a timed room)."""
 
     KIND: ClassVar[str] = "timer"
-    deal: Any = None
+    deal: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -289,12 +290,38 @@ KINDS: dict[str, type[Command]] = {
         Resume,
     )
 }
-_FIELDS: dict[type[Command], tuple[tuple[str, bool], ...]] = {
+
+
+def _types(hint: Any) -> tuple[type, ...]:
+    """The types a log entry's value may have for a field typed ``hint`` (an engine
+    action is its wire form, an object, in the log)."""
+    if get_origin(hint) in (Union, UnionType):
+        return tuple(t for arg in get_args(hint) for t in _types(arg))
+    if hint is Any:
+        return (object,)
+    if hint is engine.Action:
+        return (dict,)
+    origin = get_origin(hint)
+    return (origin if isinstance(origin, type) else hint,)
+
+
+# Each kind's fields: (name, required, the types its value may have in the log).
+_FIELDS: dict[type[Command], tuple[tuple[str, bool, tuple[type, ...]], ...]] = {
     kind: tuple(
-        (f.name, f.default is MISSING and f.default_factory is MISSING) for f in fields(kind)
+        (
+            f.name,
+            f.default is MISSING and f.default_factory is MISSING,
+            _types(get_type_hints(kind)[f.name]),
+        )
+        for f in fields(kind)
     )
     for kind in KINDS.values()
 }
+
+
+def _fits(value: Any, types: tuple[type, ...]) -> bool:
+    # JSON's true and false are no numbers, though Python's bool is an int.
+    return isinstance(value, types) and (not isinstance(value, bool) or bool in types)
 
 
 def decode(entry: dict[str, Any]) -> Command:
@@ -302,16 +329,18 @@ def decode(entry: dict[str, Any]) -> Command:
 
     :raises RoomError: 400 ``unknown_command``: an unknown kind; 400 with the engine's
         code (``unknown_action``, ``bad_cards``, ...): an action that does not parse.
-    :raises MalformedCommand: a field is missing (only a bug of the server's own can
-        write such an entry: the writer answers it as one, ``internal``).
+    :raises MalformedCommand: a field is missing or of the wrong type (only a bug of the
+        server's own can write such an entry: the writer answers it as one, ``internal``).
     """
     kind = KINDS.get(str(entry.get("k")))
     if kind is None:
         raise RoomError(400, "unknown_command", f"unknown command {entry!r}")
     values: dict[str, Any] = {}
-    for name, required in _FIELDS[kind]:
+    for name, required, types in _FIELDS[kind]:
         if name in entry:
-            values[name] = entry[name]
+            value = values[name] = entry[name]
+            if not _fits(value, types):
+                raise MalformedCommand(f"command {entry!r}: {name!r} is no {_names(types)}")
         elif required:
             raise MalformedCommand(f"command {entry!r} lacks {name!r}")
     if kind is Action:
@@ -320,6 +349,10 @@ def decode(entry: dict[str, Any]) -> Command:
         except engine.EngineError as err:
             raise RoomError.from_engine(err, 400) from None
     return kind(**values)
+
+
+def _names(types: tuple[type, ...]) -> str:
+    return " or ".join(t.__name__ for t in types)
 
 
 def read(entry: dict[str, Any]) -> Command:
@@ -355,7 +388,7 @@ def encode(command: Command) -> dict[str, Any]:
     if isinstance(command, Unreadable):
         return dict(command.entry)
     entry: dict[str, Any] = {"k": command.KIND}
-    for name, _ in _FIELDS[type(command)]:
+    for name, _, _ in _FIELDS[type(command)]:
         value = getattr(command, name)
         if isinstance(value, engine.Action):
             entry[name] = value.to_json()  # the wire form, as the socket sent it

@@ -54,6 +54,24 @@ def test_an_unknown_kind_or_a_missing_field_is_refused() -> None:
 
 
 @pytest.mark.parametrize(
+    ("entry", "field"),
+    [
+        ({"k": "kick", "seat": "2"}, "seat"),
+        ({"k": "kick", "seat": True}, "seat"),
+        ({"k": "delay", "pid": "p1", "ms": 1.5}, "ms"),
+        ({"k": "entropy", "pid": "p1", "deal": 2, "value": 7}, "value"),
+        ({"k": "timer", "deal": "2"}, "deal"),
+        ({"k": "action", "pid": "p1", "ref": 3, "action": {"type": "draw"}}, "ref"),
+        ({"k": "action", "pid": "p1", "ref": "a1", "action": "draw"}, "action"),
+        ({"k": "settings", "changes": []}, "changes"),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_refused(entry: dict[str, object], field: str) -> None:
+    with pytest.raises(commands.MalformedCommand, match=repr(field)):
+        commands.decode(entry)
+
+
+@pytest.mark.parametrize(
     ("entry", "code"),
     [
         ({"k": "dance", "cid": "c1", "node": "n1"}, "unknown_command"),

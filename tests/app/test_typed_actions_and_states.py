@@ -17,7 +17,7 @@ from app.rooms import commands
 state, _ = engine.new_match(engine.rules_from_json({}), 2, "seed")
 engine.Action("plya")
 engine.apply(state, 0, {"type": "draw"})
-commands.Action(pid="p", ref=1, action={"type": "draw"})
+commands.Action(pid="p", ref="a1", action={"type": "draw"})
 state.hands
 """
 
@@ -28,7 +28,7 @@ from app.rooms import commands
 state, _ = engine.new_match(engine.rules_from_json({}), 2, "seed")
 action = engine.Action("draw")
 after, events = engine.apply(state, state.turn, action)
-command = commands.Action(pid="p", ref=1, action=engine.parse_action({"type": "draw"}))
+command = commands.Action(pid="p", ref="a1", action=engine.parse_action({"type": "draw"}))
 hands = engine.hands_of(after)
 moves: int = after.moves
 """
@@ -60,7 +60,7 @@ def test_the_type_checker_refuses_a_misspelled_action_a_dict_and_a_game_specific
 
     assert "plya" in error_at('engine.Action("plya")')
     assert '"apply"' in error_at('engine.apply(state, 0, {"type": "draw"})')
-    assert '"action"' in error_at('commands.Action(pid="p", ref=1, action={"type": "draw"})')
+    assert '"action"' in error_at('commands.Action(pid="p", ref="a1", action={"type": "draw"})')
     assert '"GameState" has no attribute "hands"' in error_at("state.hands")
     assert len(errors) == 4
 
