@@ -16,7 +16,7 @@ import contextlib
 import functools
 import logging
 import secrets
-from typing import Any
+from typing import Any, assert_never
 
 import orjson
 from fastapi import APIRouter, WebSocket
@@ -44,6 +44,7 @@ from app.ws.protocol import (
     PingMessage,
     PongReply,
     ReactMessage,
+    ResumeMessage,
     parse,
 )
 
@@ -308,8 +309,10 @@ async def _receive(
             await _action(service, conn, parsed)
         elif isinstance(parsed, (ChatMessage, ReactMessage)):
             await _talk(service, conn, parsed, talk, address)
-        else:
+        elif isinstance(parsed, ResumeMessage):
             await conn.resume(parsed.lastSeq)
+        else:
+            assert_never(parsed)
 
 
 async def _talk(
