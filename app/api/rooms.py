@@ -31,7 +31,7 @@ from app.errors import RoomError
 from app.rooms import commands, tokens
 from app.rooms.doc import new_doc, player_by_token, summary
 from app.rooms.eventlog import deal_events
-from app.rooms.seating import check_seats
+from app.rooms.seat_counts import check_seats
 from app.wire.summary import RoomSummary
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])

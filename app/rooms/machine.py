@@ -33,7 +33,7 @@ from app.rooms.doc import (
 from app.rooms.races import (
     RaceSettings,
 )
-from app.rooms.seating import check_seats, player_range
+from app.rooms.seat_counts import check_seats, player_range
 from app.rooms.shuffle import deal_proof, fresh_shuffle, next_deal_number
 from app.rooms.step import Step, refuse
 from engine.commitment import is_contribution as engine_contribution
