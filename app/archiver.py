@@ -2,7 +2,7 @@
 
 Every ``archive_poll_seconds`` it reads the rooms' archive outboxes from the Redis store
 (the set of rooms with entries, then each such room's entries), writes each finished deal
-to SQL, and only then removes the entry from the outbox (``app.rooms.archiver``). The
+to SQL, and only then removes the entry from the outbox (``app.rooms.archive_outbox``). The
 server nodes, started with ``archiver`` = ``process`` or ``external``, leave the SQL work
 to it, so their event loops never run SQLAlchemy. A crash of this process loses nothing
 (an entry stays in its outbox until SQL has it, and the next start takes it); a crash of
@@ -21,7 +21,7 @@ import signal
 import sys
 
 from app.db import Database
-from app.rooms.archiver import Archiver
+from app.rooms.archive_outbox import Archiver
 from app.settings import Settings
 from app.store import MemoryStore, open_room_store
 from app.store.base import StoreUnreachable

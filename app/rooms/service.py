@@ -29,7 +29,7 @@ import orjson
 from app.errors import RoomError, not_found, store_full, store_unavailable
 from app.metrics import Metrics
 from app.rooms import commands
-from app.rooms.archiver import Archive, Archiver
+from app.rooms.archive_outbox import Archive, Archiver
 from app.rooms.autoplay import RoomTimes
 from app.rooms.clock import now_ms
 from app.rooms.races import RaceSettings

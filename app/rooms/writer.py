@@ -9,7 +9,7 @@ views, diff them against the previous ones, then commit state + seq + log positi
 history + publication (+ a finished deal's record, into the room's archive outbox) in one
 atomic store call. Persisting comes before broadcasting: the store publishes only what it
 has written. The SQL archive of a finished deal is written afterwards, in the background,
-by the node's :class:`~app.rooms.archiver.Archiver`.
+by the node's :class:`~app.rooms.archive_outbox.Archiver`.
 
 One file, though long: the order of a room (read, judge, hold claims, commit, publish,
 hand over) is one loop whose steps share the writer's state; split, each part would reach
@@ -30,7 +30,7 @@ import orjson
 import engine
 from app.metrics import Metrics
 from app.rooms import claims, commands, presence, timers
-from app.rooms.archiver import Archiver, outbox_entry
+from app.rooms.archive_outbox import Archiver, outbox_entry
 from app.rooms.autoplay import RoomTimes
 from app.rooms.clock import now_ms
 from app.rooms.diff import diff

@@ -53,7 +53,7 @@ class Commit:
     listed: bool | None = None  # whether the room belongs in the public lobby now
     watched: bool | None = None  # whether it belongs in the lobby's running games now
     # A finished deal's SQL record, (key, record), into the room's outbox: kept until the
-    # archiver has stored it (``app.rooms.archiver``).
+    # archiver has stored it (``app.rooms.archive_outbox``).
     archive: tuple[str, bytes] | None = None
     lease_ttl_ms: int = 0  # extend the writer's lease by this much (0: leave it)
     # Every key of the room expires this long after the commit (0: the store's TTL for the
