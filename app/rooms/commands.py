@@ -217,7 +217,7 @@ class Action(Command):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Entropy(Command):
-    """A seat's contribution to the next deal's shuffle (app.rooms.shuffle)."""
+    """A seat's contribution to the next deal's shuffle (app.rooms.shuffle_proof)."""
 
     KIND: ClassVar[str] = "entropy"
     pid: str

@@ -75,7 +75,7 @@ def new_doc(
         "watchers": 0,
         # Seconds after a deal ends until the room deals the next one itself (0: never).
         "nextDealDelay": next_deal_delay,
-        # The verifiable shuffle (app.rooms.shuffle): the next match's secret, never shown.
+        # The verifiable shuffle (app.rooms.shuffle_proof): the next match's secret, never shown.
         "shuffle": {"secret": secrets.token_hex(32), "entropy": {}},
         # The turn timer (0: off), each player's time bank per match, and how long a seat
         # may be disconnected before the autopilot takes it (seconds).

@@ -34,7 +34,7 @@ from app.rooms.races import (
     RaceSettings,
 )
 from app.rooms.seat_counts import check_seats, player_range
-from app.rooms.shuffle import deal_proof, fresh_shuffle, next_deal_number
+from app.rooms.shuffle_proof import deal_proof, fresh_shuffle, next_deal_number
 from app.rooms.step import Step, refuse
 from engine.commitment import is_contribution as engine_contribution
 from engine.commitment import reseed

@@ -17,7 +17,7 @@ from app.rooms.doc import (
     settings_of,
     watching,
 )
-from app.rooms.shuffle import shuffle_view
+from app.rooms.shuffle_proof import shuffle_view
 
 SPECTATOR = "*"
 
