@@ -12,7 +12,7 @@ from fastapi import APIRouter, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts import secrets
-from app.accounts.names import is_name, name_key
+from app.accounts.account_names import is_name, name_key
 from app.accounts.secrets import PASSWORD_MAX, PASSWORD_MIN
 from app.api.errors import responses
 from app.api.players import RatingOut

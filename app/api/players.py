@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
-from app.accounts.names import name_key
+from app.accounts.account_names import name_key
 from app.accounts.ratings import POOLS
 from app.api.errors import ErrorRoute, responses
 from app.api.text import ID_MAX, ID_PATTERN

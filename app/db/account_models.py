@@ -27,7 +27,7 @@ class Account(Base):
 
     id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     name: Mapped[str] = mapped_column(String(20))
-    # The name as compared (app.accounts.names.name_key): unique, so two accounts never
+    # The name as compared (app.accounts.account_names.name_key): unique, so two accounts never
     # share a name that reads the same.
     name_key: Mapped[str] = mapped_column(String(100), unique=True)
     password_hash: Mapped[str] = mapped_column(String(200))

@@ -12,7 +12,7 @@ from db_fixtures import (  # noqa: F401 (fixtures)
 )
 from sqlalchemy import func, select
 
-from app.accounts.names import name_key
+from app.accounts.account_names import name_key
 from app.db import Database, DealRecord
 from app.db.account_models import RatedMatch, RatingChange
 
