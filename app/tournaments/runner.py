@@ -23,7 +23,7 @@ from app.tournaments import rounds, tables
 from app.tournaments.service import (
     OVER,
     RUNNING,
-    Step,
+    DocChange,
     TournamentService,
     now_ms,
     public,
@@ -148,11 +148,11 @@ class TournamentRunner:
 Finished = tuple[str, list[dict[str, Any]], list[str]]
 
 
-def _marking_started(table_ids: list[str]) -> Step:
+def _marking_started(table_ids: list[str]) -> DocChange:
     return lambda doc: [t for t in table_ids if rounds.mark_started(doc, t)]
 
 
-def _recording(finished: list[Finished]) -> Step:
+def _recording(finished: list[Finished]) -> DocChange:
     def step(doc: dict[str, Any]) -> None:
         now = now_ms()  # read when the step runs (a retried change reads it again)
         for table_id, seats, absent in finished:

@@ -23,7 +23,9 @@ REGISTRATION = "registration"
 RUNNING = "running"
 OVER = "over"
 
-Step = Callable[[dict[str, Any]], Any]
+# A change of a tournament's document (applied again on a concurrent write); its return
+# value is the answer of the change.
+DocChange = Callable[[dict[str, Any]], Any]
 
 
 def not_found(tournament_id: str) -> RoomError:
@@ -293,7 +295,7 @@ class TournamentService:
         return found[0]
 
     async def change(
-        self, tournament_id: str, step: Step, running: bool = False
+        self, tournament_id: str, step: DocChange, running: bool = False
     ) -> tuple[dict[str, Any], Any]:
         """Apply ``step`` to the document and write it back, retrying on a concurrent
         change; a step that raises writes nothing. ``running``: the same write puts the
