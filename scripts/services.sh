@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What the test suite talks to, brought up when missing: Redis on 127.0.0.1:6379,
 # PostgreSQL on 127.0.0.1:5432 with the database `test`, Debian's Chromium, Node and npm for
-# the JavaScript client's tests, axe-core for the accessibility check, and Caddy for the
-# proxy tests. Each is started, or installed with
+# the JavaScript client's tests, and Caddy for the proxy tests (axe-core, for the
+# accessibility check, is kept in tests/web/vendor). Each is started, or installed with
 # apt-get/npm where this user may (root); otherwise the missing piece and the command that
 # brings it are printed, and the tests that need it say so themselves.
 set -uo pipefail
@@ -63,13 +63,6 @@ fi
 # The JavaScript client's tests (clients/js) run on Node 20+ with npm.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     apt_install nodejs npm
-fi
-
-# The accessibility check loads the npm package axe-core into the page.
-if [ ! -f tests/web/node_modules/axe-core/axe.min.js ]; then
-    command -v npm >/dev/null 2>&1 || apt_install npm
-    echo "installing axe-core for the browser tests"
-    npm ci --prefix tests/web --no-audit --no-fund --silent
 fi
 
 # The proxy tests run Debian's Caddy (the compose file's proxy) in front of real servers.

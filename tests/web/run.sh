@@ -11,10 +11,6 @@ if [ ! -x "${UNO_CHROMIUM:-/usr/bin/chromium}" ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
-if [ ! -f tests/web/node_modules/axe-core/axe.min.js ]; then
-    echo "installing axe-core"
-    npm ci --prefix tests/web --no-audit --no-fund --silent
-fi
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
     .venv/bin/python -m pip install --quiet -e ".[dev]"

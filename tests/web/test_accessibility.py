@@ -1,7 +1,12 @@
-"""axe-core (the npm package, loaded into the page) on the lobby, the table and the
-scoreboard, in English and Danish, desktop and phone: no serious or critical violations."""
+"""axe-core (the npm package's build, kept in tests/web/vendor, loaded into the page) on
+the lobby, the table and the scoreboard, in English and Danish, desktop and phone: no
+serious or critical violations."""
 
 from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -33,6 +38,16 @@ async () => {
   document.getElementById('main').replaceChildren(table.renderTable(view, ctx));
 }
 """
+
+
+VENDOR = Path(__file__).parent / "vendor"
+
+
+def test_the_vendored_axe_is_the_one_its_readme_names():
+    named = re.search(r"sha256 `([0-9a-f]{64})`", (VENDOR / "README.md").read_text())
+    assert named is not None
+    assert hashlib.sha256((VENDOR / "axe.min.js").read_bytes()).hexdigest() == named[1]
+    assert (VENDOR / "LICENSE").read_text().startswith("Mozilla Public License")
 
 
 def _clean(violations):
