@@ -35,8 +35,11 @@ history TTL); the outbox hash is deleted by Redis when its last entry is archive
 lobby and the join codes, outside the room's slot, are swept of rooms that expired
 (:meth:`RedisStore.sweep`, on one node per period) and checked on every read.
 
-One file, though long: the Lua scripts and the Python that calls them are read side by
-side (each script's keys and arguments beside the call that passes them).
+The Lua scripts and the Python that calls them are read side by side (each script's keys
+and arguments beside the call that passes them). The keys of no room (the lobby's
+indexes, the join codes and their sweep, the rooms with outbox entries, the room timers,
+the nodes' heartbeats) are kept by ``app.store.redis_indexes``; connecting and the
+configuration check are in ``app.store.redis_config``.
 """
 
 from __future__ import annotations
@@ -44,9 +47,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import orjson
 import redis.asyncio as aioredis
@@ -62,13 +64,13 @@ from app.store.base import (
     RoomRecord,
     RoomStore,
     StoreFull,
-    StoreUnreachable,
 )
 from app.store.outage import log_failure
 from app.store.redis_common import (
     CREATE_ONCE,
     FORMATS,
     Batcher,
+    chunks,
     confirmed,
     connection_of,
     queue_room,
@@ -77,6 +79,8 @@ from app.store.redis_common import (
     split_doc,
     stop,
 )
+from app.store.redis_config import CONFIG_KEYS, config_risks, open_client
+from app.store.redis_indexes import DROP_CODE, Indexes
 
 log = logging.getLogger(__name__)
 
@@ -96,13 +100,6 @@ return 0
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
-"""
-
-_DROP_CODE = """
-if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
-  return redis.call('HDEL', KEYS[1], ARGV[1])
-end
-return 0
 """
 
 # KEYS: log. ARGV: the command, the log's TTL ms, the wake channel ('': none), the room
@@ -229,20 +226,6 @@ def _renewed_ttl(ttl_ms: int) -> int:
     return ttl_ms + ttl_ms // 16
 
 
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
-def safe_url(url: str) -> str:
-    """``url`` without its password, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.rsplit("@", 1)[1]
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
-
-
 # KEYS: room, deal. The room and its current deal, read together. A script rather than
 # MULTI: a Redis at its memory limit refuses every command queued in a MULTI, reads too,
 # while a script that only reads runs.
@@ -260,15 +243,8 @@ return {redis.call('HGET', KEYS[1], 'seq'), redis.call('LRANGE', KEYS[2], -tonum
 # Where the commit script's cold fields are among its arguments (ARGV[17]).
 _COLD_ARG = 16
 
-# A reply that did not come: see RedisStore._each.
-_FAILED: Any = object()
 
-
-def _chunks(items: list[Any], size: int) -> list[list[Any]]:
-    return [items[i : i + size] for i in range(0, len(items), size)]
-
-
-class RedisStore(RoomStore):
+class RedisStore(Indexes, RoomStore):
     """Rooms in Redis; one pub/sub connection per process carries changes and wake-ups."""
 
     # How changes, wake-ups and results are published (the cluster store: SPUBLISH, to the
@@ -316,7 +292,7 @@ class RedisStore(RoomStore):
         self._commit = client.register_script(self._COMMIT_SCRIPT)
         self._append = client.register_script(_APPEND)
         self._append_acquire = client.register_script(_APPEND_ACQUIRE)
-        self._drop_code_script = client.register_script(_DROP_CODE)
+        self._drop_code_script = client.register_script(DROP_CODE)
         self._load = client.register_script(_LOAD)
         self._create_once = client.register_script(CREATE_ONCE)
         self._history = client.register_script(_HISTORY)
@@ -337,64 +313,21 @@ class RedisStore(RoomStore):
     async def connect(cls, url: str, connect_timeout: float = 5.0, **options: Any) -> RedisStore:
         """A store on the Redis at ``url``.
 
-        :raises StoreUnreachable: Redis did not answer within ``connect_timeout`` s (refused,
-            unknown host, or a port that accepts and never replies).
+        :raises StoreUnreachable: Redis did not answer within ``connect_timeout`` s
+            (app.store.redis_config.open_client).
         """
-        # A blocking pool: under load, commands wait for one of a bounded set of
-        # connections instead of failing with "Too many connections".
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url,
-            max_connections=options.pop("max_connections", 64),
-            timeout=20,
-            socket_connect_timeout=connect_timeout,
-        )
-        client = aioredis.Redis.from_pool(pool)  # closes the pool with the client
-        try:
-            async with asyncio.timeout(connect_timeout):
-                await client.ping()
-        except (aioredis.RedisError, OSError, TimeoutError) as err:
-            await client.aclose()
-            reason = str(err) or type(err).__name__
-            raise StoreUnreachable(f"cannot reach Redis at {safe_url(url)}: {reason}") from None
-        except BaseException:
-            await client.aclose()
-            raise
-        return cls(client, **options)
+        max_connections = options.pop("max_connections", 64)
+        return cls(await open_client(url, connect_timeout, max_connections), **options)
 
     async def config_warnings(self) -> list[str] | None:
-        """What in this Redis's configuration puts acknowledged changes at risk: nothing
-        kept on disk (a restart loses every room), or an eviction policy (memory pressure
-        drops rooms instead of refusing writes). None when CONFIG GET is refused (managed
+        """What in this Redis's configuration puts acknowledged changes at risk
+        (app.store.redis_config.config_risks). None when CONFIG GET is refused (managed
         services often rename or forbid it)."""
         try:
-            reply = await self._redis.config_get("appendonly", "save", "maxmemory-policy")
+            reply = await self._redis.config_get(*CONFIG_KEYS)
         except aioredis.ResponseError:
             return None
-        return self._warnings_for(reply)
-
-    @staticmethod
-    def _warnings_for(reply: dict[Any, Any]) -> list[str]:
-        """What CONFIG GET appendonly save maxmemory-policy says is at risk."""
-        config = {_text(k): _text(v) for k, v in reply.items()}
-        warnings = []
-        if config.get("appendonly") != "yes":
-            if config.get("save", "").strip():
-                warnings.append(
-                    "Redis keeps rooms on disk only in its periodic snapshots (appendonly no): "
-                    "a restart loses what changed since the last one; set appendonly yes"
-                )
-            else:
-                warnings.append(
-                    "Redis keeps nothing on disk (appendonly no, no snapshots): a Redis "
-                    "restart loses every room; set appendonly yes"
-                )
-        policy = config.get("maxmemory-policy", "noeviction")
-        if policy != "noeviction":
-            warnings.append(
-                f"Redis may evict keys (maxmemory-policy {policy}): under memory pressure it "
-                "drops rooms instead of refusing writes; set maxmemory-policy noeviction"
-            )
-        return warnings
+        return config_risks(reply)
 
     @property
     def commands_sent(self) -> int:
@@ -478,50 +411,6 @@ class RedisStore(RoomStore):
             raw[b"log"].decode(),
             [orjson.loads(e) for e in deal],
         )
-
-    async def room_for_code(self, code: str) -> str | None:
-        raw = await self._redis.hget(self._global("codes"), code)
-        if raw is None:
-            return None
-        room_id: str = raw.decode()
-        if not await self._redis.exists(self._key(room_id, "room")):
-            # The room expired: so does its code (the sweep would drop it too).
-            await self._drop_code(code, raw)
-            return None
-        return room_id
-
-    async def _drop_code(self, code: str, room_id: bytes) -> None:
-        """Remove a join code if it still names ``room_id``."""
-        await self._drop_code_script(keys=[self._global("codes")], args=[code, room_id])
-
-    async def listed(self, limit: int, playing: bool = False) -> list[dict[str, Any]]:
-        lobby = self._global("playing" if playing else "lobby")
-        docs: list[dict[str, Any]] = []
-        start = 0
-        # Entries of rooms that expired are dropped as they are met, and more are read.
-        while len(docs) < limit:
-            ids = await self._redis.zrange(lobby, start, start + limit - len(docs) - 1)
-            if not ids:
-                break
-            fields = (b"doc", b"cold", b"fmt")
-            found = await self._each(
-                [("HMGET", self._key(room_id.decode(), "room"), *fields) for room_id in ids]
-            )
-            gone = [
-                room_id
-                for room_id, d in zip(ids, found, strict=True)
-                if d is not _FAILED and d[0] is None
-            ]
-            # A room whose Cluster shard is down is left out this time, not dropped.
-            docs.extend(
-                read_doc({k: v for k, v in zip(fields, d, strict=True) if v is not None})
-                for d in found
-                if d is not _FAILED and d[0] is not None
-            )
-            if gone:
-                await self._redis.zrem(lobby, *gone)
-            start += len(ids) - len(gone)
-        return docs
 
     # The command log
 
@@ -672,61 +561,6 @@ class RedisStore(RoomStore):
         if code:
             await self._drop_code(code, room_id.encode())
 
-    async def _index(self, key: str, room_id: str, member: bool, doc: dict[str, Any]) -> None:
-        # The lobby's indexes live outside the room's slot; they are only indexes, so they
-        # are updated after the commit rather than with it.
-        if member:
-            await self._batch.call("ZADD", key, doc.get("createdAt", 0), room_id)
-        else:
-            await self._batch.call("ZREM", key, room_id)
-
-    async def sweep(self) -> int:
-        removed = 0
-        codes = self._global("codes")
-        for lobby in (self._global("lobby"), self._global("playing")):
-            ids = [room_id async for room_id in self._redis.zscan_iter(lobby, count=500)]
-            for chunk in _chunks([room_id for room_id, _ in ids], 500):
-                gone = await self._gone(chunk)
-                if gone:
-                    removed += await self._redis.zrem(lobby, *gone)
-        pairs = [pair async for pair in self._redis.hscan_iter(codes, count=500)]
-        for chunk in _chunks(pairs, 500):
-            gone_rooms = set(await self._gone([room_id for _, room_id in chunk]))
-            for code, room_id in chunk:
-                if room_id in gone_rooms:
-                    await self._drop_code(code.decode(), room_id)
-                    removed += 1
-        return removed
-
-    async def _gone(self, room_ids: list[bytes]) -> list[bytes]:
-        """Those of ``room_ids`` whose room key expired."""
-        found = await self._each([("EXISTS", self._key(r.decode(), "room")) for r in room_ids])
-        # Not known (a Cluster shard down): not gone.
-        return [room_id for room_id, exists in zip(room_ids, found, strict=True) if exists == 0]
-
-    async def _each(self, commands: list[tuple[Any, ...]]) -> list[Any]:
-        """Replies to commands of many rooms, in one batch; a command that failed (its
-        Cluster shard is down) answers ``_FAILED``, unless every one did: then the first
-        error is raised (the store is down)."""
-        replies = await asyncio.gather(
-            *(self._batch.call(*command) for command in commands), return_exceptions=True
-        )
-        errors = [r for r in replies if isinstance(r, BaseException)]
-        if errors and len(errors) == len(replies):
-            raise errors[0]
-        return [_FAILED if isinstance(r, BaseException) else r for r in replies]
-
-    async def _sweep_loop(self) -> None:
-        """One node per period sweeps (the first to take the period's key)."""
-        every_ms = max(1, int(self.sweep_seconds * 1000))
-        while True:
-            await asyncio.sleep(self.sweep_seconds)
-            try:
-                if await self._redis.set(self._global("sweep"), 1, nx=True, px=every_ms):
-                    await self.sweep()
-            except Exception:
-                log_failure(log, "could not sweep the lobby and join codes")
-
     # The archive outbox
 
     async def outbox(self, room_id: str) -> list[tuple[str, bytes]]:
@@ -736,33 +570,10 @@ class RedisStore(RoomStore):
     async def archived(self, room_id: str, key: str) -> None:
         await self._batch.call("HDEL", self._key(room_id, "outbox"), key)
 
-    async def outbox_rooms(self) -> list[str]:
-        return [room_id.decode() async for room_id in self._redis.sscan_iter(self._outboxes)]
-
-    async def outbox_settled(self, room_id: str) -> None:
-        await self._batch.call("SREM", self._outboxes, room_id)
-        # An entry committed meanwhile (its SADD came before the SREM): mark it again.
-        if await self._batch.call("HLEN", self._key(room_id, "outbox")):
-            await self._batch.call("SADD", self._outboxes, room_id)
-
     async def leased(self, room_id: str) -> bool:
         return bool(await self._batch.call("EXISTS", self._key(room_id, "lease")))
 
-    # Room timers
-
-    async def set_due(self, room_id: str, due_ms: int | None) -> None:
-        if due_ms is None:
-            await self._batch.call("ZREM", self._timers, room_id)
-        else:
-            await self._batch.call("ZADD", self._timers, due_ms, room_id)
-
-    async def due_rooms(self, now_ms: int, limit: int) -> list[tuple[str, int]]:
-        found = await self._batch.call(
-            "ZRANGEBYSCORE", self._timers, "-inf", now_ms, "WITHSCORES", "LIMIT", 0, limit
-        )
-        if found and isinstance(found[0], list | tuple):  # parsed into (member, score) pairs
-            return [(member.decode(), int(float(score))) for member, score in found]
-        return [(found[i].decode(), int(float(found[i + 1]))) for i in range(0, len(found), 2)]
+    # The writer's beats (app.rooms.writer: how long the room had no writer)
 
     async def beat(self, room_id: str, now_ms: int | None) -> None:
         key = self._key(room_id, "beat")
@@ -776,27 +587,6 @@ class RedisStore(RoomStore):
     async def last_beat(self, room_id: str) -> int | None:
         raw = await self._batch.call("GET", self._key(room_id, "beat"))
         return None if raw is None else int(raw)
-
-    # Nodes
-
-    def _alive_key(self, node: str) -> str:
-        return self._global(f"alive:{node}")
-
-    async def heartbeat(self, node: str, ttl_ms: int) -> bool:
-        # PEXPIRE first: Redis allows it when full (noeviction refuses SET), so a node stays
-        # alive while writes are refused, and its sockets are not taken for dead.
-        if await self._batch.call("PEXPIRE", self._alive_key(node), ttl_ms):
-            return True
-        previous = await self._batch.call("SET", self._alive_key(node), 1, "PX", ttl_ms, "GET")
-        return previous is not None
-
-    async def alive(self, nodes: Iterable[str]) -> set[str]:
-        nodes = list(nodes)
-        # One EXISTS per node, in one batch (the keys may live on different cluster slots).
-        found = await asyncio.gather(
-            *(self._batch.call("EXISTS", self._alive_key(node)) for node in nodes)
-        )
-        return {node for node, exists in zip(nodes, found, strict=True) if exists}
 
     # Fan-out
 
@@ -868,7 +658,7 @@ class RedisStore(RoomStore):
         sent = set(self._wanted)
         try:
             await pubsub.connect()
-            for chunk in _chunks(sorted(sent), 500):
+            for chunk in chunks(sorted(sent), 500):
                 await connection_of(pubsub).send_command("SUBSCRIBE", *chunk)
         except BaseException:
             await pubsub.aclose()

@@ -61,6 +61,7 @@ from app.store.base import (
 )
 from app.store.redis import _COMMIT, RedisStore
 from app.store.redis_common import Batcher, Queued, answer, confirmed, connection_of, stop
+from app.store.redis_config import CONFIG_KEYS, config_risks
 
 log = logging.getLogger(__name__)
 
@@ -300,12 +301,10 @@ class RedisClusterStore(RedisStore):
     async def config_warnings(self) -> list[str] | None:
         try:
             nodes = self._cluster.get_primaries()
-            reply = await self._cluster.config_get(
-                "appendonly", "save", "maxmemory-policy", target_nodes=nodes[:1]
-            )
+            reply = await self._cluster.config_get(*CONFIG_KEYS, target_nodes=nodes[:1])
         except (RedisError, RedisClusterException):
             return None
-        warnings = self._warnings_for(reply)
+        warnings = config_risks(reply)
         if self.wait_replicas == 0:
             warnings.append(
                 "commits do not wait for a replica (UNO_REDIS_WAIT_REPLICAS=0): a master "

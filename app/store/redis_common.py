@@ -109,6 +109,11 @@ async def answer(
 # fields (~2 KB: the rules, the shuffle's secret and commitments, the finished deals'
 # scores, the match's tally) change once a deal at most, while the rest changes with
 # every action: format 2 writes them only when they changed.
+def chunks(items: list[Any], size: int) -> list[list[Any]]:
+    """``items`` in consecutive lists of ``size`` (the last one shorter)."""
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
 FORMATS = (1, 2)
 COLD_FIELDS = frozenset(("rules", "shuffle", "deals", "tally"))
 
