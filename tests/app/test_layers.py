@@ -215,6 +215,30 @@ def test_the_room_machine_loads_no_outside_package() -> None:
     assert loaded == ["app", "engine"]
 
 
+def _builds_a_refusal(handler: ast.ExceptHandler) -> bool:
+    return any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "RoomError"
+        for node in ast.walk(handler)
+    )
+
+
+def test_only_app_errors_turns_an_engine_error_into_a_refusal() -> None:
+    # RoomError.from_engine is the one conversion (the engine's code kept, the status the
+    # caller's): a RoomError built by hand in an ``except EngineError`` is a second one.
+    found = [
+        f"{path.relative_to(APP.parent)}:{node.lineno}"
+        for path in sorted(APP.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ExceptHandler)
+        and node.type is not None
+        and ast.unparse(node.type).endswith("EngineError")
+        and _builds_a_refusal(node)
+    ]
+    assert found == []
+
+
 def test_names_is_a_leaf_module() -> None:
     # app.names is read by rooms, tournaments and accounts alike: it imports no layer.
     imported = _imports(APP / "names.py") | _imports(APP / "confusables.py")
