@@ -536,29 +536,34 @@ def test_draft_and_unknown_variant_actions_get_buttons(page):
     assert sent(page) == [{"type": "discard"}, {"type": "turnCard"}]
 
 
-def test_both_languages_have_every_text(page):
-    """Every UI text exists in English and Danish. Options the engine adds later fall back
-    to the server's English help and a readable name, so each still gets a label."""
+def test_every_language_has_every_text(page):
+    """Every UI text exists in every language of the catalogue (English, Danish,
+    Icelandic), and every option has a label in each and help in each but English (the
+    server's help is the English one). Options the engine adds later fall back to the
+    server's English help and a readable name, so each still gets a label."""
     missing = page.evaluate(
         """async () => {
             const i18n = await import('/js/i18n.js');
             const { STRINGS, OPTION_TEXT, CHOICE_TEXT } = i18n.CATALOGUES;
             const out = [];
-            for (const [a, b] of [['en', 'da'], ['da', 'en']]) {
-                for (const key of Object.keys(STRINGS[a])) {
-                    if (!(key in STRINGS[b])) out.push(`${b}: ${key}`);
-                }
-                for (const key of Object.keys(CHOICE_TEXT[a])) {
-                    if (!(key in CHOICE_TEXT[b])) out.push(`${b} choice: ${key}`);
+            for (const a of i18n.LANGUAGES) {
+                for (const b of i18n.LANGUAGES) {
+                    for (const key of Object.keys(STRINGS[a])) {
+                        if (!(key in STRINGS[b])) out.push(`${b}: ${key}`);
+                    }
+                    for (const key of Object.keys(CHOICE_TEXT[a])) {
+                        if (!(key in CHOICE_TEXT[b])) out.push(`${b} choice: ${key}`);
+                    }
                 }
             }
             for (const [name, text] of Object.entries(OPTION_TEXT)) {
-                for (const lang of ['en', 'da']) {
-                    if (!(text[lang]?.[0] && text[lang]?.[1])) out.push(`${lang} option: ${name}`);
+                for (const lang of i18n.LANGUAGES) {
+                    if (!text[lang]?.[0]) out.push(`${lang} option: ${name}`);
+                    if (lang === 'en' ? text.en?.[1] : !text[lang]?.[1]) out.push(`${lang} help: ${name}`);
                 }
             }
             const { options } = await (await fetch('/api/rules')).json();
-            for (const lang of ['da', 'en']) {
+            for (const lang of i18n.LANGUAGES) {
                 i18n.setLanguage(lang);
                 for (const o of options) {
                     if (!i18n.optionLabel(o.name) || !i18n.optionHelp(o.name, o.help)) {
@@ -570,6 +575,42 @@ def test_both_languages_have_every_text(page):
         }"""
     )
     assert missing == []
+
+
+def test_counts_and_places_read_in_each_language(page):
+    """Plurals by the language's own rules (Intl.PluralRules; Icelandic's 21 is singular),
+    places written out, and the quick-play wait in words with and without the server's
+    counts."""
+    said = page.evaluate(
+        """async () => {
+            const i18n = await import('/js/i18n.js');
+            const { placesText } = await import('/js/accounts/places.js');
+            const { waitText } = await import('/js/accounts/play-now.js');
+            const out = {};
+            for (const lang of i18n.LANGUAGES) {
+                i18n.setLanguage(lang);
+                out[lang] = [
+                    i18n.t('player.ratedGames', { n: 1 }),
+                    i18n.t('player.ratedGames', { n: 21 }),
+                    placesText({ 2: 1, 1: 3 }),
+                    waitText({ waitedSeconds: 6, waiting: 2, fillSeconds: 14 }),
+                    waitText({ waitedSeconds: 6 }),
+                ];
+            }
+            i18n.setLanguage('en');
+            return out;
+        }"""
+    )
+    assert said["en"] == [
+        "1 rated game",
+        "21 rated games",
+        "1st: 3 times, 2nd: once",
+        "2 players waiting; bots fill the table in 14 s",
+        "Looking for players… 6 s",
+    ]
+    assert said["da"][:3] == ["1 ratet spil", "21 ratede spil", "1.: 3 gange, 2.: én gang"]
+    assert said["is"][:3] == ["1 metinn leikur", "21 metinn leikur", "1.: 3 sinnum, 2.: 1 sinni"]
+    assert said["is"][3] == "2 leikmenn bíða; vélmenni fylla borðið eftir 14 s"
 
 
 def test_flip_cards_show_the_side_in_play(page):

@@ -13,6 +13,7 @@ export const ICELANDIC = {
     "nav.lobby": "Anddyri",
     "nav.menu": "Valmynd",
     "nav.account": "Aðgangur",
+    "nav.brand": "UNO anddyri",
     "nav.leaderboard": "Stigatafla",
     "toast.close": "Loka",
     "lobby.name": "Nafnið þitt",

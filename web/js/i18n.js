@@ -482,6 +482,7 @@ const STRINGS = {
 
     "lang.is": "Íslenska",
     "nav.account": "Account",
+    "nav.brand": "UNO lobby",
     "nav.leaderboard": "Leaderboard",
     "lobby.rated": "Rated: the match changes the ratings of the accounts seated",
     "lobby.ratedHelp": "Rated with two or more signed-in players; guests and bots play unrated.",
@@ -1250,6 +1251,7 @@ const STRINGS = {
 
     "lang.is": "Íslenska",
     "nav.account": "Konto",
+    "nav.brand": "UNO-lobby",
     "nav.leaderboard": "Rangliste",
     "lobby.rated": "Ratet: kampen ændrer ratingen for de konti der sidder med",
     "lobby.ratedHelp": "Ratet med to eller flere indloggede spillere; gæster og bots spiller uden rating.",
