@@ -165,9 +165,14 @@ def test_a_rated_matchs_summary_shows_each_rated_seats_rating_change(
         expect(row.locator(".change")).to_have_text(
             f"{change['ratingBefore']} → {change['ratingAfter']}? ({signed})"
         )
+        # Why it moved: the place among the match's players.
+        place = "1st" if change["seat"] == 0 else "2nd"
+        expect(row.get_by_test_id("rating-reason")).to_contain_text(f"{place} of 2")
     assert rated["seats"][0]["ratingAfter"] > 1500 > rated["seats"][1]["ratingAfter"]
-    # The block just under the felt (on a phone the felt sticks to the top edge).
-    block.evaluate("el => window.scrollTo(0, el.getBoundingClientRect().top + scrollY - 240)")
+    # The changes on the first screen, without scrolling (the table folds away on a phone).
+    assert page.evaluate("window.scrollY") == 0
+    b = block.bounding_box()
+    assert b and b["y"] >= 0 and b["y"] + b["height"] <= size[1]
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= size[0]
     shot(page, f"82-rating-change-{size[0]}", full_page=False)

@@ -722,3 +722,51 @@ def test_picker_closes_on_escape_and_gives_focus_back(page):
     expect(page.locator("dialog.picker")).to_have_count(0)
     assert page.evaluate("window.__picked") == "none"
     assert page.evaluate("document.activeElement.dataset.card") == "W"
+
+
+def _uncovered_on_screen(page, testid):
+    """The element is inside the viewport and nothing is drawn over its middle."""
+    return page.get_by_test_id(testid).evaluate(
+        """(el) => {
+          const r = el.getBoundingClientRect();
+          const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+          return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth
+            && (hit === el || el.contains(hit));
+        }"""
+    )
+
+
+def test_a_deals_end_shows_its_next_step_and_rating_changes_on_the_first_screen(page, shot):
+    players = [
+        {"seat": s, "name": n, "cards": 5, "score": 40 * s, "out": False, "connected": True}
+        for s, n in enumerate(["Anna", "Ben", "Cara", "Dan"])
+    ]
+    deals = [
+        {"deal": d, "winner": d % 4, "scores": [10, 20, 0, 5], "totals": [10 * d, 20 * d, 0, 5 * d]}
+        for d in (1, 2, 3)
+    ]
+    hand = ["R5", "G7", "W", "B+2", "Y1", "Y2", "G9", "R8", "B4"]
+    common = {
+        "players": players,
+        "hand": hand,
+        "winner": 1,
+        "dealScores": [0, 57, 0, 0],
+        "totals": [30, 87, 0, 15],
+        "reveal": [hand, [], ["G7", "B+2", "Y9", "R1", "R2", "B7"], ["Y4", "G2"]],
+        "room": {"deals": deals, "rated": True, "matchId": "no-such-match"},
+    }
+    dealt = base_view(phase="dealOver", legal=[{"type": "nextDeal"}], **common)
+    ended = base_view(phase="matchOver", legal=[], **common)
+    for width, height in ((390, 844), (1280, 800)):
+        page.set_viewport_size({"width": width, "height": height})
+        render(page, dealt)
+        page.evaluate("window.scrollTo(0, 0)")
+        assert _uncovered_on_screen(page, "next-deal"), width
+        if width < 900:
+            # The table folds away: the felt is gone and the dock is no longer pinned.
+            expect(page.locator(".table > .center")).to_be_hidden()
+            assert page.get_by_test_id("dock").evaluate("el => getComputedStyle(el).position") == "static"
+        shot(page, f"84-deal-end-{width}", full_page=False)
+        render(page, ended)
+        page.evaluate("window.scrollTo(0, 0)")
+        assert _uncovered_on_screen(page, "rating-changes"), width

@@ -244,7 +244,19 @@ def test_next_deal_scrolls_back_to_the_new_top_card(new_page, server_url, shot):
             moves += 1
         else:
             page.wait_for_timeout(100)
-    # Reading the scoreboard leaves the page scrolled down, at the button.
+    # The deal's end: the summary heads the page, "Next deal" on the first screen with
+    # nothing over it (the felt folded away, the dock no longer pinned over the page).
+    next_deal = page.get_by_test_id("next-deal")
+    expect(next_deal).to_be_visible()
+    page.wait_for_function("() => window.scrollY === 0")
+    assert on_screen(box(page, "[data-testid=next-deal]"), 390, 844)
+    assert next_deal.evaluate(
+        """(el) => { const r = el.getBoundingClientRect();
+          return el.contains(document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2)); }"""
+    )
+    expect(page.locator(".table > .center")).to_be_hidden()
+    shot(page, "76-phone-deal-end", full_page=False)
+    # Reading the scoreboard leaves the page scrolled down.
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     assert page.evaluate("window.scrollY") > 0
     page.get_by_test_id("next-deal").click()
