@@ -770,3 +770,21 @@ def test_a_deals_end_shows_its_next_step_and_rating_changes_on_the_first_screen(
         render(page, ended)
         page.evaluate("window.scrollTo(0, 0)")
         assert _uncovered_on_screen(page, "rating-changes"), width
+
+
+def test_a_left_players_seat_is_logged_as_the_bot_that_plays_it(page):
+    lines = page.evaluate(
+        """async () => {
+            const { stampEvents } = await import('/js/stamp.js');
+            const { describeEvent, stampedContext } = await import('/js/events.js');
+            const seated = { players: [{ seat: 0, name: 'Anna' }, { seat: 1, name: 'Pia' }] };
+            const left = { players: [{ seat: 0, name: 'Anna' }, { seat: 1, name: 'Pia', left: true }] };
+            const ctx = { name: (seat) => ['Anna', 'Pia'][seat], you: 0 };
+            const events = [
+                ...stampEvents([{ type: 'leave', seat: 1 }], seated, left),
+                ...stampEvents([{ type: 'play', seat: 1, cards: ['G1'] }], left, left),
+            ];
+            return events.map((e) => describeEvent(e, stampedContext(e, ctx)));
+        }"""
+    )
+    assert lines == ["Pia left", "Bot for Pia played Green 1"]

@@ -191,6 +191,7 @@ export const ICELANDIC = {
     "table.away": "fjarverandi",
     "table.bot": "vélmenni",
     "table.left": "farin(n)",
+    "table.botFor": "Vélmenni fyrir {name}",
     "table.countdown": "{s} s",
     "table.countdownBank": "{s} s + banki {bank} s",
     "table.bankLeft": "banki {s} s",
