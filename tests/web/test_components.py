@@ -10,6 +10,7 @@ behaviour is imitated.
 from __future__ import annotations
 
 import json
+import re
 import random
 
 import pytest
@@ -788,3 +789,24 @@ def test_a_left_players_seat_is_logged_as_the_bot_that_plays_it(page):
         }"""
     )
     assert lines == ["Pia left", "Bot for Pia played Green 1"]
+
+
+def test_the_colour_caption_never_covers_the_top_card(page):
+    page.set_viewport_size({"width": 390, "height": 844})
+    render(page, base_view())
+    render(page, base_view(top="G3", color="G", moves=13))  # a card lands: it moves in from below
+    top = page.get_by_test_id("top-card")
+    expect(top).to_have_class(re.compile(r"\blanded\b"))
+    card, caption = top.locator(".card"), top.locator(".color-name")
+    # Settled: the caption is below the card and its 5 px colour ring.
+    top.evaluate("el => el.getAnimations({ subtree: true }).forEach((a) => a.finish())")
+    assert caption.bounding_box()["y"] >= card.bounding_box()["y"] + card.bounding_box()["height"] + 5
+    # Landing (its first frame, over the caption): the card is drawn on top.
+    render(page, base_view(top="B3", color="B", moves=14))
+    top.evaluate("el => el.getAnimations({ subtree: true }).forEach((a) => { a.pause(); a.currentTime = 0; })")
+    b = card.bounding_box()
+    hit = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('.card') !== null",
+        [b["x"] + b["width"] / 2, b["y"] + b["height"] - 4],
+    )
+    assert hit
