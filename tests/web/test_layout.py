@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
-from web_helpers import create_room, my_turn, phase, take_turn
+from web_helpers import create_room, my_turn, phase, show_rule, take_turn
 
 pytestmark = pytest.mark.browser
 
@@ -185,9 +185,8 @@ def test_rules_editor_puts_house_rules_first_and_keeps_save_in_reach(new_page, s
     save = page.get_by_test_id("save-rules")
     common.scroll_into_view_if_needed()
     assert on_screen(box(page, "[data-testid=save-rules]"), 1280, 800)
-    more.locator("summary").click()
     for option in ("unoPenalty", "wildValue", "drinks"):
-        page.locator(f"#rule-{option}").scroll_into_view_if_needed()
+        show_rule(page, option).scroll_into_view_if_needed()
         assert on_screen(box(page, "[data-testid=save-rules]"), 1280, 800), option
     shot(page, "75-rules-editor", full_page=False)
     # One deal: the editor and the summary say so, not "500 points".
