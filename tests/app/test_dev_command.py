@@ -48,7 +48,9 @@ def test_the_first_start_says_what_it_is_doing_and_keeps_pip_quiet(tmp_path: Pat
     (tmp_path / "pyproject.toml").write_text("")
     python = tmp_path / ".venv" / "bin" / "python"
     python.parent.mkdir(parents=True)
-    python.write_text('#!/bin/sh\necho "python $*" >> "$(dirname "$0")/../calls"\necho "ran $*" >&2\n')
+    python.write_text(
+        '#!/bin/sh\necho "python $*" >> "$(dirname "$0")/../calls"\necho "ran $*" >&2\n'
+    )
     python.chmod(0o755)
 
     def serve() -> list[str]:

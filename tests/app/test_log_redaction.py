@@ -20,11 +20,24 @@ def test_redact_masks_every_token_value() -> None:
 
 
 def test_only_the_clients_files_count_as_static() -> None:
-    for path in ("/", "/?lang=da", "/account.html", "/js/lobby.js", "/css/app.css",
-                 "/uno-client/index.js", "/vendor/fast-json-patch/index.mjs"):
+    for path in (
+        "/",
+        "/?lang=da",
+        "/account.html",
+        "/js/lobby.js",
+        "/css/app.css",
+        "/uno-client/index.js",
+        "/vendor/fast-json-patch/index.mjs",
+    ):
         assert is_static(path), path
-    for path in ("/api/rooms", "/api/rooms/r1?token=x", "/ws/lobby", "/metrics",
-                 "/openapi.json", "/api/x.js"):
+    for path in (
+        "/api/rooms",
+        "/api/rooms/r1?token=x",
+        "/ws/lobby",
+        "/metrics",
+        "/openapi.json",
+        "/api/x.js",
+    ):
         assert not is_static(path), path
 
 

@@ -67,7 +67,9 @@ def test_lobby_table_and_scoreboard_have_no_serious_violations(
     assert not found, "scoreboard:\n" + _clean(found)
 
 
-@pytest.mark.parametrize("path", ["account.html", "player.html?name=nobody_here", "leaderboard.html"])
+@pytest.mark.parametrize(
+    "path", ["account.html", "player.html?name=nobody_here", "leaderboard.html"]
+)
 def test_the_account_pages_have_no_serious_violations_in_any_language(
     new_page, server_url, axe, path
 ):

@@ -12,7 +12,10 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-WAIT = re.compile(r"^(\d+ players? waiting; bots (fill the table in \d+ s|are filling the table)|Looking for players… \d+ s)$")
+WAIT = re.compile(
+    r"^(\d+ players? waiting; bots (fill the table in \d+ s|are filling the table)"
+    r"|Looking for players… \d+ s)$"
+)
 
 
 def test_sign_up_out_and_in_then_the_profile_and_the_leaderboard(new_page, server_url, axe):
@@ -50,7 +53,9 @@ def test_sign_up_out_and_in_then_the_profile_and_the_leaderboard(new_page, serve
     expect(page.get_by_test_id("stats")).to_contain_text("Matches")
     expect(page.get_by_test_id("rated-games-classic")).to_have_text("0 rated games")
     expect(page.get_by_test_id("stat-places")).to_have_text("none yet")
-    expect(page.get_by_test_id("rating-chart")).to_have_attribute("aria-label", "No rated match yet.")
+    expect(page.get_by_test_id("rating-chart")).to_have_attribute(
+        "aria-label", "No rated match yet."
+    )
     assert axe(page) == []
     # The page speaks the catalogue's languages, switched in its top bar.
     page.get_by_test_id("language").select_option("is")
@@ -94,8 +99,12 @@ def test_play_now_shows_the_wait_cancels_and_then_seats_the_guest(new_page, serv
 
 
 RECENT = [  # a profile's recent matches, newest first, as GET /api/players/{name} gives them
-    {"started": f"2026-11-0{d}T19:00:00Z", "finished": f"2026-11-0{d}T19:30:00Z",
-     "ratingBefore": before, "ratingAfter": after}
+    {
+        "started": f"2026-11-0{d}T19:00:00Z",
+        "finished": f"2026-11-0{d}T19:30:00Z",
+        "ratingBefore": before,
+        "ratingAfter": after,
+    }
     for d, before, after in [(9, 1523, 1486), (7, 1540, 1523), (4, 1500, 1540), (2, 1500, 1500)]
 ]
 
@@ -132,9 +141,11 @@ def test_the_rating_chart_has_axes_dates_and_values(new_page, server_url, shot, 
     boxes = [labels.nth(i).bounding_box() for i in range(labels.count())]
     assert len(boxes) >= 2
     boxes.sort(key=lambda b: b["x"])
-    for left, right in zip(boxes, boxes[1:]):
+    for left, right in zip(boxes, boxes[1:], strict=False):
         assert left["x"] + left["width"] <= right["x"]
-    assert boxes[0]["x"] >= box["x"] and boxes[-1]["x"] + boxes[-1]["width"] <= box["x"] + box["width"]
+    assert (
+        boxes[0]["x"] >= box["x"] and boxes[-1]["x"] + boxes[-1]["width"] <= box["x"] + box["width"]
+    )
     assert "2" in (labels.first.text_content() or "")  # 2 November, the oldest start
     # The first and last values are written beside their points.
     written = chart.get_by_test_id("chart-value").all_text_contents()

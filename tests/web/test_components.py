@@ -10,8 +10,8 @@ behaviour is imitated.
 from __future__ import annotations
 
 import json
-import re
 import random
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -560,7 +560,8 @@ def test_every_language_has_every_text(page):
             for (const [name, text] of Object.entries(OPTION_TEXT)) {
                 for (const lang of i18n.LANGUAGES) {
                     if (!text[lang]?.[0]) out.push(`${lang} option: ${name}`);
-                    if (lang === 'en' ? text.en?.[1] : !text[lang]?.[1]) out.push(`${lang} help: ${name}`);
+                    const help = text[lang]?.[1];
+                    if (lang === 'en' ? help : !help) out.push(`${lang} help: ${name}`);
                 }
             }
             const { options } = await (await fetch('/api/rules')).json();
@@ -766,7 +767,10 @@ def test_a_deals_end_shows_its_next_step_and_rating_changes_on_the_first_screen(
         if width < 900:
             # The table folds away: the felt is gone and the dock is no longer pinned.
             expect(page.locator(".table > .center")).to_be_hidden()
-            assert page.get_by_test_id("dock").evaluate("el => getComputedStyle(el).position") == "static"
+            assert (
+                page.get_by_test_id("dock").evaluate("el => getComputedStyle(el).position")
+                == "static"
+            )
         shot(page, f"84-deal-end-{width}", full_page=False)
         render(page, ended)
         page.evaluate("window.scrollTo(0, 0)")
@@ -779,7 +783,8 @@ def test_a_left_players_seat_is_logged_as_the_bot_that_plays_it(page):
             const { stampEvents } = await import('/js/stamp.js');
             const { describeEvent, stampedContext } = await import('/js/events.js');
             const seated = { players: [{ seat: 0, name: 'Anna' }, { seat: 1, name: 'Pia' }] };
-            const left = { players: [{ seat: 0, name: 'Anna' }, { seat: 1, name: 'Pia', left: true }] };
+            const left = { players: [
+                { seat: 0, name: 'Anna' }, { seat: 1, name: 'Pia', left: true }] };
             const ctx = { name: (seat) => ['Anna', 'Pia'][seat], you: 0 };
             const events = [
                 ...stampEvents([{ type: 'leave', seat: 1 }], seated, left),
@@ -800,10 +805,15 @@ def test_the_colour_caption_never_covers_the_top_card(page):
     card, caption = top.locator(".card"), top.locator(".color-name")
     # Settled: the caption is below the card and its 5 px colour ring.
     top.evaluate("el => el.getAnimations({ subtree: true }).forEach((a) => a.finish())")
-    assert caption.bounding_box()["y"] >= card.bounding_box()["y"] + card.bounding_box()["height"] + 5
+    assert (
+        caption.bounding_box()["y"] >= card.bounding_box()["y"] + card.bounding_box()["height"] + 5
+    )
     # Landing (its first frame, over the caption): the card is drawn on top.
     render(page, base_view(top="B3", color="B", moves=14))
-    top.evaluate("el => el.getAnimations({ subtree: true }).forEach((a) => { a.pause(); a.currentTime = 0; })")
+    top.evaluate(
+        """el => el.getAnimations({ subtree: true })
+            .forEach((a) => { a.pause(); a.currentTime = 0; })"""
+    )
     b = card.bounding_box()
     hit = page.evaluate(
         "([x, y]) => document.elementFromPoint(x, y).closest('.card') !== null",

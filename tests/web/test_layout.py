@@ -251,7 +251,8 @@ def test_next_deal_scrolls_back_to_the_new_top_card(new_page, server_url, shot):
     assert on_screen(box(page, "[data-testid=next-deal]"), 390, 844)
     assert next_deal.evaluate(
         """(el) => { const r = el.getBoundingClientRect();
-          return el.contains(document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2)); }"""
+          const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+          return el.contains(hit); }"""
     )
     expect(page.locator(".table > .center")).to_be_hidden()
     shot(page, "76-phone-deal-end", full_page=False)

@@ -267,7 +267,13 @@ def test_every_text_the_client_names_exists_in_every_language(page):
     keys = set()
     for source in [*web.glob("*.js"), *web.glob("accounts/*.js")]:
         keys.update(re.findall(r"""\bt\(\s*["']([a-zA-Z][\w.]*)["']""", source.read_text()))
-    assert {"chat.send", "attention.soundOn", "share.copy", "summary.allDeals", "playNow.title"} <= keys
+    assert {
+        "chat.send",
+        "attention.soundOn",
+        "share.copy",
+        "summary.allDeals",
+        "playNow.title",
+    } <= keys
     missing = page.evaluate(
         """async (keys) => {
             const { CATALOGUES, LANGUAGES } = await import('/js/i18n.js');
