@@ -3,19 +3,12 @@
 // The rating after each recent rated match, oldest first (the first point is the rating
 // before the oldest of them), a value axis with round ticks, dates under the points and
 // the values of the first, last, lowest and highest points written beside them.
+import { svg as node } from "../dom.js";
 import { language, t } from "../i18n.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const HEIGHT = 220;
 const MARGIN = { left: 48, right: 24, top: 20, bottom: 34 };
 const DATE_LABELS = 4;
-
-function node(tag, attrs = {}, text = null) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
-  if (text !== null) el.textContent = text;
-  return el;
-}
 
 /** Round values (steps of 1, 2 or 5 times a power of ten) from below `low` to above `high`. */
 export function ticks(low, high, count = 4) {
@@ -53,7 +46,7 @@ export function ratingChart(svg, recent) {
   if (!series.length) {
     const empty = t("player.chartEmpty");
     svg.setAttribute("aria-label", empty);
-    svg.append(node("text", { x: width / 2, y: HEIGHT / 2, "text-anchor": "middle", class: "chart-empty" }, empty));
+    svg.append(node("text", { x: width / 2, y: HEIGHT / 2, "text-anchor": "middle", class: "chart-empty" }, [empty]));
     return;
   }
   const day = new Intl.DateTimeFormat(language(), { day: "numeric", month: "short" });
@@ -68,14 +61,14 @@ export function ratingChart(svg, recent) {
   const yAxis = node("g", { class: "chart-axis", "data-testid": "chart-y-axis" });
   for (const v of axis) {
     yAxis.append(node("line", { x1: plot.x0, x2: plot.x1, y1: y(v), y2: y(v), class: "chart-grid" }));
-    yAxis.append(node("text", { x: plot.x0 - 6, y: y(v) + 4, "text-anchor": "end", "data-testid": "chart-y-tick" }, String(v)));
+    yAxis.append(node("text", { x: plot.x0 - 6, y: y(v) + 4, "text-anchor": "end", "data-testid": "chart-y-tick" }, [String(v)]));
   }
   const xAxis = node("g", { class: "chart-axis", "data-testid": "chart-x-axis" });
   xAxis.append(node("line", { x1: plot.x0, x2: plot.x1, y1: plot.y0, y2: plot.y0, class: "chart-axis-line" }));
   for (const i of labelled(series.length)) {
     const anchor = series.length === 1 ? "middle" : i === 0 ? "start" : i === series.length - 1 ? "end" : "middle";
     xAxis.append(
-      node("text", { x: x(i), y: plot.y0 + 20, "text-anchor": anchor, "data-testid": "chart-x-label" }, day.format(series[i].date)),
+      node("text", { x: x(i), y: plot.y0 + 20, "text-anchor": anchor, "data-testid": "chart-x-label" }, [day.format(series[i].date)]),
     );
   }
   const line = node("polyline", {
@@ -94,12 +87,12 @@ export function ratingChart(svg, recent) {
       "data-value": p.value,
       "data-date": p.date.toISOString(),
     });
-    dot.append(node("title", {}, `${full.format(p.date)}: ${p.value}`));
+    dot.append(node("title", {}, [`${full.format(p.date)}: ${p.value}`]));
     points.append(dot);
     if (named.has(i)) {
       const anchor = i === 0 ? "start" : i === series.length - 1 ? "end" : "middle";
       points.append(
-        node("text", { x: x(i), y: y(p.value) - 9, "text-anchor": anchor, class: "chart-value", "data-testid": "chart-value" }, String(p.value)),
+        node("text", { x: x(i), y: y(p.value) - 9, "text-anchor": anchor, class: "chart-value", "data-testid": "chart-value" }, [String(p.value)]),
       );
     }
   });
