@@ -539,7 +539,8 @@ def test_draft_and_unknown_variant_actions_get_buttons(page):
 
 def test_every_language_has_every_text(page):
     """Every UI text exists in every language of the catalogue (English, Danish,
-    Icelandic), and every option has a label in each and help in each but English (the
+    Icelandic; a plural form only where the language's words change with the count), and
+    every option has a label in each and help in each but English (the
     server's help is the English one). Options the engine adds later fall back to the
     server's English help and a readable name, so each still gets a label."""
     missing = page.evaluate(
@@ -547,10 +548,14 @@ def test_every_language_has_every_text(page):
             const i18n = await import('/js/i18n.js');
             const { STRINGS, OPTION_TEXT, CHOICE_TEXT } = i18n.CATALOGUES;
             const out = [];
+            // A plural form ("player.ratedGames.one") is needed only where the language's
+            // words differ by count; its base key is needed everywhere.
+            const form = /[.](zero|one|two|few|many)$/;
             for (const a of i18n.LANGUAGES) {
                 for (const b of i18n.LANGUAGES) {
                     for (const key of Object.keys(STRINGS[a])) {
-                        if (!(key in STRINGS[b])) out.push(`${b}: ${key}`);
+                        const needed = key.replace(form, '');
+                        if (!(needed in STRINGS[b])) out.push(`${b}: ${needed}`);
                     }
                     for (const key of Object.keys(CHOICE_TEXT[a])) {
                         if (!(key in CHOICE_TEXT[b])) out.push(`${b} choice: ${key}`);
