@@ -1,6 +1,7 @@
-"""Server logs without secrets: a seat token in a socket's query string proves the seat,
-so uvicorn's request lines (access log, and the WebSocket accept/reject lines) show it
-masked."""
+"""Server logs without secrets and without noise: a seat token in a socket's query string
+proves the seat, so uvicorn's request lines (access log, and the WebSocket accept/reject
+lines) show it masked; the client's own files (a page load asks for thirty of them) are
+logged only at debug, so the access log reads as the API's calls."""
 
 from __future__ import annotations
 
@@ -9,6 +10,11 @@ import re
 
 _TOKEN = re.compile(r"(token=)[^&\s\"']+")
 _LOGGERS = ("uvicorn.access", "uvicorn.error")
+# The browser client's files: the pages, their scripts, styles and images (served by
+# StaticFiles at /, /uno-client/ and /vendor/), never an API route or a socket.
+_STATIC = re.compile(
+    r"^/(?!api/|ws/)(?:uno-client/|vendor/|[\w./-]*\.(?:html|js|css|svg|png|ico|map)(?:\?|$)|(?:\?|$))"
+)
 
 
 def redact(text: str) -> str:
@@ -26,9 +32,32 @@ class RedactTokens(logging.Filter):
         return True
 
 
+def is_static(path: str) -> bool:
+    """Whether a request path asks for one of the browser client's files."""
+    return _STATIC.match(path) is not None
+
+
+class StaticAtDebug(logging.Filter):
+    """uvicorn's access line for a static file becomes a debug line: shown only when the
+    server runs with ``--log-level debug``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        # uvicorn's access record: (client, method, path, http version, status).
+        args = record.args
+        if not (isinstance(args, tuple) and len(args) == 5 and isinstance(args[2], str)):
+            return True
+        if not is_static(args[2]):
+            return True
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+
+
 def redact_uvicorn_logs() -> None:
-    """Install the filter on uvicorn's loggers (once; uvicorn configures them at start)."""
+    """Install the filters on uvicorn's loggers (once; uvicorn configures them at start)."""
     for name in _LOGGERS:
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactTokens) for f in logger.filters):
             logger.addFilter(RedactTokens())
+    access = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, StaticAtDebug) for f in access.filters):
+        access.addFilter(StaticAtDebug())

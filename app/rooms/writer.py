@@ -173,6 +173,19 @@ class RoomWriter:
         self._stopping = True
         self._wake.set()
 
+    async def _report_lease_lost(self) -> None:
+        """A warning only when another writer holds the room now: alone, a node loses a
+        lease when the room ended under it or its lease ran out, and simply takes the
+        room again when it is next needed."""
+        try:
+            taken = await self._store.leased(self.room_id)
+        except Exception:  # the store is down: its own errors say so
+            taken = False
+        if taken:
+            log.warning("room %s: lease lost; another node carries on", self.room_id)
+        else:
+            log.info("room %s: lease lapsed; the room is taken again when needed", self.room_id)
+
     async def run(self) -> None:
         """Apply the log until idle, stopped or the lease is lost; then release the lease."""
         store = self._store
@@ -183,7 +196,7 @@ class RoomWriter:
                 return
             await self._loop(cursor)
         except LeaseLost:
-            log.warning("room %s: lease lost; another node carries on", self.room_id)
+            await self._report_lease_lost()
         finally:
             self._accepting = False
             if self._timer is not None:

@@ -37,3 +37,33 @@ def test_the_services_script_leaves_running_services_alone() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "starting" not in done.stdout
+
+
+def test_the_first_start_says_what_it_is_doing_and_keeps_pip_quiet(tmp_path: Path) -> None:
+    # The script in a directory of its own whose .venv python records what it is asked
+    # to run: the first `./dev serve` announces the set-up before pip runs, quietly; the
+    # second goes straight to the server.
+    (tmp_path / "dev").write_text((ROOT / "dev").read_text())
+    (tmp_path / "dev").chmod(0o755)
+    (tmp_path / "pyproject.toml").write_text("")
+    python = tmp_path / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(
+        '#!/bin/sh\necho "python $*" >> "$(dirname "$0")/../calls"\necho "ran $*" >&2\n'
+    )
+    python.chmod(0o755)
+
+    def serve() -> list[str]:
+        done = subprocess.run(
+            [str(tmp_path / "dev"), "serve"], capture_output=True, text=True, timeout=30, check=True
+        )
+        return done.stderr.splitlines()
+
+    first = serve()
+    assert first[0] == "Setting up .venv (first start, about a minute)…"
+    calls = (tmp_path / ".venv" / "calls").read_text().splitlines()
+    pip_calls = [c for c in calls if " pip install " in c]
+    assert len(pip_calls) == 2 and all(" -qq " in c for c in pip_calls)
+    assert calls[-1] == "python -m app"
+    second = serve()
+    assert second == ["ran -m app"]

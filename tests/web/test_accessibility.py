@@ -1,6 +1,7 @@
 """axe-core (the npm package's build, kept in tests/web/vendor, loaded into the page) on
-the lobby, the table and the scoreboard, in English and Danish, desktop and phone: no
-serious or critical violations."""
+the lobby, the table and the scoreboard, in English, Danish and Icelandic, desktop and
+phone, and on the account, profile and leaderboard pages in every language: no serious or
+critical violations."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ def _clean(violations):
     return "\n".join(f"{v['impact']} {v['id']}: {v['help']} {v['nodes']}" for v in violations)
 
 
-@pytest.mark.parametrize(("lang", "device"), [("en", {}), ("da", PHONE)])
+@pytest.mark.parametrize(("lang", "device"), [("en", {}), ("da", PHONE), ("is", {})])
 def test_lobby_table_and_scoreboard_have_no_serious_violations(
     new_page, server_url, axe, lang, device
 ):
@@ -79,3 +80,19 @@ def test_lobby_table_and_scoreboard_have_no_serious_violations(
     expect(anna.get_by_test_id("summary").get_by_test_id("match-scoreboard")).to_be_visible()
     found = axe(anna)
     assert not found, "scoreboard:\n" + _clean(found)
+
+
+@pytest.mark.parametrize(
+    "path", ["account.html", "player.html?name=nobody_here", "leaderboard.html"]
+)
+def test_the_account_pages_have_no_serious_violations_in_any_language(
+    new_page, server_url, axe, path
+):
+    page = new_page(**PHONE)
+    page.goto(f"{server_url}/{path}")
+    expect(page.locator("main")).not_to_be_empty()
+    for lang in page.get_by_test_id("language").evaluate("s => [...s.options].map((o) => o.value)"):
+        page.get_by_test_id("language").select_option(lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        found = axe(page)
+        assert not found, f"{path} in {lang}:\n" + _clean(found)

@@ -165,9 +165,14 @@ def test_a_rated_matchs_summary_shows_each_rated_seats_rating_change(
         expect(row.locator(".change")).to_have_text(
             f"{change['ratingBefore']} → {change['ratingAfter']}? ({signed})"
         )
+        # Why it moved: the place among the match's players.
+        place = "1st" if change["seat"] == 0 else "2nd"
+        expect(row.get_by_test_id("rating-reason")).to_contain_text(f"{place} of 2")
     assert rated["seats"][0]["ratingAfter"] > 1500 > rated["seats"][1]["ratingAfter"]
-    # The block just under the felt (on a phone the felt sticks to the top edge).
-    block.evaluate("el => window.scrollTo(0, el.getBoundingClientRect().top + scrollY - 240)")
+    # The changes on the first screen, without scrolling (the table folds away on a phone).
+    assert page.evaluate("window.scrollY") == 0
+    b = block.bounding_box()
+    assert b and b["y"] >= 0 and b["y"] + b["height"] <= size[1]
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= size[0]
     shot(page, f"82-rating-change-{size[0]}", full_page=False)
@@ -177,3 +182,27 @@ def _match_id(base: str, name: str) -> str:
     """The match just played: the newest of the account's profile."""
     recent = httpx.get(f"{base}/api/players/{name}").json()["recent"]
     return str(recent[0]["matchId"])
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "laptop"])
+def test_the_room_form_has_a_rated_switch_for_a_signed_in_host(new_page, server_url, size):
+    base = server_url
+    page: Page = new_page(viewport={"width": size[0], "height": size[1]})
+    # A guest's form says rated play needs an account, and has no switch.
+    open_settled_lobby(page, base)
+    expect(page.get_by_test_id("rated-needs-account")).to_contain_text("need an account")
+    expect(page.get_by_test_id("rated")).to_have_count(0)
+    eve = _sign_up(base, "Eve")
+    _signed_in(page, base, eve)
+    open_settled_lobby(page, base)
+    switch = page.get_by_test_id("rated")
+    expect(switch).not_to_be_checked()
+    switch.check()
+    b = switch.bounding_box()
+    assert b and b["x"] >= 0 and b["x"] + b["width"] <= size[0]
+    page.get_by_test_id("create-room").click()
+    page.wait_for_url(ROOM_URL)
+    room_id = page.url.split("/room/")[1].split("?")[0]
+    info = httpx.get(f"{base}/api/rooms/{room_id}").json()
+    assert info["rated"] is True
+    assert _seats(base, room_id)[0][0] == eve["name"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -536,29 +537,40 @@ def test_draft_and_unknown_variant_actions_get_buttons(page):
     assert sent(page) == [{"type": "discard"}, {"type": "turnCard"}]
 
 
-def test_both_languages_have_every_text(page):
-    """Every UI text exists in English and Danish. Options the engine adds later fall back
-    to the server's English help and a readable name, so each still gets a label."""
+def test_every_language_has_every_text(page):
+    """Every UI text exists in every language of the catalogue (English, Danish,
+    Icelandic; a plural form only where the language's words change with the count), and
+    every option has a label in each and help in each but English (the
+    server's help is the English one). Options the engine adds later fall back to the
+    server's English help and a readable name, so each still gets a label."""
     missing = page.evaluate(
         """async () => {
             const i18n = await import('/js/i18n.js');
             const { STRINGS, OPTION_TEXT, CHOICE_TEXT } = i18n.CATALOGUES;
             const out = [];
-            for (const [a, b] of [['en', 'da'], ['da', 'en']]) {
-                for (const key of Object.keys(STRINGS[a])) {
-                    if (!(key in STRINGS[b])) out.push(`${b}: ${key}`);
-                }
-                for (const key of Object.keys(CHOICE_TEXT[a])) {
-                    if (!(key in CHOICE_TEXT[b])) out.push(`${b} choice: ${key}`);
+            // A plural form ("player.ratedGames.one") is needed only where the language's
+            // words differ by count; its base key is needed everywhere.
+            const form = /[.](zero|one|two|few|many)$/;
+            for (const a of i18n.LANGUAGES) {
+                for (const b of i18n.LANGUAGES) {
+                    for (const key of Object.keys(STRINGS[a])) {
+                        const needed = key.replace(form, '');
+                        if (!(needed in STRINGS[b])) out.push(`${b}: ${needed}`);
+                    }
+                    for (const key of Object.keys(CHOICE_TEXT[a])) {
+                        if (!(key in CHOICE_TEXT[b])) out.push(`${b} choice: ${key}`);
+                    }
                 }
             }
             for (const [name, text] of Object.entries(OPTION_TEXT)) {
-                for (const lang of ['en', 'da']) {
-                    if (!(text[lang]?.[0] && text[lang]?.[1])) out.push(`${lang} option: ${name}`);
+                for (const lang of i18n.LANGUAGES) {
+                    if (!text[lang]?.[0]) out.push(`${lang} option: ${name}`);
+                    const help = text[lang]?.[1];
+                    if (lang === 'en' ? help : !help) out.push(`${lang} help: ${name}`);
                 }
             }
             const { options } = await (await fetch('/api/rules')).json();
-            for (const lang of ['da', 'en']) {
+            for (const lang of i18n.LANGUAGES) {
                 i18n.setLanguage(lang);
                 for (const o of options) {
                     if (!i18n.optionLabel(o.name) || !i18n.optionHelp(o.name, o.help)) {
@@ -570,6 +582,42 @@ def test_both_languages_have_every_text(page):
         }"""
     )
     assert missing == []
+
+
+def test_counts_and_places_read_in_each_language(page):
+    """Plurals by the language's own rules (Intl.PluralRules; Icelandic's 21 is singular),
+    places written out, and the quick-play wait in words with and without the server's
+    counts."""
+    said = page.evaluate(
+        """async () => {
+            const i18n = await import('/js/i18n.js');
+            const { placesText } = await import('/js/accounts/places.js');
+            const { waitText } = await import('/js/accounts/play-now.js');
+            const out = {};
+            for (const lang of i18n.LANGUAGES) {
+                i18n.setLanguage(lang);
+                out[lang] = [
+                    i18n.t('player.ratedGames', { n: 1 }),
+                    i18n.t('player.ratedGames', { n: 21 }),
+                    placesText({ 2: 1, 1: 3 }),
+                    waitText({ waitedSeconds: 6, waiting: 2, fillSeconds: 14 }),
+                    waitText({ waitedSeconds: 6 }),
+                ];
+            }
+            i18n.setLanguage('en');
+            return out;
+        }"""
+    )
+    assert said["en"] == [
+        "1 rated game",
+        "21 rated games",
+        "1st: 3 times, 2nd: once",
+        "2 players waiting; bots fill the table in 14 s",
+        "Looking for players… 6 s",
+    ]
+    assert said["da"][:3] == ["1 ratet spil", "21 ratede spil", "1.: 3 gange, 2.: én gang"]
+    assert said["is"][:3] == ["1 metinn leikur", "21 metinn leikur", "1.: 3 sinnum, 2.: 1 sinni"]
+    assert said["is"][3] == "2 leikmenn bíða; vélmenni fylla borðið eftir 14 s"
 
 
 def test_flip_cards_show_the_side_in_play(page):
@@ -681,3 +729,99 @@ def test_picker_closes_on_escape_and_gives_focus_back(page):
     expect(page.locator("dialog.picker")).to_have_count(0)
     assert page.evaluate("window.__picked") == "none"
     assert page.evaluate("document.activeElement.dataset.card") == "W"
+
+
+def _uncovered_on_screen(page, testid):
+    """The element is inside the viewport and nothing is drawn over its middle."""
+    return page.get_by_test_id(testid).evaluate(
+        """(el) => {
+          const r = el.getBoundingClientRect();
+          const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+          return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth
+            && (hit === el || el.contains(hit));
+        }"""
+    )
+
+
+def test_a_deals_end_shows_its_next_step_and_rating_changes_on_the_first_screen(page, shot):
+    players = [
+        {"seat": s, "name": n, "cards": 5, "score": 40 * s, "out": False, "connected": True}
+        for s, n in enumerate(["Anna", "Ben", "Cara", "Dan"])
+    ]
+    deals = [
+        {"deal": d, "winner": d % 4, "scores": [10, 20, 0, 5], "totals": [10 * d, 20 * d, 0, 5 * d]}
+        for d in (1, 2, 3)
+    ]
+    hand = ["R5", "G7", "W", "B+2", "Y1", "Y2", "G9", "R8", "B4"]
+    common = {
+        "players": players,
+        "hand": hand,
+        "winner": 1,
+        "dealScores": [0, 57, 0, 0],
+        "totals": [30, 87, 0, 15],
+        "reveal": [hand, [], ["G7", "B+2", "Y9", "R1", "R2", "B7"], ["Y4", "G2"]],
+        "room": {"deals": deals, "rated": True, "matchId": "no-such-match"},
+    }
+    dealt = base_view(phase="dealOver", legal=[{"type": "nextDeal"}], **common)
+    ended = base_view(phase="matchOver", legal=[], **common)
+    for width, height in ((390, 844), (1280, 800)):
+        page.set_viewport_size({"width": width, "height": height})
+        render(page, dealt)
+        page.evaluate("window.scrollTo(0, 0)")
+        assert _uncovered_on_screen(page, "next-deal"), width
+        if width < 900:
+            # The table folds away: the felt is gone and the dock is no longer pinned.
+            expect(page.locator(".table > .center")).to_be_hidden()
+            assert (
+                page.get_by_test_id("dock").evaluate("el => getComputedStyle(el).position")
+                == "static"
+            )
+        shot(page, f"84-deal-end-{width}", full_page=False)
+        render(page, ended)
+        page.evaluate("window.scrollTo(0, 0)")
+        assert _uncovered_on_screen(page, "rating-changes"), width
+
+
+def test_a_left_players_seat_is_logged_as_the_bot_that_plays_it(page):
+    lines = page.evaluate(
+        """async () => {
+            const { stampEvents } = await import('/js/stamp.js');
+            const { describeEvent, stampedContext } = await import('/js/events.js');
+            const seated = { players: [{ seat: 0, name: 'Anna' }, { seat: 1, name: 'Pia' }] };
+            const left = { players: [
+                { seat: 0, name: 'Anna' }, { seat: 1, name: 'Pia', left: true }] };
+            const ctx = { name: (seat) => ['Anna', 'Pia'][seat], you: 0 };
+            const events = [
+                ...stampEvents([{ type: 'leave', seat: 1 }], seated, left),
+                ...stampEvents([{ type: 'play', seat: 1, cards: ['G1'] }], left, left),
+            ];
+            return events.map((e) => describeEvent(e, stampedContext(e, ctx)));
+        }"""
+    )
+    assert lines == ["Pia left", "Bot for Pia played Green 1"]
+
+
+def test_the_colour_caption_never_covers_the_top_card(page):
+    page.set_viewport_size({"width": 390, "height": 844})
+    render(page, base_view())
+    render(page, base_view(top="G3", color="G", moves=13))  # a card lands: it moves in from below
+    top = page.get_by_test_id("top-card")
+    expect(top).to_have_class(re.compile(r"\blanded\b"))
+    card, caption = top.locator(".card"), top.locator(".color-name")
+    # Settled: the caption is below the card and its 5 px colour ring.
+    top.evaluate("el => el.getAnimations({ subtree: true }).forEach((a) => a.finish())")
+    assert (
+        caption.bounding_box()["y"] >= card.bounding_box()["y"] + card.bounding_box()["height"] + 5
+    )
+    # Landing (its first frame, over the caption): the card is drawn on top.
+    render(page, base_view(top="B3", color="B", moves=14))
+    top.evaluate(
+        """el => el.getAnimations({ subtree: true })
+            .forEach((a) => { a.pause(); a.currentTime = 0; })"""
+    )
+    b = card.bounding_box()
+    hit = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('.card') !== null",
+        [b["x"] + b["width"] / 2, b["y"] + b["height"] - 4],
+    )
+    assert hit

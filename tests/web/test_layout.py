@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
-from web_helpers import create_room, my_turn, phase, take_turn
+from web_helpers import create_room, my_turn, phase, show_rule, take_turn
 
 pytestmark = pytest.mark.browser
 
@@ -185,9 +185,8 @@ def test_rules_editor_puts_house_rules_first_and_keeps_save_in_reach(new_page, s
     save = page.get_by_test_id("save-rules")
     common.scroll_into_view_if_needed()
     assert on_screen(box(page, "[data-testid=save-rules]"), 1280, 800)
-    more.locator("summary").click()
     for option in ("unoPenalty", "wildValue", "drinks"):
-        page.locator(f"#rule-{option}").scroll_into_view_if_needed()
+        show_rule(page, option).scroll_into_view_if_needed()
         assert on_screen(box(page, "[data-testid=save-rules]"), 1280, 800), option
     shot(page, "75-rules-editor", full_page=False)
     # One deal: the editor and the summary say so, not "500 points".
@@ -244,7 +243,20 @@ def test_next_deal_scrolls_back_to_the_new_top_card(new_page, server_url, shot):
             moves += 1
         else:
             page.wait_for_timeout(100)
-    # Reading the scoreboard leaves the page scrolled down, at the button.
+    # The deal's end: the summary heads the page, "Next deal" on the first screen with
+    # nothing over it (the felt folded away, the dock no longer pinned over the page).
+    next_deal = page.get_by_test_id("next-deal")
+    expect(next_deal).to_be_visible()
+    page.wait_for_function("() => window.scrollY === 0")
+    assert on_screen(box(page, "[data-testid=next-deal]"), 390, 844)
+    assert next_deal.evaluate(
+        """(el) => { const r = el.getBoundingClientRect();
+          const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+          return el.contains(hit); }"""
+    )
+    expect(page.locator(".table > .center")).to_be_hidden()
+    shot(page, "76-phone-deal-end", full_page=False)
+    # Reading the scoreboard leaves the page scrolled down.
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     assert page.evaluate("window.scrollY") > 0
     page.get_by_test_id("next-deal").click()

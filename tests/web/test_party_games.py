@@ -10,7 +10,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-from web_helpers import ROOM_URL, hand, open_settled_lobby, seq, start, wait_change
+from web_helpers import ROOM_URL, hand, open_settled_lobby, seq, show_rule, start, wait_change
 
 pytestmark = pytest.mark.browser
 
@@ -23,10 +23,8 @@ def create_drinking_room(page: Page, base: str, player: str, preset: str) -> str
     page.get_by_test_id("player-name").fill(player)
     page.get_by_test_id("seats").fill("2")
     page.get_by_test_id("preset").select_option(preset)
-    drinks = page.locator("#rule-drinks")
-    if not drinks.is_checked():
-        page.get_by_test_id("rules-editor").locator("summary").click()
-        drinks.check()
+    if not page.locator("#rule-drinks").is_checked():
+        show_rule(page, "drinks").check()
     page.get_by_test_id("create-room").click()
     page.get_by_test_id("adult-yes").click()
     page.wait_for_url(ROOM_URL)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
-from web_helpers import create_room, join_from_list, open_settled_lobby, start
+from web_helpers import create_room, join_from_list, open_settled_lobby, show_rule, start
 
 pytestmark = pytest.mark.browser
 
@@ -199,7 +199,7 @@ def test_the_lobby_form_says_what_it_means(page):
     # Rommy: a description, and none of the classic options that do not apply.
     page.get_by_test_id("preset").select_option("rommy")
     expect(page.locator("#preset-help")).not_to_have_text("")
-    page.get_by_test_id("rules-editor").locator("summary").click()
+    show_rule(page, "decks")
     expect(page.locator('[data-option="stacking"]')).to_be_hidden()
     expect(page.locator('[data-option="decks"]')).to_be_visible()
     # Two options, two labels.
@@ -256,22 +256,30 @@ def test_a_shared_link_shows_the_code_and_a_started_game_can_be_watched(new_page
     expect(cara.locator("#topbar-room").get_by_test_id("room-code")).to_have_text(code)
 
 
-def test_every_text_the_client_names_exists_in_both_languages(page):
-    """Each literal key the modules pass to t() (chat, sound, sharing, scoreboard and
-    the rest) has an English and a Danish text, and no two option labels read alike."""
+def test_every_text_the_client_names_exists_in_every_language(page):
+    """Each literal key the modules pass to t() (chat, sound, sharing, scoreboard, the
+    account pages and the rest) has a text in every language of the catalogue, and no two
+    option labels read alike."""
     import re
     from pathlib import Path
 
     web = Path(__file__).resolve().parents[2] / "web" / "js"
     keys = set()
-    for source in web.glob("*.js"):
+    for source in [*web.glob("*.js"), *web.glob("accounts/*.js")]:
         keys.update(re.findall(r"""\bt\(\s*["']([a-zA-Z][\w.]*)["']""", source.read_text()))
-    assert {"chat.send", "attention.soundOn", "share.copy", "summary.allDeals"} <= keys
+    assert {
+        "chat.send",
+        "attention.soundOn",
+        "share.copy",
+        "summary.allDeals",
+        "playNow.title",
+    } <= keys
     missing = page.evaluate(
         """async (keys) => {
-            const { STRINGS, OPTION_TEXT } = (await import('/js/i18n.js')).CATALOGUES;
-            const out = keys.filter((k) => !(k in STRINGS.en) || !(k in STRINGS.da));
-            for (const lang of ['en', 'da']) {
+            const { CATALOGUES, LANGUAGES } = await import('/js/i18n.js');
+            const { STRINGS, OPTION_TEXT } = CATALOGUES;
+            const out = keys.filter((k) => LANGUAGES.some((lang) => !(k in STRINGS[lang])));
+            for (const lang of LANGUAGES) {
               const labels = Object.values(OPTION_TEXT).map((t) => t[lang]?.[0]);
               const twice = labels.filter((l, i) => labels.indexOf(l) !== i);
               if (twice.length) out.push(`${lang} labels twice: ${twice}`);

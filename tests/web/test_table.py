@@ -16,6 +16,7 @@ from web_helpers import (
     my_turn,
     open_settled_lobby,
     phase,
+    show_rule,
     start,
     take_turn,
 )
@@ -154,10 +155,21 @@ def test_rules_editor_offers_every_option_and_creates_with_changes(new_page, ser
             assert control.get_attribute("min") == str(option["min"])
             assert control.get_attribute("max") == str(option["max"])
             expect(row).to_contain_text(f"{option['min']}-{option['max']}")
-    # Groups, and a preset fills in its values.
-    legends = editor.locator("fieldset legend").all_inner_texts()
-    assert legends[:3] == ["Play", "Deck", "Scoring and the match"]
-    assert len(legends) == len({o["group"] for o in options})
+    # Groups, each a section that folds, and a box that finds a rule by its words.
+    sections = editor.get_by_test_id("rule-section")
+    expect(sections.first).to_contain_text("Play")
+    groups = sections.evaluate_all("els => els.map((e) => e.dataset.group)")
+    assert groups[:3] == ["play", "deck", "scoring"]
+    assert len(groups) == len({o["group"] for o in options})
+    expect(rules.locator('.rule[data-option="bomb"]')).to_be_hidden()
+    page.get_by_test_id("rules-filter").fill("bomb")
+    expect(rules.locator('.rule[data-option="bomb"]')).to_be_visible()
+    expect(editor.locator(".rule[data-option]:visible")).to_have_count(1)
+    page.get_by_test_id("rules-filter").fill("no such rule")
+    expect(page.get_by_test_id("rules-filter-none")).to_be_visible()
+    page.get_by_test_id("rules-filter").fill("")
+    expect(editor.locator(".rule[data-option]:visible")).to_have_count(0)
+    # A preset fills in its values.
     page.get_by_test_id("preset").select_option("house")
     expect(page.locator("#rule-stacking")).to_be_checked()
     expect(page.locator("#rule-jumpIn")).to_be_checked()
@@ -179,7 +191,7 @@ def test_danish_lobby(new_page, server_url, shot):
     page.get_by_test_id("rules-editor").locator("summary").click()
     expect(page.locator('.rule[data-option="stacking"] label')).to_have_text("Stabling")
     assert page.evaluate("document.documentElement.lang") == "da"
-    page.locator("#rule-unoPenalty").fill("5")
+    show_rule(page, "unoPenalty").fill("5")
     page.locator("#rule-unoPenalty").dispatch_event("change")
     shot(page, "35-lobby-da")
     # Switching language keeps what was typed into the rules editor.
@@ -219,7 +231,7 @@ def test_drinking_room_asks_every_player_for_their_age(new_page, server_url, sho
     anna.get_by_test_id("player-name").fill("Anna")
     anna.get_by_test_id("seats").fill("3")
     anna.get_by_test_id("rules-editor").locator("summary").click()
-    anna.locator("#rule-drinks").check()
+    show_rule(anna, "drinks").check()
     anna.get_by_test_id("create-room").click()
     anna.get_by_test_id("adult-yes").click()
     anna.wait_for_url(re.compile(r"#/room/"))

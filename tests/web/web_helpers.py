@@ -10,7 +10,7 @@ import re
 import time
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 ROOM_URL = re.compile(r"#/room/")
 
@@ -33,11 +33,8 @@ def create_room(
     if private:
         page.get_by_test_id("private").check()
     if options:
-        editor = page.get_by_test_id("rules-editor")
-        if not editor.evaluate("details => details.open"):
-            editor.locator("summary").click()
         for name, value in options.items():
-            control = page.locator(f"#rule-{name}")
+            control = show_rule(page, name)
             if isinstance(value, bool):
                 control.set_checked(value)
             elif isinstance(value, int):
@@ -49,6 +46,21 @@ def create_room(
     code = page.get_by_test_id("room-code").inner_text().strip()
     room_id = page.url.split("#/room/")[1].split("?")[0]
     return room_id, code
+
+
+def show_rule(page: Page, name: str) -> Locator:
+    """An option's control in the rules editor, on view: "More rules" opened and the
+    section that holds it unfolded (the common house rules need neither)."""
+    control = page.locator(f"#rule-{name}")
+    if control.is_visible():
+        return control
+    editor = page.locator(f'[data-testid="rules-editor"]:has(#rule-{name})')
+    if not editor.evaluate("details => details.open"):
+        editor.locator("summary").first.click()
+    toggle = page.locator(f'.rule-section:has(#rule-{name}) [data-testid="rule-section"]')
+    if toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    return control
 
 
 def join_by_code(page: Page, base: str, player: str, code: str) -> str:

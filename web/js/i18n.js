@@ -1,8 +1,13 @@
-// English and Danish UI text.
+// The one catalogue of UI text: English, Danish and Icelandic (the Icelandic block in
+// i18n-is.js, merged in below).
 //
-// Every visible string goes through t(), so switching language is re-rendering. Option
-// help comes from the server in English; the Danish lines for the options we know live
-// here and fall back to the server's English for options added later.
+// Every visible string goes through t(), so switching language is re-rendering; the
+// static pages (account, profile, leaderboard) mark theirs with data-i18n. Option help
+// comes from the server in English (the one source of it); the Danish and Icelandic lines
+// for the options we know live here and fall back to the server's English for options
+// added later.
+
+import { ICELANDIC } from "./i18n-is.js";
 
 const STRINGS = {
   en: {
@@ -101,6 +106,7 @@ const STRINGS = {
     "table.clockwise": "Play goes clockwise",
     "table.counterClockwise": "Play goes counter-clockwise",
     "table.drawPile": "Draw pile, {n} cards",
+    "table.drawPile.one": "Draw pile, {n} card",
     "table.draw": "Draw",
     "table.takePenalty": "Take {n}",
     "table.pass": "Pass",
@@ -128,6 +134,7 @@ const STRINGS = {
     "table.log": "What happened",
     "table.hand": "Your hand",
     "table.handCount": "Your hand, {n} cards",
+    "table.handCount.one": "Your hand, {n} card",
     "table.spectating": "You are watching; hands are hidden.",
     "table.deal": "Deal {n}",
     "table.dealer": "dealer",
@@ -135,6 +142,7 @@ const STRINGS = {
     "table.mustChooseColor": "Name the colour for the first card.",
     "table.sips": "{n} sips",
     "table.sipPoints": "{n} drink points",
+    "table.sipPoints.one": "{n} drink point",
     "table.followColor": "Play {color}, or draw (up to 3 cards) and pass.",
     "table.dumpColor": "You may play your {color} cards now, one by one (all or nothing).",
     "drinks.guide": "Drinks guide",
@@ -189,6 +197,7 @@ const STRINGS = {
     "bottle.tally": "Sips and pee cards",
     "bottle.peeCol": "Pee cards",
     "bottle.pile": "{n} cards left",
+    "bottle.pile.one": "{n} card left",
     "bottle.noCard": "No card turned yet",
     "bottle.turnedCount": "{n} turned",
     "bottle.round": "Round {n}",
@@ -233,6 +242,7 @@ const STRINGS = {
     "rommy.drawStock": "Draw from the stock",
     "rommy.drawN": "Draw {n}",
     "rommy.stockCount": "{n} cards in the stock",
+    "rommy.stockCount.one": "{n} card in the stock",
     "rommy.emptyPile": "Empty pile",
     "rommy.pileCount": "{n} in the discard pile",
     "rommy.takeDiscard": "Take the top card",
@@ -269,6 +279,7 @@ const STRINGS = {
     "event.party.turnCard": "{name} turned {card}: {action}",
     "event.party.takeDiscard": "{name} took {card} from the discard pile",
     "event.party.takePile": "{name} took the whole discard pile ({n} cards)",
+    "event.party.takePile.one": "{name} took the whole discard pile ({n} card)",
     "event.party.meld": "{name} melded {cards}",
     "event.party.layOff": "{name} laid off {cards} on meld {n}",
     "event.party.swapJoker": "{name} swapped {card} for the {joker} in meld {n}",
@@ -327,6 +338,7 @@ const STRINGS = {
     "event.skip": "{name} was skipped",
     "event.reverse": "Direction reversed",
     "event.penalty": "{name} took {n} penalty cards",
+    "event.penalty.one": "{name} took {n} penalty card",
     "event.callUno": "{name} called UNO!",
     "event.catchUno": "{name} caught {target} without UNO",
     "event.race": "{name} won the race of {n} claims (reaction {ms} ms, held {window} ms)",
@@ -419,6 +431,7 @@ const STRINGS = {
     "table.away": "away",
     "table.bot": "bot",
     "table.left": "left",
+    "table.botFor": "Bot for {name}",
     "table.countdown": "{s} s",
     "table.countdownBank": "{s} s + bank {bank} s",
     "table.bankLeft": "bank {s} s",
@@ -474,12 +487,97 @@ const STRINGS = {
     "summary.waitingHost": "You are ready: the host deals the next deal.",
     "summary.ready": "Ready for the next deal",
     "summary.close": "Close the scoreboard",
+
+    "lang.is": "Íslenska",
+    "nav.account": "Account",
+    "nav.brand": "UNO lobby",
+    "nav.leaderboard": "Leaderboard",
+    "lobby.rated": "Rated: the match changes the ratings of the accounts seated",
+    "lobby.ratedHelp": "Rated with two or more signed-in players; guests and bots play unrated.",
+    "lobby.ratedNeedsAccount": "Rated rooms need an account: sign in to host one.",
+    "pool.classic": "Classic",
+    "pool.duo": "UNO Duo",
+    "pool.flip": "UNO Flip",
+    "pool.party": "Party games",
+    "playNow.title": "Play now",
+    "playNow.pool": "Game",
+    "playNow.cancel": "Cancel",
+    "playNow.asAccount": "One rated deal against players near your rating, as {name}.",
+    "playNow.asGuest": "One rated deal against players near your level, as a guest.",
+    "playNow.joining": "Joining the queue…",
+    "playNow.joinFailed": "Could not join the queue.",
+    "playNow.looking": "Looking for players… {n} s",
+    "playNow.waiting": "{n} players waiting",
+    "playNow.waiting.one": "{n} player waiting",
+    "playNow.fillIn": "bots fill the table in {n} s",
+    "playNow.fillNow": "bots are filling the table",
+    "playNow.separator": "; ",
+    "playNow.found": "Table found!",
+    "playNow.dropped": "The queue dropped this ticket: try again.",
+    "playNow.left": "Left the queue.",
+    "summary.placeOf": "{place} of {n}",
+    "summary.placeTied": "{where}, tied on points",
+    "account.pageTitle": "UNO: your account",
+    "account.signedInAs": "Signed in as",
+    "account.profile": "Your profile",
+    "account.signOut": "Sign out",
+    "account.heading": "Sign in or sign up",
+    "account.intro": "An account keeps your name, your rating and your matches. Guests play by link as always.",
+    "account.name": "Name",
+    "account.password": "Password",
+    "account.signIn": "Sign in",
+    "account.signUp": "Sign up",
+    "error.account/name_taken": "That name is taken.",
+    "error.account/bad_name": "A name is 3-20 letters, digits, _ or -.",
+    "error.account/bad_password": "A password is 8-200 characters.",
+    "error.account/bad_credentials": "Wrong name or password.",
+    "error.account/too_many_failures": "Too many failed sign-ins: wait a minute and try again.",
+    "error.player_not_found": "No player has that name.",
+    "board.pageTitle": "UNO: leaderboard",
+    "board.heading": "Leaderboard",
+    "board.intro": "Players with at least 30 rated games, best first.",
+    "board.pool": "Pool",
+    "board.rank": "Rank",
+    "board.player": "Player",
+    "board.rating": "Rating",
+    "board.games": "Games",
+    "board.empty": "Nobody has 30 rated games in this pool yet.",
+    "player.pageTitle": "UNO: player",
+    "player.title": "UNO: {name}",
+    "player.ratings": "Ratings",
+    "player.ratedGames": "{n} rated games",
+    "player.ratedGames.one": "{n} rated game",
+    "player.chart": "Rating over the recent rated matches",
+    "player.chartSummary": "Rating {first} on {from}, {last} on {to}",
+    "player.chartEmpty": "No rated match yet.",
+    "player.chartRating": "Rating",
+    "player.stats": "Stats",
+    "player.matches": "Matches",
+    "player.wins": "Wins",
+    "player.places": "Places in rated matches",
+    "player.placesNone": "none yet",
+    "player.placeTimes": "{place}: {times}",
+    "player.times": "{n} times",
+    "player.times.one": "once",
+    "player.deals": "Deals",
+    "player.cardsPlayed": "Cards played",
+    "player.recent": "Recent matches",
+    "player.finished": "Finished",
+    "player.room": "Room",
+    "player.players": "Players",
+    "player.place": "Place",
+    "player.rating": "Rating",
+    "player.won": "won",
+    "player.notRated": "not rated",
     "rules.inForce": "Rules: {preset}",
     "rules.common": "Common house rules",
     "rules.more": "More rules ({n})",
     "rules.changedFrom": "Changed from the preset ({n}):",
     "rules.asPreset": "No changes from the preset.",
     "rules.all": "All rules ({n})",
+    "rules.filter": "Find a rule",
+    "rules.filterPlaceholder": "e.g. stack, points, draw",
+    "rules.filterNone": "No rule matches.",
     "rules.end.points": "Play to {n} points; {winner}.",
     "rules.end.pointsOrDeals": "Play to {n} points or {deals} deals, whichever comes first; {winner}.",
     "rules.end.oneDeal": "The match ends after one deal; {winner}.",
@@ -1106,6 +1204,7 @@ const STRINGS = {
     "table.away": "væk",
     "table.bot": "bot",
     "table.left": "gået",
+    "table.botFor": "Bot for {name}",
     "table.countdown": "{s} s",
     "table.countdownBank": "{s} s + bank {bank} s",
     "table.bankLeft": "bank {s} s",
@@ -1161,12 +1260,97 @@ const STRINGS = {
     "summary.waitingHost": "Du er klar: værten giver næste spil.",
     "summary.ready": "Klar til næste spil",
     "summary.close": "Luk pointtavlen",
+
+    "lang.is": "Íslenska",
+    "nav.account": "Konto",
+    "nav.brand": "UNO-lobby",
+    "nav.leaderboard": "Rangliste",
+    "lobby.rated": "Ratet: kampen ændrer ratingen for de konti der sidder med",
+    "lobby.ratedHelp": "Ratet med to eller flere indloggede spillere; gæster og bots spiller uden rating.",
+    "lobby.ratedNeedsAccount": "Ratede rum kræver en konto: log ind for at være vært for et.",
+    "pool.classic": "Klassisk",
+    "pool.duo": "UNO Duo",
+    "pool.flip": "UNO Flip",
+    "pool.party": "Festspil",
+    "playNow.title": "Spil nu",
+    "playNow.pool": "Spil",
+    "playNow.cancel": "Annuller",
+    "playNow.asAccount": "Ét ratet spil mod spillere nær din rating, som {name}.",
+    "playNow.asGuest": "Ét ratet spil mod spillere på dit niveau, som gæst.",
+    "playNow.joining": "Stiller dig i køen…",
+    "playNow.joinFailed": "Kunne ikke komme i køen.",
+    "playNow.looking": "Leder efter spillere… {n} s",
+    "playNow.waiting": "{n} spillere venter",
+    "playNow.waiting.one": "{n} spiller venter",
+    "playNow.fillIn": "bots fylder bordet om {n} s",
+    "playNow.fillNow": "bots fylder bordet nu",
+    "playNow.separator": "; ",
+    "playNow.found": "Bord fundet!",
+    "playNow.dropped": "Køen droppede billetten: prøv igen.",
+    "playNow.left": "Du forlod køen.",
+    "summary.placeOf": "{place} af {n}",
+    "summary.placeTied": "{where}, lige på point",
+    "account.pageTitle": "UNO: din konto",
+    "account.signedInAs": "Logget ind som",
+    "account.profile": "Din profil",
+    "account.signOut": "Log ud",
+    "account.heading": "Log ind eller opret en konto",
+    "account.intro": "En konto gemmer dit navn, din rating og dine kampe. Gæster spiller via link som altid.",
+    "account.name": "Navn",
+    "account.password": "Adgangskode",
+    "account.signIn": "Log ind",
+    "account.signUp": "Opret konto",
+    "error.account/name_taken": "Det navn er taget.",
+    "error.account/bad_name": "Et navn er 3-20 bogstaver, cifre, _ eller -.",
+    "error.account/bad_password": "En adgangskode er 8-200 tegn.",
+    "error.account/bad_credentials": "Forkert navn eller adgangskode.",
+    "error.account/too_many_failures": "For mange mislykkede forsøg: vent et minut og prøv igen.",
+    "error.player_not_found": "Ingen spiller hedder det.",
+    "board.pageTitle": "UNO: rangliste",
+    "board.heading": "Rangliste",
+    "board.intro": "Spillere med mindst 30 ratede spil, de bedste først.",
+    "board.pool": "Pulje",
+    "board.rank": "Plads",
+    "board.player": "Spiller",
+    "board.rating": "Rating",
+    "board.games": "Spil",
+    "board.empty": "Ingen har 30 ratede spil i denne pulje endnu.",
+    "player.pageTitle": "UNO: spiller",
+    "player.title": "UNO: {name}",
+    "player.ratings": "Ratings",
+    "player.ratedGames": "{n} ratede spil",
+    "player.ratedGames.one": "{n} ratet spil",
+    "player.chart": "Rating over de seneste ratede kampe",
+    "player.chartSummary": "Rating {first} den {from}, {last} den {to}",
+    "player.chartEmpty": "Ingen ratet kamp endnu.",
+    "player.chartRating": "Rating",
+    "player.stats": "Statistik",
+    "player.matches": "Kampe",
+    "player.wins": "Sejre",
+    "player.places": "Placeringer i ratede kampe",
+    "player.placesNone": "ingen endnu",
+    "player.placeTimes": "{place}: {times}",
+    "player.times": "{n} gange",
+    "player.times.one": "én gang",
+    "player.deals": "Spil",
+    "player.cardsPlayed": "Kort lagt",
+    "player.recent": "Seneste kampe",
+    "player.finished": "Slut",
+    "player.room": "Rum",
+    "player.players": "Spillere",
+    "player.place": "Plads",
+    "player.rating": "Rating",
+    "player.won": "vandt",
+    "player.notRated": "uden rating",
     "rules.inForce": "Regler: {preset}",
     "rules.common": "Almindelige husregler",
     "rules.more": "Flere regler ({n})",
     "rules.changedFrom": "Ændret fra forvalget ({n}):",
     "rules.asPreset": "Ingen ændringer fra forvalget.",
     "rules.all": "Alle regler ({n})",
+    "rules.filter": "Find en regel",
+    "rules.filterPlaceholder": "fx stabl, point, træk",
+    "rules.filterNone": "Ingen regel passer.",
     "rules.end.points": "Spil til {n} point; {winner}.",
     "rules.end.pointsOrDeals": "Spil til {n} point eller {deals} spil, hvad der kommer først; {winner}.",
     "rules.end.oneDeal": "Kampen slutter efter ét spil; {winner}.",
@@ -1381,243 +1565,243 @@ const STRINGS = {
   },
 };
 
-// Option labels and help in both languages; the English help repeats the engine's
-// wording so a missing server description still reads well.
+// Option labels in every language, and help in the languages the server does not speak
+// (its English help is the one source of that).
 const OPTION_TEXT = {
   stacking: {
-    en: ["Stacking", "Draw Two on Draw Two, Wild Draw Four on Wild Draw Four pass the growing penalty on"],
+    en: ["Stacking"],
     da: ["Stabling", "Træk to på Træk to og Træk fire på Træk fire sender den voksende straf videre"],
   },
   jumpIn: {
-    en: ["Jump-in", "Anyone holding an exact copy of the top card may play it out of turn"],
+    en: ["Jump-in"],
     da: ["Hop ind", "Den der har et kort helt magen til det øverste, må lægge det uden for tur"],
   },
   jumpInContinuesFrom: {
-    en: ["After a jump-in", "Play continues from the jumper, or stays with the turn holder"],
+    en: ["After a jump-in"],
     da: ["Efter et hop ind", "Spillet fortsætter fra den der hoppede ind, eller bliver hos den der havde tur"],
   },
   sevenZero: {
-    en: ["Seven-zero", "A 7 swaps hands with a chosen player; a 0 passes every hand on"],
+    en: ["Seven-zero"],
     da: ["Syv-nul", "Et 7-tal bytter hånd med en valgt spiller; et 0 sender alle hænder videre"],
   },
   zeroPassDirection: {
-    en: ["Direction of a 0's pass", "Which way hands pass when a 0 is played"],
+    en: ["Direction of a 0's pass"],
     da: ["Retning for nul-byttet", "Hvilken vej hænderne går når der lægges et 0"],
   },
   drawToMatch: {
-    en: ["Draw to match", "Draw until you can play instead of drawing one card"],
+    en: ["Draw to match"],
     da: ["Træk til du kan", "Træk til du kan lægge i stedet for at trække ét kort"],
   },
   drawToMatchCap: {
-    en: ["Draw-to-match cap", "Most cards drawn under draw to match (0: no cap)"],
+    en: ["Draw-to-match cap"],
     da: ["Loft for træk til du kan", "Højst så mange kort trækkes (0: intet loft)"],
   },
   unoPenalty: {
-    en: ["UNO penalty", "Cards drawn when caught not calling UNO (0: no penalty)"],
+    en: ["UNO penalty"],
     da: ["UNO-straf", "Kort man trækker når man bliver grebet uden at sige UNO (0: ingen straf)"],
   },
   decks: {
-    en: ["Decks", "Decks shuffled together (two for 7-10 players)"],
+    en: ["Decks"],
     da: ["Kortspil", "Antal kortspil blandet sammen (to til 7-10 spillere)"],
   },
   wildDrawFourChallenge: {
-    en: ["Wild Draw Four challenge", "The victim of a Wild Draw Four may challenge it"],
+    en: ["Wild Draw Four challenge"],
     da: ["Udfordr Træk fire", "Den der rammes af Træk fire må udfordre det"],
   },
   wildDrawFourRestriction: {
-    en: ["Wild Draw Four allowed", "When a Wild Draw Four may be played"],
+    en: ["Wild Draw Four allowed"],
     da: ["Træk fire tilladt", "Hvornår man må lægge Træk fire"],
   },
   firstCardWild: {
-    en: ["Wild as first card", "The first player names the colour, or it is reshuffled"],
+    en: ["Wild as first card"],
     da: ["Joker som første kort", "Den første spiller vælger farven, eller kortet blandes tilbage"],
   },
   firstCardWildDrawFour: {
-    en: ["Wild Draw Four as first card", "It goes back and is reshuffled, or is buried in the pile"],
+    en: ["Wild Draw Four as first card"],
     da: ["Træk fire som første kort", "Det blandes tilbage, eller stikkes ind i bunken"],
   },
   forbidActionFinish: {
-    en: ["Finish on a number", "The last card must be a number card"],
+    en: ["Finish on a number"],
     da: ["Slut på et tal", "Det sidste kort skal være et talkort"],
   },
   stackDrawFour: {
-    en: ["Stack Wild Draw Four", "A Wild Draw Four may be laid on a Wild Draw Four (also without stacking)"],
+    en: ["Stack Wild Draw Four"],
     da: ["Stabl Træk fire", "Et Træk fire må lægges på et Træk fire (også uden stabling)"],
   },
   crossStack: {
-    en: ["Cross-stacking", "A Draw Two on a Wild Draw Four, a Wild Draw Four on a Draw Two, or both"],
+    en: ["Cross-stacking"],
     da: ["Stabling på tværs", "Træk to på Træk fire, Træk fire på Træk to, eller begge veje"],
   },
   reverseDeflect: {
-    en: ["Reverse sends it back", "A Reverse sends a pending draw penalty back to the player who laid it"],
+    en: ["Reverse sends it back"],
     da: ["Retur sender den tilbage", "En Retur sender en ventende trækstraf tilbage til den der lagde den"],
   },
   skipDeflect: {
-    en: ["Skip passes it on", "A Skip passes a pending draw penalty on to the next player"],
+    en: ["Skip passes it on"],
     da: ["Spring over sender den videre", "Et Spring over sender en ventende trækstraf videre til næste spiller"],
   },
   forcedPlay: {
-    en: ["Forced play", "A player who can play must play: no drawing instead (a penalty may be taken)"],
+    en: ["Forced play"],
     da: ["Tvunget spil", "Kan du lægge et kort, skal du lægge det: du må ikke trække i stedet (en straf må tages)"],
   },
   forcedPlayDrawn: {
-    en: ["Play the drawn card", "A card you draw that can be played must be played at once"],
+    en: ["Play the drawn card"],
     da: ["Læg det trukne kort", "Et kort du trækker, skal lægges med det samme, hvis det kan lægges"],
   },
   blindDraw: {
-    en: ["Blind draw", "The drawn card is not shown to you: if it can be played it is played at once"],
+    en: ["Blind draw"],
     da: ["Blindt træk", "Du ser ikke det trukne kort: kan det lægges, lægges det med det samme"],
   },
   strictUno: {
-    en: ["Strict UNO", "UNO must be called with (or before) the next-to-last card, never after"],
+    en: ["Strict UNO"],
     da: ["Streng UNO", "UNO skal siges med (eller før) det næstsidste kort, aldrig efter"],
   },
   misplayPenalty: {
-    en: ["Misplay penalty", "An illegal play attempt costs a card (the play itself is refused)"],
+    en: ["Misplay penalty"],
     da: ["Straf for fejlspil", "Et forsøg på et ulovligt kort koster et kort (selve kortet afvises)"],
   },
   noWildFinish: {
-    en: ["No wild finish", "The last card may not be a wild"],
+    en: ["No wild finish"],
     da: ["Ikke slut på joker", "Det sidste kort må ikke være en joker"],
   },
   bomb: {
-    en: ["Bomb", "Three or more cards of one number played together make everyone else draw one"],
+    en: ["Bomb"],
     da: ["Bombe", "Tre eller flere kort med samme tal lagt sammen får alle andre til at trække ét"],
   },
   handLimit: {
-    en: ["Hand limit", "A hand of this many cards is out of the deal, or draws no more (0: off, else 8-30)"],
+    en: ["Hand limit"],
     da: ["Grænse for hånden", "En hånd med så mange kort er ude af spillet, eller trækker ikke flere (0: fra, ellers 8-30)"],
   },
   handLimitRule: {
-    en: ["At the hand limit", "A hand at the limit is out of the deal, or stops drawing"],
+    en: ["At the hand limit"],
     da: ["Ved grænsen", "En hånd ved grænsen er ude af spillet, eller holder op med at trække"],
   },
   handReveal: {
-    en: ["Hand reveal", "A hand of this many cards or more is shown to everyone (0: off, else 5-30)"],
+    en: ["Hand reveal"],
     da: ["Vis store hænder", "En hånd med så mange kort eller flere vises for alle (0: fra, ellers 5-30)"],
   },
   doubleScore: {
-    en: ["Double score", "Every deal counts twice towards the totals"],
+    en: ["Double score"],
     da: ["Dobbelte point", "Hvert spil tæller dobbelt i stillingen"],
   },
   teams: {
-    en: ["Teams", "Play in teams of 2 or 3, partners opposite, the team's scores added (0: off)"],
+    en: ["Teams"],
     da: ["Hold", "Spil i hold på 2 eller 3, makkerne over for hinanden, holdets point lagt sammen (0: fra)"],
   },
   placings: {
-    en: ["Placings", "Play on after the first player goes out until one is left; each going out scores"],
+    en: ["Placings"],
     da: ["Placeringer", "Spil videre efter den første går ud, til én er tilbage; hver der går ud, får point"],
   },
   blitzSeconds: {
-    en: ["Blitz clock", "A clock for the whole match per player; at 0 the match ends (0: off, else 60-3600 s)"],
+    en: ["Blitz clock"],
     da: ["Lynur", "Et ur for hele kampen for hver spiller; ved 0 slutter kampen (0: fra, ellers 60-3600 s)"],
   },
   shuffleSeats: {
-    en: ["Shuffle seats", "The seats are shuffled at the start of a match"],
+    en: ["Shuffle seats"],
     da: ["Bland pladserne", "Pladserne blandes når kampen starter"],
   },
   matchMode: {
-    en: ["Match", "Play to a target score, end after one deal, or knock out players over the target"],
+    en: ["Match"],
     da: ["Kamp", "Spil til et pointmål, stop efter ét spil, eller slå spillere over målet ud"],
   },
   targetScore: {
-    en: ["Target score", "The match ends when a total reaches this"],
+    en: ["Target score"],
     da: ["Pointmål", "Kampen slutter når en spiller når dette"],
   },
   roundLimit: {
-    en: ["Deal limit", "End after this many deals (0: play to the target)"],
+    en: ["Deal limit"],
     da: ["Antal spil", "Stop efter så mange spil (0: spil til pointmålet)"],
   },
   scoringMode: {
-    en: ["Scoring", "The winner scores everyone's hands (highest wins), or each scores their own (lowest wins)"],
+    en: ["Scoring"],
     da: ["Pointgivning", "Vinderen får alles kort (flest point vinder), eller hver får sine egne (færrest vinder)"],
   },
   numberCards: {
-    en: ["Number cards", "Number cards score their face value or ten"],
+    en: ["Number cards"],
     da: ["Talkort", "Talkort giver deres pålydende eller ti point"],
   },
   actionValue: {
-    en: ["Action card points", "Points for Skip, Reverse, Draw Two"],
+    en: ["Action card points"],
     da: ["Point for handlingskort", "Point for Spring over, Retur, Træk to"],
   },
   wildValue: {
-    en: ["Wild points", "Points for a Wild"],
+    en: ["Wild points"],
     da: ["Point for joker", "Point for Skift farve"],
   },
   wildDrawFourValue: {
-    en: ["Wild Draw Four points", "Points for a Wild Draw Four"],
+    en: ["Wild Draw Four points"],
     da: ["Point for Træk fire", "Point for Skift farve, træk fire"],
   },
   multiPlay: {
-    en: ["Several cards at once", "Play several cards of one number, or one action type, at once"],
+    en: ["Several cards at once"],
     da: ["Flere kort på én gang", "Læg flere kort med samme tal, eller samme slags handlingskort, på én gang"],
   },
   stackWildDrawFour: {
-    en: ["Stack Wild Draw Fours", "With stacking, Wild Draw Fours stack too (not only Draw Twos)"],
+    en: ["Stack Wild Draw Fours"],
     da: ["Stabl også Træk fire", "Med stabling kan Træk fire også stables (ikke kun Træk to)"],
   },
   drawFourFollowColor: {
-    en: ["Follow the Wild Draw Four", "After taking a Wild Draw Four you must play its colour, or draw up to 3 and pass"],
+    en: ["Follow the Wild Draw Four"],
     da: ["Følg Træk fire", "Efter Træk fire skal du lægge dens farve, ellers trække op til 3 og stå over"],
   },
   firstCardPlayedByDealer: {
-    en: ["Dealer plays the first card", "An action card turned up first acts as if the dealer had played it"],
+    en: ["Dealer plays the first card"],
     da: ["Giveren lægger første kort", "Et handlingskort vendt op først virker som om giveren havde lagt det"],
   },
   wildDrawEight: {
-    en: ["Wild Draw Eight cards", "Wild Draw Eight cards added to the deck"],
+    en: ["Wild Draw Eight cards"],
     da: ["Træk otte-kort", "Antal Træk otte-kort lagt i bunken"],
   },
   everybodyDrawsTwo: {
-    en: ["Everybody Draws Two cards", "Everybody Draws Two cards added to the deck"],
+    en: ["Everybody Draws Two cards"],
     da: ["Alle trækker to-kort", "Antal Alle trækker to-kort lagt i bunken"],
   },
   zeroPass: {
-    en: ["Zero passes hands", "A 0 passes every hand on (without the 7 swap)"],
+    en: ["Zero passes hands"],
     da: ["Nul sender hænder", "Et 0 sender alle hænder videre (uden 7-byttet)"],
   },
   sevenSwap: {
-    en: ["Seven swaps hands", "A 7 swaps hands with a chosen opponent (without the 0 pass)"],
+    en: ["Seven swaps hands"],
     da: ["Syv bytter hånd", "Et 7-tal bytter hånd med en valgt modspiller (uden 0-videregivelsen)"],
   },
   swapOnLastCard: {
-    en: ["Swap on the last card", "A 0 or 7 played as the last card still passes or swaps hands: no win"],
+    en: ["Swap on the last card"],
     da: ["Byt på sidste kort", "Et 0 eller 7 som sidste kort sender eller bytter stadig hænder: ingen sejr"],
   },
   penaltyDrawToMatch: {
-    en: ["Draw to match after a penalty", "After a draw penalty keep drawing until a playable card comes, and you may play it"],
+    en: ["Draw to match after a penalty"],
     da: ["Træk til du kan efter straf", "Efter strafkort trækker du videre til et kort kan lægges, og du må lægge det"],
   },
   drawnCardPlayable: {
-    en: ["Play a drawn card", "A playable card you draw may be played at once (DrukUNO: drawing ends the turn)"],
+    en: ["Play a drawn card"],
     da: ["Læg et trukket kort", "Et kort du trækker, må lægges med det samme, hvis det passer (DrukUNO: et træk slutter turen)"],
   },
   drinks: {
-    en: ["Drinking tally", "Keep a tally of sips (DrukUNO drinking rules)"],
+    en: ["Drinking tally"],
     da: ["Tæl slurke", "Før regnskab med slurkene (DrukUNOs drikkeregler)"],
   },
   sipsAsPoints: {
-    en: ["Points instead of sips", "Count the tally as points instead of sips"],
+    en: ["Points instead of sips"],
     da: ["Point i stedet for slurke", "Tæl regnskabet som point i stedet for slurke"],
   },
   dealMethod: {
-    en: ["Dealing", "Deal seven each, or draft them (UNO Duo)"],
+    en: ["Dealing"],
     da: ["Kortgivning", "Giv syv hver, eller vælg dem på skift (UNO Duo)"],
   },
   firstCardRules: {
-    en: ["First card", "How the first card acts: the official rules or UNO Duo's"],
+    en: ["First card"],
     da: ["Første kort", "Hvordan det første kort virker: de officielle regler eller UNO Duos"],
   },
   reverseDumpsColor: {
-    en: ["Reverse dumps its colour", "A Reverse may be followed by every card of its colour in your hand (all or nothing)"],
+    en: ["Reverse dumps its colour"],
     da: ["Retur tømmer farven", "Efter en Retur må du lægge alle dine kort i dens farve (alle eller ingen)"],
   },
   flipPiles: {
-    en: ["Flip turns the piles", "A Flip turns the piles over (bottom card on top) or flips each card in place"],
+    en: ["Flip turns the piles"],
     da: ["Vend vender bunkerne", "Et Vend-kort vender bunkerne om (nederste kort øverst) eller vender hvert kort på stedet"],
   },
   wildDrawFourPlaysAgain: {
-    en: ["Wild Draw Four plays again", "The player of a Wild Draw Four takes another turn"],
+    en: ["Wild Draw Four plays again"],
     da: ["Træk fire giver ny tur", "Den der lægger Træk fire, får en tur mere"],
   },
 };
@@ -1685,7 +1869,13 @@ const CHOICE_TEXT = {
   },
 };
 
-export const LANGUAGES = ["en", "da"];
+STRINGS.is = ICELANDIC.strings;
+CHOICE_TEXT.is = ICELANDIC.choices;
+for (const [name, text] of Object.entries(ICELANDIC.options)) {
+  if (OPTION_TEXT[name]) OPTION_TEXT[name].is = text;
+}
+
+export const LANGUAGES = ["en", "da", "is"];
 const STORAGE_KEY = "uno.lang";
 // For the translation-completeness test.
 export const CATALOGUES = { STRINGS, OPTION_TEXT, CHOICE_TEXT };
@@ -1699,7 +1889,17 @@ function initialLanguage() {
   } catch {
     // localStorage can be unavailable (private mode); fall through to the browser's choice.
   }
-  return (navigator.language || "en").toLowerCase().startsWith("da") ? "da" : "en";
+  return fromBrowser(navigator.languages?.length ? navigator.languages : [navigator.language]);
+}
+
+/** The first of the browser's languages we speak ("da-DK" is "da"; "nb" reads Danish). */
+export function fromBrowser(wanted) {
+  for (const tag of wanted) {
+    const base = String(tag || "").toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+    if (base === "nb" || base === "no" || base === "nn") return "da";
+  }
+  return "en";
 }
 
 export function language() {
@@ -1728,14 +1928,49 @@ export function has(key) {
   return Object.hasOwn(STRINGS[current], key) || Object.hasOwn(STRINGS.en, key);
 }
 
-/** The text for `key` with `{name}` placeholders filled from `params`. */
+const pluralRules = {};
+
+/** The plural form a count takes in the language of now ("one", "other"...). */
+function pluralOf(n) {
+  pluralRules[current] ??= new Intl.PluralRules(current);
+  return pluralRules[current].select(n);
+}
+
+/**
+ * The text for `key` with `{name}` placeholders filled from `params`. With a count
+ * `params.n`, `key.<form>` is taken where the language has it for that count's plural
+ * form (Intl.PluralRules: "1 rated game", "21 leikur" in Icelandic).
+ */
 export function t(key, params = {}) {
-  // A count of one may have a sentence of its own ("1 slurk", not "1 slurke").
-  if (Number(params.n) === 1 && has(`${key}.one`)) key = `${key}.one`;
+  if (params.n !== undefined && Number.isFinite(Number(params.n))) {
+    const form = `${key}.${pluralOf(Number(params.n))}`;
+    if (Object.hasOwn(STRINGS[current], form)) key = form;
+  }
   const template = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   return template.replace(/\{(\w+)\}/g, (whole, name) =>
     Object.hasOwn(params, name) ? String(params[name]) : whole,
   );
+}
+
+const ordinalRules = new Intl.PluralRules("en", { type: "ordinal" });
+const ENGLISH_ORDINALS = { one: "st", two: "nd", few: "rd", other: "th" };
+
+/** A place written out: "2nd" in English, "2." in Danish and Icelandic. */
+export function ordinal(n) {
+  if (current === "en") return `${n}${ENGLISH_ORDINALS[ordinalRules.select(n)]}`;
+  return `${n}.`;
+}
+
+/**
+ * Words of a static page: each element's `data-i18n` key fills its text,
+ * `data-i18n-label` its aria-label, `data-i18n-placeholder` its placeholder; the page's
+ * `<html lang>` follows.
+ */
+export function translatePage(root = document) {
+  document.documentElement.lang = current;
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
 }
 
 /** A refused action's code in words; unknown codes fall back to the server's message. */
@@ -1753,8 +1988,7 @@ export function optionLabel(name) {
 }
 
 export function optionHelp(name, serverHelp) {
-  if (current !== "en" && OPTION_TEXT[name]?.[current]) return OPTION_TEXT[name][current][1];
-  return serverHelp || OPTION_TEXT[name]?.en?.[1] || "";
+  return OPTION_TEXT[name]?.[current]?.[1] || serverHelp || "";
 }
 
 export function choiceLabel(choice) {

@@ -100,7 +100,7 @@ export function showLobby(root, params = {}) {
   let catalogue = null;
   // Made once: a wait in the queue outlives the lobby's re-renders.
   const playNow = playNowSection(() => form.name.trim());
-  const form = { name: storage.name(), roomName: "", seats: 4, private: false, code: params.code || "" };
+  const form = { name: storage.name(), roomName: "", seats: 4, private: false, rated: false, code: params.code || "" };
 
   function requireName() {
     // Signed in, a seat is the account's and has its name.
@@ -243,6 +243,8 @@ export function showLobby(root, params = {}) {
       rules,
       seats: Number(form.seats),
       private: form.private,
+      // Ratings need accounts: a guest's form offers no switch.
+      rated: Boolean(signedIn()) && form.rated,
       // A table where one player falls asleep still finishes (the host may turn it off).
       turnSeconds: 30,
     };
@@ -475,11 +477,37 @@ export function showLobby(root, params = {}) {
           ),
           h("label", { for: "room-private" }, [t("lobby.private")]),
         ]),
+        ratedSwitch(),
         editor ? editor.element : h("p", { class: "muted" }, ["…"]),
         h("button", { type: "submit", class: "primary big", "data-testid": "create-room" }, [
           t("lobby.createButton"),
         ]),
       ]),
+    ]);
+  }
+
+  // Rated play: a signed-in host's switch; a guest is told it needs an account.
+  function ratedSwitch() {
+    if (!signedIn()) {
+      return h("p", { class: "hint", "data-testid": "rated-needs-account" }, [
+        t("lobby.ratedNeedsAccount"),
+        " ",
+        h("a", { href: "account.html" }, [t("nav.account")]),
+      ]);
+    }
+    return h("div", { class: "field check" }, [
+      bind(
+        h("input", {
+          id: "room-rated",
+          type: "checkbox",
+          "data-testid": "rated",
+          checked: form.rated,
+          "aria-describedby": "room-rated-help",
+        }),
+        "rated",
+      ),
+      h("label", { for: "room-rated" }, [t("lobby.rated")]),
+      h("p", { class: "hint", id: "room-rated-help" }, [t("lobby.ratedHelp")]),
     ]);
   }
 

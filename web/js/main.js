@@ -45,6 +45,8 @@ function translateChrome() {
   document.getElementById("skip-link").textContent = t("app.skip");
   document.getElementById("lang-label").textContent = t("lang.label");
   document.getElementById("nav-tournaments").textContent = t("nav.tournaments");
+  document.getElementById("nav-leaderboard").textContent = t("nav.leaderboard");
+  document.getElementById("nav-account").textContent = t("nav.account");
   document.getElementById("brand").setAttribute("aria-label", `${t("app.title")} – ${t("nav.lobby")}`);
   document.getElementById("lang").value = language();
   document.getElementById("menu-label").textContent = t("nav.menu");

@@ -713,7 +713,9 @@ export function showRoom(root, roomId, params = {}) {
     // Move focus to the summary when a deal ends, so screen readers read the result.
     const phase = state.view?.phase;
     if (phase !== lastPhase && (phase === "dealOver" || phase === "matchOver")) {
-      root.querySelector("#summary-h")?.focus();
+      // The summary heads the page (the table folds away on a phone): show it from its top.
+      root.querySelector("#summary-h")?.focus({ preventScroll: true });
+      window.scrollTo({ top: 0, behavior: "instant" });
     }
     lastPhase = phase;
     // Stop polling the room once the socket view carries the game.

@@ -91,6 +91,86 @@ export function optionApplies(cat, preset, option) {
 }
 
 // Two decks from this many players on (the decks option's own advice: two for 7-10).
+/**
+ * One group of "More rules" ("Deck", "Scoring and the match"...): a button that folds
+ * and unfolds its options, so the list opens as a short column of headings.
+ */
+function ruleSection(group, title, rows) {
+  const id = `rules-section-${group}`;
+  const count = h("span", { class: "muted" }, [` (${rows.length})`]);
+  const fieldset = h("fieldset", { class: "rule-group", id, hidden: true }, [
+    h("legend", { class: "visually-hidden" }, [title]),
+    ...rows,
+  ]);
+  const toggle = h(
+    "button",
+    {
+      type: "button",
+      class: "rule-section-toggle",
+      "aria-expanded": "false",
+      "aria-controls": id,
+      "data-testid": "rule-section",
+      "data-group": group,
+      onClick: () => section.setOpen(toggle.getAttribute("aria-expanded") !== "true"),
+    },
+    [title, count],
+  );
+  const section = {
+    rows,
+    fieldset,
+    element: h("div", { class: "rule-section", "data-group": group }, [toggle, fieldset]),
+    open: false,
+    setOpen(open, { remember = true } = {}) {
+      if (remember) section.open = open;
+      toggle.setAttribute("aria-expanded", String(open));
+      fieldset.dataset.folded = open ? "false" : "true";
+      section.refresh();
+    },
+    /** Shown while the preset uses one of its options (see showApplicable), open or not. */
+    refresh() {
+      const applies = rows.some((row) => !row.hidden);
+      const matching = rows.some((row) => !row.hidden && !row.classList.contains("filtered-out"));
+      section.element.hidden = !applies || !matching;
+      fieldset.hidden = fieldset.dataset.folded !== "false";
+      count.textContent = ` (${rows.filter((row) => !row.hidden && !row.classList.contains("filtered-out")).length})`;
+    },
+  };
+  fieldset.dataset.folded = "true";
+  return section;
+}
+
+/** A search box over the sections: each option's name and help; matching sections open. */
+function ruleFilter(sections) {
+  const input = h("input", {
+    id: "rules-filter",
+    type: "search",
+    "data-testid": "rules-filter",
+    autocomplete: "off",
+    placeholder: t("rules.filterPlaceholder"),
+  });
+  const none = h("p", { class: "hint", "data-testid": "rules-filter-none", hidden: true }, [t("rules.filterNone")]);
+  function apply() {
+    const query = input.value.trim().toLocaleLowerCase();
+    for (const section of sections) {
+      for (const row of section.rows) {
+        row.classList.toggle("filtered-out", Boolean(query) && !row.textContent.toLocaleLowerCase().includes(query));
+      }
+      // While searching every section with a match is open; after, each as it was.
+      section.setOpen(query ? true : section.open, { remember: false });
+    }
+    none.hidden = !query || sections.some((section) => !section.element.hidden);
+  }
+  input.addEventListener("input", apply);
+  return {
+    apply,
+    element: h("div", { class: "field rules-filter" }, [
+      h("label", { for: "rules-filter" }, [t("rules.filter")]),
+      input,
+      none,
+    ]),
+  };
+}
+
 const TWO_DECKS_FROM = 7;
 
 export function rulesEditor(cat, initial = { preset: "classic" }, { onPreset = null } = {}) {
@@ -153,9 +233,8 @@ export function rulesEditor(cat, initial = { preset: "classic" }, { onPreset = n
     for (const option of cat.options) {
       rows.get(option.name).hidden = !optionApplies(cat, preset, option.name);
     }
-    for (const fieldset of fieldsets) {
-      fieldset.hidden = [...fieldset.querySelectorAll(".rule")].every((row) => row.hidden);
-    }
+    commonFieldset.hidden = [...commonFieldset.querySelectorAll(".rule")].every((row) => row.hidden);
+    filter?.apply();
   }
 
   function applyPreset(name) {
@@ -225,18 +304,15 @@ export function rulesEditor(cat, initial = { preset: "classic" }, { onPreset = n
     endLine,
   ]);
   const groups = [...new Set([...GROUP_ORDER, ...cat.options.map((o) => o.group || "play")])];
-  const moreFieldsets = groups
+  const sections = groups
     .map((group) => {
       const options = cat.options.filter((o) => (o.group || "play") === group && !commonSet.has(o.name));
       if (!options.length) return null;
       const title = has(`rules.group.${group}`) ? t(`rules.group.${group}`) : group;
-      return h("fieldset", { class: "rule-group" }, [
-        h("legend", {}, [title]),
-        ...options.map(optionRow),
-      ]);
+      return ruleSection(group, title, options.map(optionRow));
     })
     .filter(Boolean);
-  const fieldsets = [commonFieldset, ...moreFieldsets];
+  const filter = ruleFilter(sections);
 
   presetSelect.addEventListener("change", () => applyPreset(presetSelect.value));
   const reset = h("button", { type: "button", class: "link", onClick: () => applyPreset(preset) }, [
@@ -255,7 +331,8 @@ export function rulesEditor(cat, initial = { preset: "classic" }, { onPreset = n
     h("details", { class: "rules-editor", "data-testid": "rules-editor" }, [
       h("summary", {}, [t("rules.more", { n: cat.options.length - common.length })]),
       reset,
-      ...moreFieldsets,
+      filter.element,
+      ...sections.map((section) => section.element),
     ]),
   ]);
   applyPreset(preset);

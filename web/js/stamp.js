@@ -3,11 +3,16 @@
 // none). So each event carries, from the moment it arrived, the side in play (`_side`)
 // and the names of the seats it mentions (`_names`).
 
+import { t } from "./i18n.js";
+
 const SEAT_FIELDS = ["seat", "target", "winner"];
 
+// A seat whose player left is played by a bot from then on: its moves are the bot's.
 function namesOf(view) {
   const out = {};
-  for (const p of view?.players || []) if (p && p.name) out[p.seat] = p.name;
+  for (const p of view?.players || []) {
+    if (p && p.name) out[p.seat] = p.left ? t("table.botFor", { name: p.name }) : p.name;
+  }
   return out;
 }
 

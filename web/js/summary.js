@@ -3,7 +3,7 @@
 import { cardFace, cardsName } from "./cards.js";
 import { client } from "./client.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { ordinal, t } from "./i18n.js";
 import { shuffleCheck } from "./shuffle.js";
 
 /** "Shuffle verified": the revealed server seed is the one committed to before the deal. */
@@ -64,7 +64,20 @@ function changeText(change) {
   return `${change.ratingBefore} → ${change.ratingAfter}${change.provisional ? "?" : ""} (${signed})`;
 }
 
-function ratingList(seats, ctx) {
+/**
+ * Why a rating moved: the seat's place among the match's players, and whether it shares
+ * its total with another seat ("2nd of 4, tied on points").
+ */
+export function ratingReason(change, view) {
+  const players = view.players || [];
+  const totals = view.totals || players.map((p) => p.score ?? 0);
+  const mine = totals[change.seat];
+  const tied = players.some((p) => p.seat !== change.seat && totals[p.seat] === mine);
+  const where = t("summary.placeOf", { place: ordinal(change.place), n: players.length });
+  return tied ? t("summary.placeTied", { where }) : where;
+}
+
+function ratingList(seats, ctx, view) {
   if (!seats) {
     return h("p", { class: "rating-changes muted", "data-testid": "rating-changes", "data-state": "pending", role: "status" }, [
       t("summary.ratingsPending"),
@@ -81,6 +94,7 @@ function ratingList(seats, ctx) {
           h("span", { class: "who" }, [ctx.name(change.seat)]),
           " ",
           h("span", { class: "change" }, [changeText(change)]),
+          h("span", { class: "why", "data-testid": "rating-reason" }, [ratingReason(change, view)]),
         ]),
       ),
     ),
@@ -98,11 +112,11 @@ export function ratingChangesBlock(view, ctx) {
   if (entry.seats === null) {
     entry.promise.then((seats) => {
       for (const el of document.querySelectorAll('[data-testid="rating-changes"][data-state="pending"]')) {
-        el.replaceWith(ratingList(seats, ctx));
+        el.replaceWith(ratingList(seats, ctx, view));
       }
     });
   }
-  return ratingList(entry.seats, ctx);
+  return ratingList(entry.seats, ctx, view);
 }
 
 /**
@@ -208,6 +222,20 @@ export function summary(view, ctx) {
       over ? t("summary.matchOver") : t("summary.dealOver", { n: view.deal ?? 1 }),
     ]),
     headline ? h("p", { class: "headline" }, [headline]) : null,
+    // The next step and the rating changes first, on the first screen of a phone; the
+    // scores follow.
+    ctx.kept ? null : ratingChangesBlock(view, ctx),
+    ...nextDealControls(view, ctx),
+    ctx.kept
+      ? h("button", { type: "button", class: "primary", "data-testid": "close-summary", onClick: ctx.closeSummary }, [
+          t("summary.close"),
+        ])
+      : null,
+    over && ctx.playAgain && !ctx.kept
+      ? h("button", { type: "button", class: "primary big", "data-testid": "play-again", onClick: ctx.playAgain }, [
+          t("summary.playAgain"),
+        ])
+      : null,
     shuffleLine(view),
     h("div", { class: "table-scroll" }, [
       h("table", { class: "scoreboard", "data-testid": "scoreboard" }, [
@@ -241,19 +269,7 @@ export function summary(view, ctx) {
         ),
       ]),
     ]),
-    ctx.kept ? null : ratingChangesBlock(view, ctx),
     (view.room?.deals || []).length > 1 ? matchScoreboard(view, ctx) : null,
-    ...nextDealControls(view, ctx),
-    ctx.kept
-      ? h("button", { type: "button", class: "primary", "data-testid": "close-summary", onClick: ctx.closeSummary }, [
-          t("summary.close"),
-        ])
-      : null,
-    over && ctx.playAgain && !ctx.kept
-      ? h("button", { type: "button", class: "primary big", "data-testid": "play-again", onClick: ctx.playAgain }, [
-          t("summary.playAgain"),
-        ])
-      : null,
     over && ctx.leaveRoom
       ? h("button", { type: "button", "data-testid": "leave-room", onClick: ctx.leaveRoom }, [t("summary.leave")])
       : null,

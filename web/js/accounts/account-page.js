@@ -1,7 +1,14 @@
 // account.html: sign up, sign in, sign out.
 import { me, say, signIn, signOut, signUp } from "./client.js";
+import { pageInLanguage } from "./page.js";
 
 const $ = (id) => document.getElementById(id);
+let lastError = null; // shown again in the new language on a switch
+
+function showError(err) {
+  lastError = err;
+  $("account-error").textContent = err ? say(err) : "";
+}
 
 async function show() {
   let account = null;
@@ -17,13 +24,13 @@ async function show() {
 }
 
 async function submit(action) {
-  $("account-error").textContent = "";
+  showError(null);
   try {
     await action($("account-name").value.trim(), $("account-password").value);
     $("account-password").value = "";
     await show();
   } catch (err) {
-    $("account-error").textContent = say(err);
+    showError(err);
   }
 }
 
@@ -36,4 +43,5 @@ $("sign-out").addEventListener("click", async () => {
   await signOut();
   await show();
 });
+pageInLanguage(() => showError(lastError));
 show();

@@ -3,6 +3,7 @@
 // in the Authorization header: never in a URL (docs/ratings.md).
 
 import { client } from "../client.js";
+import { errorText } from "../i18n.js";
 
 const KEY = "uno.account";
 
@@ -68,16 +69,7 @@ export function ratingText(rating) {
 
 export const POOLS = ["classic", "duo", "flip", "party"];
 
-// Words for the refusal codes of these routes.
-export const MESSAGES = {
-  "account/name_taken": "That name is taken.",
-  "account/bad_name": "A name is 3-20 letters, digits, _ or -.",
-  "account/bad_password": "A password is 8-200 characters.",
-  "account/bad_credentials": "Wrong name or password.",
-  "account/too_many_failures": "Too many failed sign-ins: wait a minute and try again.",
-  player_not_found: "No player has that name.",
-};
-
+/** A refusal in words, from the one catalogue (js/i18n.js). */
 export function say(err) {
-  return MESSAGES[err.code] || err.message || "Something went wrong.";
+  return errorText(err.code, err.message);
 }

@@ -1,5 +1,6 @@
 // leaderboard.html?pool=POOL: the pool's players with at least 30 rated games.
 import { leaderboard, ratingText, say } from "./client.js";
+import { pageInLanguage } from "./page.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -34,4 +35,5 @@ $("pool").addEventListener("change", () => {
   history.replaceState(null, "", `?pool=${$("pool").value}`);
   show($("pool").value);
 });
+pageInLanguage();
 show(pool);

@@ -1,9 +1,14 @@
 // player.html?name=NAME: a player's ratings (a "?" while provisional), a rating chart
 // over the recent rated matches, stats and recent matches.
+import { language, ordinal, t } from "../i18n.js";
+import { placesText } from "./places.js";
 import { POOLS, profile, ratingText, say } from "./client.js";
+import { ratingChart } from "./rating-chart.js";
+import { pageInLanguage } from "./page.js";
 
 const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
+let found = null;
+let failure = null;
 
 function cell(row, text) {
   const td = document.createElement("td");
@@ -12,7 +17,7 @@ function cell(row, text) {
   return td;
 }
 
-function ratings(found) {
+function ratings() {
   const box = $("ratings");
   box.replaceChildren();
   for (const pool of POOLS) {
@@ -21,103 +26,83 @@ function ratings(found) {
     card.className = "rating-card";
     card.dataset.pool = pool;
     const name = document.createElement("div");
-    name.textContent = pool;
+    name.textContent = t(`pool.${pool}`);
     const value = document.createElement("div");
     value.className = "value";
-    value.dataset.testid = `rating-${pool}`;
     value.setAttribute("data-testid", `rating-${pool}`);
     value.textContent = ratingText(rating);
     const games = document.createElement("div");
-    games.textContent = `${rating.games} rated games`;
+    games.setAttribute("data-testid", `rated-games-${pool}`);
+    games.textContent = t("player.ratedGames", { n: rating.games });
     card.append(name, value, games);
     box.append(card);
   }
 }
 
-function chart(found) {
-  // Oldest first: recent comes newest first.
-  const points = found.recent
-    .filter((m) => m.ratingAfter !== null)
-    .reverse()
-    .map((m) => m.ratingAfter);
-  const svg = $("rating-chart");
-  svg.replaceChildren();
-  if (points.length === 0) return;
-  const first = found.recent.filter((m) => m.ratingBefore !== null).at(-1);
-  const values = [first ? first.ratingBefore : points[0], ...points];
-  const low = Math.min(...values) - 10;
-  const high = Math.max(...values) + 10;
-  svg.setAttribute("viewBox", `0 0 ${Math.max(values.length - 1, 1)} 100`);
-  svg.setAttribute("preserveAspectRatio", "none");
-  const line = document.createElementNS(SVG, "polyline");
-  line.setAttribute(
-    "points",
-    values.map((v, i) => `${i},${100 - ((v - low) / (high - low)) * 100}`).join(" "),
-  );
-  line.setAttribute("fill", "none");
-  line.setAttribute("stroke", "currentColor");
-  line.setAttribute("vector-effect", "non-scaling-stroke");
-  line.setAttribute("stroke-width", "2");
-  svg.append(line);
-  svg.dataset.points = String(values.length);
-}
-
-function stats(found) {
+function stats() {
   const list = $("stats");
   list.replaceChildren();
   const s = found.stats;
-  const placings = Object.entries(s.placings)
-    .map(([place, count]) => `${place}: ${count}`)
-    .join(", ");
+  const number = new Intl.NumberFormat(language());
   for (const [term, value] of [
-    ["Matches", s.matches],
-    ["Wins", s.wins],
-    ["Places in rated matches", placings || "none yet"],
-    ["Deals", s.deals],
-    ["Cards played", s.cardsPlayed],
+    ["player.matches", number.format(s.matches)],
+    ["player.wins", number.format(s.wins)],
+    ["player.places", placesText(s.placings)],
+    ["player.deals", number.format(s.deals)],
+    ["player.cardsPlayed", number.format(s.cardsPlayed)],
   ]) {
     const dt = document.createElement("dt");
-    dt.textContent = term;
+    dt.textContent = t(term);
     const dd = document.createElement("dd");
-    dd.textContent = String(value);
+    dd.setAttribute("data-testid", `stat-${term.split(".")[1]}`);
+    dd.textContent = value;
     list.append(dt, dd);
   }
 }
 
-function recent(found) {
+function recent() {
   const body = $("recent");
   body.replaceChildren();
+  const when = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
   for (const match of found.recent) {
     const row = document.createElement("tr");
-    cell(row, new Date(match.finished).toLocaleString());
+    cell(row, when.format(new Date(match.finished)));
     cell(row, match.roomName);
     cell(row, match.players.map((p) => p.name).join(", "));
-    cell(row, match.place === null ? (match.won ? "won" : "") : String(match.place));
+    cell(row, match.place === null ? (match.won ? t("player.won") : "") : ordinal(match.place));
     if (match.ratingAfter === null) {
-      cell(row, "not rated");
+      cell(row, t("player.notRated"));
     } else {
       const change = match.ratingAfter - match.ratingBefore;
-      const td = cell(row, `${match.ratingAfter} (${change >= 0 ? "+" : ""}${change})`);
+      const td = cell(row, `${match.ratingAfter} (${change >= 0 ? "+" : "−"}${Math.abs(change)})`);
       td.className = change >= 0 ? "rating-up" : "rating-down";
     }
     body.append(row);
   }
 }
 
+function draw() {
+  $("player-error").textContent = failure ? say(failure) : "";
+  if (!found) return;
+  document.title = t("player.title", { name: found.name });
+  ratings();
+  ratingChart($("rating-chart"), found.recent);
+  stats();
+  recent();
+}
+
 async function show() {
   const name = new URLSearchParams(location.search).get("name") || "";
   $("player-name").textContent = name;
   try {
-    const found = await profile(name);
+    found = await profile(name);
     $("player-name").textContent = found.name;
-    document.title = `UNO: ${found.name}`;
-    ratings(found);
-    chart(found);
-    stats(found);
-    recent(found);
   } catch (err) {
-    $("player-error").textContent = say(err);
+    failure = err;
   }
+  draw();
 }
 
+pageInLanguage(draw);
+window.addEventListener("resize", () => found && ratingChart($("rating-chart"), found.recent));
 show();
