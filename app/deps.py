@@ -19,9 +19,9 @@ from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
 from app.accounts.secrets import token_hash
-from app.api.deal_frames import FrameCache
 from app.db import Database
 from app.db.accounts import AccountRecord
+from app.frame_cache import FrameCache
 from app.limits import RestLimits, SpectatorSockets
 from app.open_rooms import OpenLobbies
 from app.quickplay.queue import Queue

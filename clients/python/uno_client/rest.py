@@ -86,8 +86,13 @@ class UnoServer:
         rooms: list[dict[str, Any]] = await self._call("GET", "/api/rooms")
         return rooms
 
-    async def join(self, room_id: str, name: str, **extra: Any) -> Seat:
-        data = await self._call("POST", f"/api/rooms/{room_id}/join", json={"name": name} | extra)
+    async def join(
+        self, room_id: str, name: str, account_token: str | None = None, **extra: Any
+    ) -> Seat:
+        """``POST /api/rooms/{roomId}/join``; with an account's token the seat is the
+        account's (its name and rating)."""
+        body = {"name": name} | extra
+        data = await self._call("POST", f"/api/rooms/{room_id}/join", account_token, json=body)
         return Seat(data["roomId"], data["seat"], data["token"], data["playerId"])
 
     async def start(self, room: Room) -> int:

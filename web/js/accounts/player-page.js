@@ -1,5 +1,6 @@
 // player.html?name=NAME: a player's ratings (a "?" while provisional), a rating chart
 // over the recent rated matches, stats and recent matches.
+import { replayUrl } from "../replay-link.js";
 import { POOLS, profile, ratingText, say } from "./client.js";
 
 const $ = (id) => document.getElementById(id);
@@ -100,6 +101,12 @@ function recent(found) {
       const td = cell(row, `${match.ratingAfter} (${change >= 0 ? "+" : ""}${change})`);
       td.className = change >= 0 ? "rating-up" : "rating-down";
     }
+    const link = document.createElement("a");
+    link.href = replayUrl(match.matchId);
+    link.textContent = "Replay";
+    link.dataset.testid = "recent-replay";
+    link.setAttribute("aria-label", `Replay: ${match.roomName}`);
+    cell(row, "").append(link);
     body.append(row);
   }
 }
