@@ -115,6 +115,17 @@ async def test_quick_play_queues_and_leaves(live: Server) -> None:
         await server.leave_queue(guest)
 
 
+async def test_four_quick_play_tickets_are_seated_at_one_table(live: Server) -> None:
+    async with UnoServer(live.base) as server:
+        tickets = [await server.quickplay("classic", name=n) for n in ("Di", "Ed", "Fy", "Gu")]
+        async with asyncio.timeout(60):
+            seats = await asyncio.gather(*(server.quickplay_seat(t) for t in tickets))
+        assert len({s.room_id for s in seats}) == 1
+        assert sorted(s.seat for s in seats) == [0, 1, 2, 3]
+        async with server.session(seats[0]) as room:
+            assert room.me == seats[0].seat
+
+
 async def test_a_tournament_registers_checks_in_and_seats_its_players(live: Server) -> None:
     async with UnoServer(live.base) as server:
         made = await server.create_tournament(
