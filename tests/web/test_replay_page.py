@@ -1,6 +1,6 @@
 """A finished match watched again: from the profile's recent matches to the replay page on a
-phone, stepping with the buttons, the keys and the slider; on a laptop in Danish, the last
-step's scores and the shuffle verified."""
+phone, stepping with the buttons and the keys; from the match's summary at its table to the
+replay on a laptop in Danish, the last step's scores, the shuffle verified and the slider."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ async def _play(server: UnoServer, seat: Seat) -> dict[str, Any]:
         return dict(room.view)
 
 
-async def _a_finished_match(base: str, account_token: str) -> str:
+async def _a_finished_match(base: str, account_token: str) -> tuple[str, str]:
     async with UnoServer(base) as server:
         room = await server.create_room("Replay night", {"preset": "oneAndDone"}, 2)
         seats = [
@@ -61,8 +61,7 @@ async def _a_finished_match(base: str, account_token: str) -> str:
         ]
         await server.start(room)
         views = await asyncio.gather(*(_play(server, s) for s in seats))
-        match_id: str = views[0]["room"]["matchId"]
-        return match_id
+        return room.room_id, views[0]["room"]["matchId"]
 
 
 def _stored(base: str, match_id: str) -> None:
@@ -79,15 +78,17 @@ def _stored(base: str, match_id: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def finished(server_url: str) -> tuple[str, str]:
-    """A signed-up player's finished one-deal match: (the player's name, the match id)."""
+def finished(server_url: str) -> tuple[str, str, str]:
+    """A signed-up player's finished one-deal match: (the player's name, its room's id,
+    the match id)."""
     name = f"Rea_{secrets.token_hex(3)}"
     token = _post(f"{server_url}/api/accounts", {"name": name, "password": "a long password"})
     # Playwright's sync API keeps an event loop of its own: the match is played on another.
     with ThreadPoolExecutor(1) as pool:
-        match_id = pool.submit(asyncio.run, _a_finished_match(server_url, token["token"])).result()
+        played = pool.submit(asyncio.run, _a_finished_match(server_url, token["token"]))
+        room_id, match_id = played.result()
     _stored(server_url, match_id)
-    return name, match_id
+    return name, room_id, match_id
 
 
 def _steps(page: Page) -> tuple[int, int]:
@@ -98,7 +99,7 @@ def _steps(page: Page) -> tuple[int, int]:
 
 
 def test_a_profile_links_the_replay_which_steps_on_a_phone(new_page, server_url, finished, axe):
-    name, match_id = finished
+    name, _, match_id = finished
     page: Page = new_page(viewport={"width": 390, "height": 844})
     page.goto(f"{server_url}/player.html?name={name}")
     page.get_by_test_id("recent-replay").first.click()
@@ -126,9 +127,11 @@ def test_a_profile_links_the_replay_which_steps_on_a_phone(new_page, server_url,
 def test_the_last_step_shows_the_scores_and_the_shuffle_in_danish_on_a_laptop(
     new_page, server_url, finished
 ):
-    _, match_id = finished
+    _, room_id, match_id = finished
     page: Page = new_page("da", viewport={"width": 1280, "height": 800})
-    page.goto(f"{server_url}/replay.html?match={match_id}&deal=1")
+    # The match's summary at its table links the deal's replay.
+    page.goto(f"{server_url}/#/room/{room_id}")
+    page.get_by_test_id("summary-replay").click()
     expect(page.get_by_test_id("replay-step")).to_have_text(re.compile(r"^1 / \d+$"))
     _, total = _steps(page)
     page.keyboard.press("End")
