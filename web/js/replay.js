@@ -78,7 +78,7 @@ function stop() {
 function sentence(frame) {
   if (frame.action === null) return t("replay.dealt");
   const lines = loggedEvents(frame.events, { details: false }).map((e) => describeEvent(e, ctx));
-  return lines.join(" ") || t("replay.noChange");
+  return lines.join(" · ") || t("replay.noChange");
 }
 
 // The controls stay while the steps change (a slider being dragged must not be redrawn):
@@ -91,11 +91,11 @@ function button(testid, label, glyph, onClick) {
 
 function controls(frames) {
   const last = frames.length - 1;
-  ui.first = button("replay-first", t("replay.first"), "⏮", () => go(0));
+  ui.first = button("replay-first", t("replay.first"), "|◀", () => go(0));
   ui.prev = button("replay-prev", t("replay.prev"), "◀", () => go(state.index - 1));
   ui.play = h("button", { type: "button", class: "primary", "data-testid": "replay-play", onClick: () => (state.timer === null ? play() : (stop(), update())) });
   ui.next = button("replay-next", t("replay.next"), "▶", () => go(state.index + 1));
-  ui.last = button("replay-last", t("replay.last"), "⏭", () => go(last));
+  ui.last = button("replay-last", t("replay.last"), "▶|", () => go(last));
   ui.step = h("output", { class: "replay-step", "data-testid": "replay-step" });
   ui.slider = h("input", { type: "range", min: 0, max: last, "data-testid": "replay-slider", onInput: (e) => go(Number(e.target.value)) });
   const speed = h(
