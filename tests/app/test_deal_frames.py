@@ -24,6 +24,7 @@ from test_history_api import SEATS, _play_and_record
 from app.api.deal_frames import frames, replay_check
 from app.db import Database, DealRecord, DealReplay
 from app.db.records import ActionRecord, SeatRecord
+from app.frame_cache import FrameCache
 from engine import (
     PRESETS,
     GameState,
@@ -217,3 +218,15 @@ async def test_frames_wait_for_the_match_to_end(client: httpx.AsyncClient, db: D
     for url, status, code in cases:
         response = await client.get(url)
         assert (response.status_code, response.json()["code"]) == (status, code), url
+
+
+def test_the_frame_cache_drops_the_least_recently_read_beyond_its_limit() -> None:
+    cache = FrameCache(limit=70)  # two bodies of 33 bytes, not three
+    first = cache.put(("a", 1), {"frames": "x" * 20})
+    cache.put(("b", 1), {"frames": "y" * 20})
+    assert cache.get(("a", 1)) == first  # read: now the most recent
+    cache.put(("c", 1), {"frames": "z" * 20})
+    assert cache.get(("b", 1)) is None
+    assert cache.get(("a", 1)) == first and cache.get(("c", 1)) is not None
+    # A body larger than the whole cache is served, never kept.
+    assert cache.put(("d", 1), {"frames": "w" * 100}) and cache.get(("d", 1)) is None
