@@ -22,6 +22,7 @@ from app.accounts.secrets import token_hash
 from app.db import Database
 from app.db.accounts import AccountRecord
 from app.errors import RoomError
+from app.frame_cache import FrameCache
 from app.limits import RestLimits, SpectatorSockets
 from app.open_rooms import OpenLobbies
 from app.quickplay.queue import Queue
@@ -91,6 +92,18 @@ def get_queue(conn: HTTPConnection) -> Queue:
 
 
 Db = Annotated[Database, Depends(get_database)]
+
+
+def get_frame_cache(conn: HTTPConnection) -> FrameCache:
+    # Made on first use: every app serving the history routes gets one, however assembled.
+    state = conn.app.state
+    if getattr(state, "frame_cache", None) is None:
+        state.frame_cache = FrameCache()
+    cache: FrameCache = state.frame_cache
+    return cache
+
+
+Frames = Annotated[FrameCache, Depends(get_frame_cache)]
 SignIn = Annotated[SignInLimits, Depends(get_sign_in)]
 QuickplayQueue = Annotated[Queue, Depends(get_queue)]
 Rooms = Annotated[RoomService, Depends(get_rooms)]

@@ -1,4 +1,5 @@
-"""REST for the history of played games: a player's matches, a match, a deal's replay.
+"""REST for the history of played games: a player's matches, a match, a deal's replay
+and its frames.
 
 Everything here reads finished deals from SQL (:mod:`app.db`); live rooms are elsewhere.
 Errors are ``4xx {"code", "message"}`` like every route of the API (:mod:`app.api.errors`).
@@ -8,15 +9,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Response
 from pydantic import BaseModel
 
+from app.api.deal_frames import frames, replay_check
 from app.api.errors import ErrorRoute, responses
 from app.api.text import DB_INT_MAX, ID_MAX, ID_PATTERN
-from app.db import DealReplay
-from app.deps import Db
+from app.db import Database, DealReplay
+from app.deps import Db, Frames
 from app.errors import RoomError
-from engine import EngineError, replay_log, state_from_json
 
 
 # Response shapes, for /openapi.json: what app.db.records' to_json() produce.
@@ -106,9 +107,35 @@ class ReplayOut(BaseModel):
     replay: ReplayCheck
 
 
+class FrameOut(BaseModel):
+    index: int
+    seq: int | None
+    seat: int | None
+    action: dict[str, Any] | None
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+
+
+class FramesOut(BaseModel):
+    matchId: str
+    deal: int
+    deals: list[int]
+    players: list[SeatOut]
+    rules: dict[str, Any] | None
+    scores: list[int | None]
+    totals: list[int]
+    winner: int | None
+    matchOver: bool
+    shuffle: dict[str, Any] | None
+    checks: dict[str, str]
+    replay: ReplayCheck
+    frames: list[FrameOut]
+
+
 router = APIRouter(prefix="/api", tags=["history"], route_class=ErrorRoute)
 PlayerId = Annotated[str, Path(alias="playerId", max_length=ID_MAX, pattern=ID_PATTERN)]
 MatchId = Annotated[str, Path(alias="matchId", max_length=ID_MAX, pattern=ID_PATTERN)]
+DealNumber = Annotated[int, Path(alias="dealNumber", ge=1, le=DB_INT_MAX)]
 
 
 @router.get(
@@ -153,7 +180,7 @@ async def match(db: Db, match_id: MatchId) -> dict[str, Any]:
 async def deal_replay(
     db: Db,
     match_id: MatchId,
-    deal_number: Annotated[int, Path(alias="dealNumber", ge=1, le=DB_INT_MAX)],
+    deal_number: DealNumber,
 ) -> dict[str, Any]:
     """A deal of a finished match: its full start state, its action log, and the state
     they lead to.
@@ -164,6 +191,36 @@ async def deal_replay(
     is played, 409 ``match_in_progress``: every deal's shuffle follows from the match seed,
     so any deal's seed or state would predict the hands and draw pile of the deals to come.
     """
+    replay, _ = await _finished_deal(db, match_id, deal_number)
+    return {**replay.to_json(), **replay_check(replay)}
+
+
+@router.get(
+    "/matches/{matchId}/deals/{dealNumber}/frames",
+    response_model=FramesOut,
+    responses=responses({404: ("match_not_found", "deal_not_found"), 409: ("match_in_progress",)}),
+)
+async def deal_frames(
+    db: Db, cache: Frames, match_id: MatchId, deal_number: DealNumber
+) -> Response:
+    """A deal of a finished match frame by frame, for the replay page: the start and each
+    action, with the table as an all-seeing spectator sees it (every hand, in seat order).
+
+    Built by the engine's replay of the recorded log, once per deal and node (a finished
+    deal never changes). 409 ``match_in_progress`` while the match is played, as the
+    replay route.
+    """
+    body = cache.get((match_id, deal_number))
+    if body is None:
+        replay, deals = await _finished_deal(db, match_id, deal_number)
+        body = cache.put((match_id, deal_number), frames(replay, deals))
+    return Response(body, media_type="application/json")
+
+
+async def _finished_deal(
+    db: Database, match_id: str, deal_number: int
+) -> tuple[DealReplay, list[int]]:
+    """A finished match's deal and the match's deal numbers; 404 or 409 otherwise."""
     found = await db.match(match_id)
     if found is None:
         raise RoomError(404, "match_not_found", f"no match {match_id!r}")
@@ -176,36 +233,4 @@ async def deal_replay(
     replay = await db.deal_replay(match_id, deal_number)
     if replay is None:
         raise RoomError(404, "deal_not_found", f"match {match_id!r} has no deal {deal_number}")
-    return {**replay.to_json(), **_replay(replay)}
-
-
-def _replay(replay: DealReplay) -> dict[str, Any]:
-    """The engine's final state for the recorded actions, or where the replay broke."""
-    try:
-        state = state_from_json(replay.start_state)
-    except (KeyError, TypeError, ValueError) as error:
-        # Recorded by an engine whose state format differs from this one's.
-        problem: dict[str, Any] = {
-            "index": None,
-            "code": "replay/bad_start_state",
-            "message": str(error),
-        }
-        return {"finalState": None, "replay": {"consistent": False, "error": problem}}
-    entries = (
-        {"seat": e.seat if e.seat is not None else -1, "action": e.action} for e in replay.actions
-    )
-    done = 0  # the actions replayed: the index of one that breaks the replay
-    try:
-        for step in replay_log(entries, state):
-            if step.after is not None:  # always: the replay starts from a state
-                state = step.after
-            done += 1
-    except EngineError as error:
-        problem = {"index": done, "code": error.code, "message": error.message}
-        return {"finalState": None, "replay": {"consistent": False, "error": problem}}
-    # Every game's state keeps running totals; a deal's scores only where deals are scored.
-    scores = state.deal_scores
-    consistent = list(state.totals) == replay.totals and (
-        replay.scores == [None] * len(replay.scores) or list(scores or ()) == replay.scores
-    )
-    return {"finalState": state.to_json(), "replay": {"consistent": consistent, "error": None}}
+    return replay, [d.number for d in found.deals]

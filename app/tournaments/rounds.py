@@ -10,7 +10,8 @@ A round in the document::
 
     {"number", "startedAt", "tables": [{"id": "r1t1", "number", "roomId", "players": [pid],
       "startAt" (ms the table's match starts, players there or not), "started",
-      "result": None | [{"pid", "place", "leftInHand", "dealsWon"}], "abandoned"}]}
+      "result": None | [{"pid", "place", "leftInHand", "dealsWon"}], "abandoned",
+      "matchId" (once it has a result: its match, for the replay)}]}
 """
 
 from __future__ import annotations
@@ -156,15 +157,23 @@ def mark_started(doc: dict[str, Any], table_id: str) -> bool:
 
 
 def record(
-    doc: dict[str, Any], table_id: str, seats: list[dict[str, Any]], absent: list[str], now_ms: int
+    doc: dict[str, Any],
+    table_id: str,
+    seats: list[dict[str, Any]],
+    absent: list[str],
+    now_ms: int,
+    match_id: str | None = None,
 ) -> bool:
     """A table's match ended: its result counts (once: a second node's copy does nothing).
-    Players the autopilot played for the whole table are withdrawn (they never came)."""
+    Players the autopilot played for the whole table are withdrawn (they never came).
+    ``match_id``: the table's match, kept for its replay."""
     _, table = find_table(doc, table_id)
     if table.get("result") is not None or table.get("abandoned") or doc["status"] != RUNNING:
         return False
     table["result"] = seats
     table["started"] = True
+    if match_id is not None:
+        table["matchId"] = match_id
     emit(doc, {"type": "tableResult", "tableId": table_id, "result": seats}, now_ms)
     for player in doc["players"]:
         if player["pid"] in absent and player["status"] == swiss.Status.ACTIVE.value:

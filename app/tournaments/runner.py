@@ -116,7 +116,7 @@ class TournamentRunner:
             if not doc.get("paused") and tables.ready_to_start(room, table, now):
                 ready.append(table["id"])
             elif tables.finished(room):
-                finished.append((table["id"], *tables.result_of(room)))
+                finished.append((table["id"], *tables.result_of(room), room.get("matchId")))
         # One write of the tournament's document for all the tables of this look: a round's
         # tables end (and start) close together, and each write moves the whole document.
         if finished:
@@ -144,8 +144,9 @@ class TournamentRunner:
             await tables.open_table(self.rooms, self.db, tid, doc, table, now)
 
 
-# A finished table's id, its result and the players who never came to it.
-Finished = tuple[str, list[dict[str, Any]], list[str]]
+# A finished table's id, its result, the players who never came to it and its match's id
+# (for the match's replay).
+Finished = tuple[str, list[dict[str, Any]], list[str], str | None]
 
 
 def _marking_started(table_ids: list[str]) -> DocChange:
@@ -155,7 +156,7 @@ def _marking_started(table_ids: list[str]) -> DocChange:
 def _recording(finished: list[Finished]) -> DocChange:
     def step(doc: dict[str, Any]) -> None:
         now = now_ms()  # read when the step runs (a retried change reads it again)
-        for table_id, seats, absent in finished:
-            rounds.record(doc, table_id, seats, absent, now)
+        for table_id, seats, absent, match_id in finished:
+            rounds.record(doc, table_id, seats, absent, now, match_id)
 
     return step

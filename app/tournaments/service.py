@@ -274,6 +274,7 @@ def table_views(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "started": t["started"],
             "result": t["result"],
             "abandoned": bool(t.get("abandoned")),
+            "matchId": t.get("matchId"),  # once it has a result: its match, for the replay
         }
         for t in tables
     ]

@@ -51,6 +51,9 @@ async def test_a_round_seats_real_rooms_and_records_every_table(quick: Server) -
         assert sorted(s["pid"] for s in result) == sorted(table["players"])
         assert min(s["place"] for s in result) == 1
         assert sum(s["dealsWon"] for s in result) == 1
+    # Each result names its table's match, for the match's replay.
+    matches = [t["matchId"] for t in doc["roundLog"][0]["tables"]]
+    assert all(isinstance(m, str) and m for m in matches) and len(set(matches)) == len(matches)
     rows = (await quick.http.get(f"/api/tournaments/{tid}/standings")).json()["rows"]
     assert sum(r["points"] for r in rows) == pytest.approx(6.0 + 4.5)
     assert all(r["tables"] == 1 for r in rows)

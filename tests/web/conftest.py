@@ -93,6 +93,7 @@ _GROUPS = {
     "test_components.py": "browser-c",
     "test_returning_table.py": "browser-c",
     "test_account_seats.py": "browser-c",
+    "test_replay_page.py": "browser-b",
 }
 
 

@@ -619,6 +619,7 @@ export const ICELANDIC = {
     "player.players": "Leikmenn",
     "player.place": "Sæti",
     "player.rating": "Stigamat",
+    "player.replay": "Endursýning",
     "player.won": "vann",
     "player.notRated": "ekki metinn",
     "tour.back": "← Mót",

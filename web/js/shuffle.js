@@ -56,14 +56,22 @@ export function shuffleCheck(view) {
   const committed = seen.get(k) ?? shuffle.commitment;
   const check = { state: "pending", promise: null };
   check.promise = (async () => {
-    try {
-      const digest = toHex(await crypto.subtle.digest("SHA-256", hexBytes(revealed.serverSeed)));
-      check.state = digest === committed && digest === shuffle.commitment ? "verified" : "failed";
-    } catch {
-      check.state = "unavailable"; // no Web Crypto (an insecure origin)
-    }
+    check.state = committed === shuffle.commitment ? await seedCheck(revealed.serverSeed, committed) : "failed";
     return check.state;
   })();
   checks.set(k, check);
   return check;
+}
+
+/**
+ * Whether SHA-256 of the revealed server seed (hex) is `commitment`: "verified",
+ * "failed", or "unavailable" (no Web Crypto: an insecure origin).
+ */
+export async function seedCheck(serverSeed, commitment) {
+  try {
+    const digest = toHex(await crypto.subtle.digest("SHA-256", hexBytes(serverSeed)));
+    return digest === commitment ? "verified" : "failed";
+  } catch {
+    return "unavailable";
+  }
 }

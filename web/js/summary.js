@@ -4,6 +4,7 @@ import { cardFace, cardsName } from "./cards.js";
 import { client } from "./client.js";
 import { h } from "./dom.js";
 import { ordinal, t } from "./i18n.js";
+import { replayUrl } from "./replay-link.js";
 import { shuffleCheck } from "./shuffle.js";
 
 /** "Shuffle verified": the revealed server seed is the one committed to before the deal. */
@@ -272,6 +273,11 @@ export function summary(view, ctx) {
     (view.room?.deals || []).length > 1 ? matchScoreboard(view, ctx) : null,
     over && ctx.leaveRoom
       ? h("button", { type: "button", "data-testid": "leave-room", onClick: ctx.leaveRoom }, [t("summary.leave")])
+      : null,
+    over && view.room?.matchId
+      ? h("a", { class: "button", href: replayUrl(view.room.matchId, view.deal ?? 1), "data-testid": "summary-replay" }, [
+          t("replay.linkDeal", { n: view.deal ?? 1 }),
+        ])
       : null,
     over ? h("a", { class: "button", href: "#/" }, [t("summary.backToLobby")]) : null,
   ]);

@@ -10,6 +10,7 @@ import { h, mount, preservingFocus } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { accountName, NAME_MAX, showError } from "./lobby.js";
 import { storage } from "./storage.js";
+import { replayUrl } from "./replay-link.js";
 import { hostConsole } from "./tournament-host.js";
 import { TournamentFeed } from "./tournament-feed.js";
 import { registerFor, statusText } from "./tournaments.js";
@@ -382,6 +383,18 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
           ]),
         ),
       ),
+      table.result && table.matchId
+        ? h(
+            "a",
+            {
+              class: "button",
+              href: replayUrl(table.matchId),
+              "data-testid": "table-replay",
+              "data-table-id": table.tableId,
+            },
+            [t("replay.link")],
+          )
+        : null,
       table.abandoned || round.done
         ? null
         : h(

@@ -191,6 +191,13 @@ export class UnoClient {
     return this.request("GET", `/api/matches/${enc(matchId)}/ratings`);
   }
 
+  /** `GET /api/matches/{matchId}/deals/{deal}/frames`: a finished match's deal frame by
+   * frame, `{matchId, deal, deals, players, frames: [{index, seq, seat, action, events,
+   * view}]}` (`view.hands`: every seat's hand); `match_in_progress` while it is played. */
+  frames(matchId, deal) {
+    return this.request("GET", `/api/matches/${enc(matchId)}/deals/${enc(deal)}/frames`);
+  }
+
   /** `GET /api/leaderboard`: `{pool, players}` (`pool` by default `classic`). */
   leaderboard({ pool = "classic", limit } = {}) {
     const query = `pool=${enc(pool)}` + (limit === undefined ? "" : `&limit=${enc(limit)}`);

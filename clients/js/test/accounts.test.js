@@ -1,6 +1,6 @@
 // Accounts and quick play through the client against a real server: signing up, in and
-// out, a refused sign-in's typed error, a quick-play ticket queued and left, and four
-// tickets seated at one table.
+// out, a refused sign-in's typed error, a quick-play ticket queued and left, four
+// tickets seated at one table, and a finished match's ratings and replay frames.
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -125,6 +125,19 @@ test("an account's seat is the account's, and a rated match's changes read by ma
     ],
   );
   assert.ok(changes.seats[0].ratingAfter > 1500 && changes.seats[1].ratingAfter < 1500);
+  // The match is over and stored: its deal, frame by frame, every hand shown.
+  const frames = await client.frames(matchId, 1);
+  assert.equal(frames.matchId, matchId);
+  assert.equal(frames.deal, 1);
+  assert.deepEqual(frames.deals, [1]);
+  assert.equal(frames.frames[0].index, 0);
+  assert.equal(frames.frames[0].action, null);
+  assert.equal(frames.frames[0].view.hands.length, 2);
+  assert.deepEqual(frames.frames[0].view.hands.map((hand) => hand.length), [7, 7]);
+  await assert.rejects(
+    client.frames("no-such-match", 1),
+    (err) => err instanceof NotFoundError && err.code === "match_not_found",
+  );
   const none = await client.matchRatings("no-such-match");
   assert.deepEqual(none, { matchId: "no-such-match", rated: false, seats: [] });
 });

@@ -261,6 +261,37 @@ export interface MatchRatings {
   seats: RatingChange[];
 }
 
+/** One step of a finished deal: the start (`index` 0, no action) or one action. */
+export interface Frame {
+  index: number;
+  seq: number | null;
+  seat: number | null;
+  action: Record<string, any> | null;
+  /** The step's events, private parts included (the match is over). */
+  events: Record<string, any>[];
+  /** The table as an all-seeing spectator sees it: `hands` holds every seat's hand. */
+  view: Record<string, any> & { hands: string[][] };
+}
+
+export interface DealFrames {
+  matchId: string;
+  deal: number;
+  /** The match's deal numbers. */
+  deals: number[];
+  players: { seat: number; playerId: string | null; name: string; total: number | null }[];
+  rules: Record<string, any> | null;
+  scores: (number | null)[];
+  totals: number[];
+  winner: number | null;
+  matchOver: boolean;
+  /** The start state's shuffle proof (`serverSeed`, `commitment`, `entropy`). */
+  shuffle: Record<string, any> | null;
+  /** What `python -m engine.verify` finds of the deal: each check's "ok" or why not. */
+  checks: Record<string, string>;
+  replay: { consistent: boolean; error: { index: number | null; code: string; message: string } | null };
+  frames: Frame[];
+}
+
 export interface Leaderboard {
   pool: Pool;
   players: { rank: number; name: string; value: number; provisional: boolean; games: number }[];
@@ -326,6 +357,7 @@ export declare class UnoClient {
   player(name: string): Promise<PlayerProfile>;
   leaderboard(options?: { pool?: Pool; limit?: number }): Promise<Leaderboard>;
   matchRatings(matchId: string): Promise<MatchRatings>;
+  frames(matchId: string, deal: number): Promise<DealFrames>;
   quickplay(options: { pool: Pool; name?: string; token?: string | null }): Promise<{ ticket: string }>;
   leaveQueue(ticket: string): Promise<null>;
   quickplayFeed(ticket: string, options?: SocketOptions): QuickplayFeed;

@@ -1,6 +1,7 @@
 // player.html?name=NAME: a player's ratings (a "?" while provisional), a rating chart
 // over the recent rated matches, stats and recent matches.
 import { language, ordinal, t } from "../i18n.js";
+import { replayUrl } from "../replay-link.js";
 import { placesText } from "./places.js";
 import { POOLS, profile, ratingText, say } from "./client.js";
 import { ratingChart } from "./rating-chart.js";
@@ -77,6 +78,12 @@ function recent() {
       const td = cell(row, `${match.ratingAfter} (${change >= 0 ? "+" : "−"}${Math.abs(change)})`);
       td.className = change >= 0 ? "rating-up" : "rating-down";
     }
+    const link = document.createElement("a");
+    link.href = replayUrl(match.matchId);
+    link.textContent = t("player.replay");
+    link.dataset.testid = "recent-replay";
+    link.setAttribute("aria-label", `${t("player.replay")}: ${match.roomName}`);
+    cell(row, "").append(link);
     body.append(row);
   }
 }
