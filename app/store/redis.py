@@ -693,7 +693,7 @@ class RedisStore(Indexes, RoomStore):
                 lost = True
             finally:
                 self._pubsub = None
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await pubsub.aclose()
             await asyncio.sleep(0.5)
 
     async def _read(self, pubsub: PubSub) -> None:

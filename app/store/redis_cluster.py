@@ -131,10 +131,10 @@ class _Shard:
                 for group in _by_slot(sent):
                     await connection_of(pubsub).send_command("SSUBSCRIBE", *group)
             except asyncio.CancelledError:
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await pubsub.aclose()
                 raise
             except (RedisError, OSError):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await pubsub.aclose()
                 await self.store.rehome(self)
                 await asyncio.sleep(0.5)
                 continue
@@ -155,7 +155,7 @@ class _Shard:
                 lost = True
             finally:
                 self.pubsub = None
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await pubsub.aclose()
             await self.store.rehome(self)
             await asyncio.sleep(0.5)
 
