@@ -159,7 +159,7 @@ def test_first_round_deals_host_seeds_snake_wise() -> None:
     )
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)
 @given(
     n=st.integers(3, 64),
     size=st.integers(3, 6),
@@ -364,7 +364,7 @@ def test_the_worked_example_in_docs_tournaments_md_holds() -> None:
     assert swiss.repeat_pairs(second, met) == 4
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)
 @given(
     n=st.integers(1, 40),
     size=st.integers(3, 6),
