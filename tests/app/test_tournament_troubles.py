@@ -42,7 +42,10 @@ def test_a_failure_is_logged_once_then_once_a_minute_and_retried_after_a_doublin
         assert troubles.due("t2")
         logged = [r.getMessage() for r in caplog.records]
         # ~8 minutes of failures: the first line, then one a minute.
-        assert logged[0] == "t1 cannot be looked after: not_enough_players: a match needs at least 2 players"
+        assert (
+            logged[0]
+            == "t1 cannot be looked after: not_enough_players: a match needs at least 2 players"
+        )
         assert 1 + 6 <= len(logged) <= 1 + 9
         assert troubles.failed("t1", ValueError("another")) is True  # a new reason is news
         assert troubles.recovered("t1") is True and troubles.recovered("t1") is False
