@@ -23,6 +23,7 @@ import time
 from typing import Any
 
 from app.rooms.service import RoomService
+from app.store import OUTAGE
 from app.tournaments import rounds, tables
 from app.tournaments.service import (
     OVER,
@@ -88,7 +89,7 @@ class TournamentRunner:
                     swept = time.monotonic()
                     await store.sweep()
             except Exception as err:
-                self.troubles.failed(STORE, err)
+                self.troubles.failed(STORE, err, traceback=not isinstance(err, OUTAGE))
                 continue
             self.troubles.recovered(STORE)
             for tid in running:
@@ -102,7 +103,7 @@ class TournamentRunner:
         try:
             await self.look(tid)
         except Exception as err:
-            if self.troubles.failed(key, err):
+            if self.troubles.failed(key, err, traceback=not isinstance(err, OUTAGE)):
                 await self._show(tid, None, reason_of(err))
             return
         if self.troubles.recovered(key):

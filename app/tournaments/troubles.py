@@ -48,15 +48,18 @@ class Troubles:
         trouble = self._open.get(key)
         return trouble is None or self._clock() >= trouble.retry_at
 
-    def failed(self, key: str, err: BaseException) -> bool:
+    def failed(self, key: str, err: BaseException, *, traceback: bool = True) -> bool:
         """``key`` failed again; whether this is a new trouble (or a new reason), which the
-        caller shows to the host."""
+        caller shows to the host. ``traceback``: the first line shows where (not for an
+        outage, whose reason says it all)."""
         now = self._clock()
         reason = reason_of(err)
         trouble = self._open.get(key)
         if trouble is None:
             # Once with the traceback: the reason alone may not say where.
-            self._log.error("%s cannot be looked after: %s", key, reason, exc_info=err)
+            self._log.error(
+                "%s cannot be looked after: %s", key, reason, exc_info=err if traceback else None
+            )
             trouble = self._open[key] = Trouble(reason, 0, now, now)
         elif now - trouble.logged_at >= LOG_EVERY_SECONDS:
             self._log.error(
