@@ -71,14 +71,13 @@ def fewest(doc: dict[str, Any]) -> int:
     return max(swiss.FEWEST, player_range(doc["rules"])[0])
 
 
-def _enough_to_play(doc: dict[str, Any], players: list[dict[str, Any]]) -> None:
+def _enough_to_play(doc: dict[str, Any], players: list[dict[str, Any]], way_out: str) -> None:
     need = fewest(doc)
     if len(players) < need:
         raise RoomError(
             409,
             "tournament/too_few_players",
-            f"{len(players)} player(s) can play and a table needs {need}: take a withdrawn"
-            " player back, or end the tournament",
+            f"{len(players)} player(s) can play and a table needs {need}: {way_out}",
             {"players": len(players), "fewest": need},
         )
 
@@ -93,7 +92,8 @@ def start(doc: dict[str, Any], now_ms: int) -> list[dict[str, Any]]:
         for p in doc["players"]
         if p["status"] != swiss.Status.ACTIVE.value or p["checkedIn"] or not doc["checkIn"]
     ]
-    _enough_to_play(doc, [p for p in keep if p["status"] == swiss.Status.ACTIVE.value])
+    present = [p for p in keep if p["status"] == swiss.Status.ACTIVE.value]
+    _enough_to_play(doc, present, "wait for more players to register")
     dropped = [p["name"] for p in doc["players"] if p not in keep]
     doc["players"] = keep
     doc.setdefault("secret", secrets.token_hex(32))  # (a document from before seat tokens)
@@ -120,7 +120,7 @@ def next_round(doc: dict[str, Any], number: int | None, now_ms: int) -> list[dic
         raise RoomError(409, "tournament/no_rounds_left", "every round has been played")
     if number is not None and number != played + 1:
         raise RoomError(409, "tournament/bad_round", f"the next round is {played + 1}")
-    _enough_to_play(doc, can_play(doc))
+    _enough_to_play(doc, can_play(doc), "take a withdrawn player back, or end the tournament")
     audit(doc, "round", now_ms, round=played + 1)
     return _seat(doc, now_ms)
 
