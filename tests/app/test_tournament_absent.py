@@ -23,6 +23,7 @@ from tournament_play import (
     register_all,
     round_over,
     shown,
+    started,
     wait_for,
 )
 
@@ -45,10 +46,8 @@ async def test_players_who_never_came_are_withdrawn_in_the_open_and_can_be_taken
     quick: Server,
 ) -> None:
     # Five players at one table; only the first comes: the autopilot plays the four others.
-    made = await new_tournament(quick, rounds=3, tableStartSeconds=0)
+    made, field = await started(quick, 5, rounds=3, tableStartSeconds=0)
     tid = made["tournamentId"]
-    field = await register_all(quick, tid, 5)
-    assert (await host(quick, made, "/start")).status_code == 200
     await Player(quick, tid, field[0]["token"], 0).play_round(1)
     doc = await wait_for(quick, tid, round_over(1))
     gone = [f["playerId"] for f in field[1:]]
@@ -97,10 +96,8 @@ async def _events(server: Server, tid: str) -> list[dict[str, Any]]:
 
 async def test_a_round_after_mass_withdrawal_seats_only_who_can_play(quick: Server) -> None:
     # Nine players at three tables of three: two come, seven never do.
-    made = await new_tournament(quick, rounds=2, tableStartSeconds=0)
+    made, field = await started(quick, 9, rounds=2, tableStartSeconds=0)
     tid = made["tournamentId"]
-    field = await register_all(quick, tid, 9)
-    assert (await host(quick, made, "/start")).status_code == 200
     came = [Player(quick, tid, f["token"], i) for i, f in enumerate(field[:2])]
     await asyncio.gather(*(p.play_round(1) for p in came))
     doc = await wait_for(quick, tid, round_over(1))
@@ -113,10 +110,8 @@ async def test_a_round_after_mass_withdrawal_seats_only_who_can_play(quick: Serv
 
 
 async def test_with_nobody_left_the_tournament_ends_by_itself(quick: Server) -> None:
-    made = await new_tournament(quick, rounds=3, tableStartSeconds=0)
+    made, _ = await started(quick, 3, rounds=3, tableStartSeconds=0)
     tid = made["tournamentId"]
-    await register_all(quick, tid, 3)
-    assert (await host(quick, made, "/start")).status_code == 200
     doc = await wait_for(quick, tid, lambda d: d["status"] == "over")
     assert doc["round"] == 1 and doc["endedEarly"] is True
     assert len(absent_withdrawals(doc)) == 3
@@ -128,10 +123,8 @@ async def test_with_nobody_left_the_tournament_ends_by_itself(quick: Server) -> 
 
 
 async def test_a_one_seat_table_is_never_made(quick: Server) -> None:
-    made = await new_tournament(quick, rounds=3, tableStartSeconds=0)
+    made, field = await started(quick, 3, rounds=3, tableStartSeconds=0)
     tid = made["tournamentId"]
-    field = await register_all(quick, tid, 3)
-    assert (await host(quick, made, "/start")).status_code == 200
     players = [Player(quick, tid, f["token"], i) for i, f in enumerate(field)]
     await asyncio.gather(*(p.play_round(1) for p in players))
     await wait_for(quick, tid, round_over(1))
@@ -160,8 +153,7 @@ async def test_the_runner_logs_a_table_it_cannot_start_once_and_shows_the_host(
     # A round seated as an older server did: one player at a table that can never deal.
     service = quick.app.state.tournaments
     assert (await host(quick, made, "/pause")).status_code == 409
-    started = await host(quick, made, "/start")
-    assert started.status_code == 200
+    assert (await host(quick, made, "/start")).status_code == 200
     loaded = await service.store.load(tid)
     assert loaded is not None
     doc, version = loaded
@@ -170,9 +162,7 @@ async def test_the_runner_logs_a_table_it_cannot_start_once_and_shows_the_host(
     doc["roundLog"][0]["startedAt"] -= 10_000
     await service.store.replace(tid, doc, version, running=True)
     # Another tournament on the same runners plays its round meanwhile.
-    other = await new_tournament(quick, rounds=1, tableStartSeconds=0)
-    await register_all(quick, other["tournamentId"], 2)
-    assert (await host(quick, other, "/start")).status_code == 200
+    other, _ = await started(quick, 2, rounds=1, tableStartSeconds=0)
     await wait_for(quick, other["tournamentId"], lambda d: d["status"] == "over")
     shown_doc = await wait_for(quick, tid, lambda d: d["roundLog"][0]["tables"][0]["trouble"])
     trouble = shown_doc["roundLog"][0]["tables"][0]["trouble"]

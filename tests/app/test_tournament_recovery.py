@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from live import Server, running_server
-from tournament_play import ROUND_SETTINGS, host, new_tournament, register_all, wait_for
+from tournament_play import ROUND_SETTINGS, host, shown, started, wait_for
 
 from app.tournaments import rounds
 from app.tournaments.service import now_ms
@@ -27,11 +27,9 @@ async def quick(tmp_path: Any) -> AsyncIterator[Server]:
 async def test_a_round_seated_by_a_node_that_died_before_opening_its_rooms_is_played(
     quick: Server,
 ) -> None:
-    made = await new_tournament(quick, rounds=2, tableStartSeconds=0)
+    made, field = await started(quick, 2, rounds=2, tableStartSeconds=0)
     tid = made["tournamentId"]
-    field = await register_all(quick, tid, 2)
-    doc = (await host(quick, made, "/start")).json()
-    table = doc["roundLog"][0]["tables"][0]
+    table = (await shown(quick, tid))["roundLog"][0]["tables"][0]
     # Round 1 tallied by the host (nobody withdrawn), then round 2 seated as the route
     # seats it, by a node that dies before it opens a room.
     result = [{"playerId": f["playerId"], "place": i + 1} for i, f in enumerate(field)]
