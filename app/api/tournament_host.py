@@ -13,10 +13,9 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from app.api.errors import responses
 from app.api.text import NAME_PATTERN, cleaned_name
-from app.api.tournaments import TournamentId
-from app.deps import Authorization, Db, Rooms, Runner, Tournaments, bearer
-from app.errors import RoomError
-from app.rooms import commands, tokens
+from app.api.tournaments import Hosting, TournamentId, hosting
+from app.deps import Authorization, Db, Rooms, Runner, Tournaments
+from app.rooms import commands
 from app.tournaments import rounds, tables
 from app.tournaments import service as tour
 
@@ -35,13 +34,11 @@ _HOST = {
 }
 
 
-def _as_host(authorization: str | None, step: Callable[[dict[str, Any]], Any]) -> Any:
+def _as_host(host: Hosting, step: Callable[[dict[str, Any]], Any]) -> Any:
     """``step``, judged with the host check inside the same compare-and-set."""
-    token = bearer(authorization)
 
     def hosted(doc: dict[str, Any]) -> Any:
-        if not tokens.same_hash(token, doc["host"]):
-            raise RoomError(403, "tournament/not_host", "this token does not host the tournament")
+        host.check(doc)
         return step(doc)
 
     return hosted
@@ -55,12 +52,14 @@ async def start(
     tournament_id: TournamentId,
     runner: Runner,
     service: Tournaments,
+    db: Db,
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: drop who did not check in (if check-in was opened) and seat round 1."""
+    host = await hosting(db, service, tournament_id, authorization)
     now = tour.now_ms()
     doc, opened = await service.change(
-        tournament_id, _as_host(authorization, lambda d: rounds.start(d, now)), running=True
+        tournament_id, _as_host(host, lambda d: rounds.start(d, now)), running=True
     )
     await runner.open_round(tournament_id, doc, opened)
     return tour.public(tournament_id, doc)
@@ -86,6 +85,7 @@ class NextRound(BaseModel):
                 "tournament/no_rounds_left",
                 "tournament/bad_round",
                 "tournament/paused",
+                "tournament/too_few_players",
             ),
         }
     ),
@@ -94,15 +94,19 @@ async def next_round(
     tournament_id: TournamentId,
     runner: Runner,
     service: Tournaments,
+    db: Db,
     body: NextRound | None = None,
     authorization: Authorization = None,
 ) -> dict[str, Any]:
-    """Host: seat the next round, once every table of this one has its result."""
+    """Host: seat the next round, once every table of this one has its result. No table
+    is below the rules' fewest players (tables grow by one, or a player sits out with a
+    bye); too few players left to make one table is `409 tournament/too_few_players`."""
+    host = await hosting(db, service, tournament_id, authorization)
     now = tour.now_ms()
     number = None if body is None else body.round
     doc, opened = await service.change(
         tournament_id,
-        _as_host(authorization, lambda d: rounds.next_round(d, number, now)),
+        _as_host(host, lambda d: rounds.next_round(d, number, now)),
         running=True,
     )
     await runner.open_round(tournament_id, doc, opened)
@@ -120,12 +124,14 @@ async def pause(
     tournament_id: TournamentId,
     rooms: Rooms,
     service: Tournaments,
+    db: Db,
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: every table's clocks stop and nobody moves; tables not started wait."""
+    host = await hosting(db, service, tournament_id, authorization)
     now = tour.now_ms()
     doc, room_ids = await service.change(
-        tournament_id, _as_host(authorization, lambda d: rounds.pause(d, now))
+        tournament_id, _as_host(host, lambda d: rounds.pause(d, now))
     )
     await tables.tell(rooms, room_ids, commands.Pause())
     return tour.public(tournament_id, doc)
@@ -139,12 +145,14 @@ async def resume(
     tournament_id: TournamentId,
     rooms: Rooms,
     service: Tournaments,
+    db: Db,
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: the tables go on; every running clock gets the paused time back."""
+    host = await hosting(db, service, tournament_id, authorization)
     now = tour.now_ms()
     doc, room_ids = await service.change(
-        tournament_id, _as_host(authorization, lambda d: rounds.resume(d, now))
+        tournament_id, _as_host(host, lambda d: rounds.resume(d, now))
     )
     await tables.tell(rooms, room_ids, commands.Unpause())
     return tour.public(tournament_id, doc)
@@ -180,10 +188,11 @@ async def reseat(
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: two players of this round change tables (before either table starts)."""
+    host = await hosting(db, service, tournament_id, authorization)
     now = tour.now_ms()
     doc, moved = await service.change(
         tournament_id,
-        _as_host(authorization, lambda d: rounds.reseat(d, body.playerId, body.withPlayerId, now)),
+        _as_host(host, lambda d: rounds.reseat(d, body.playerId, body.withPlayerId, now)),
     )
     names = {p["pid"]: p["name"] for p in doc["players"]}
     await tables.reseat(rooms, db, doc, moved, names)
@@ -211,17 +220,46 @@ async def disqualify(
     body: Disqualify,
     rooms: Rooms,
     service: Tournaments,
+    db: Db,
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: the player is listed last and seated no more (a bot plays their running
     table's seat to its end)."""
+    host = await hosting(db, service, tournament_id, authorization)
     now = tour.now_ms()
     doc, table = await service.change(
         tournament_id,
-        _as_host(authorization, lambda d: rounds.disqualify(d, player_id, body.reason, now)),
+        _as_host(host, lambda d: rounds.disqualify(d, player_id, body.reason, now)),
     )
     if table is not None:
         await tables.leave(rooms, table["roomId"], player_id)
+    return tour.public(tournament_id, doc)
+
+
+@router.post(
+    "/{tournament_id}/players/{player_id}/reinstate",
+    responses=responses(
+        {
+            **_HOST,
+            404: ("tournament/not_found", "tournament/player_not_found"),
+            409: ("tournament/over", "tournament/disqualified", "tournament/not_withdrawn"),
+        }
+    ),
+)
+async def reinstate(
+    tournament_id: TournamentId,
+    player_id: str,
+    service: Tournaments,
+    db: Db,
+    authorization: Authorization = None,
+) -> dict[str, Any]:
+    """Host: take a withdrawn player back (withdrawn by their own word, or for never coming
+    to their table); they are seated from the next round."""
+    host = await hosting(db, service, tournament_id, authorization)
+    now = tour.now_ms()
+    doc, _ = await service.change(
+        tournament_id, _as_host(host, lambda d: rounds.reinstate(d, player_id, now))
+    )
     return tour.public(tournament_id, doc)
 
 
@@ -259,6 +297,7 @@ async def correct(
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: replace a table's result, with a reason (kept in the public audit log)."""
+    host = await hosting(db, service, tournament_id, authorization)
     now = tour.now_ms()
     seats = [
         {"pid": s.playerId, "place": s.place, "leftInHand": s.leftInHand, "dealsWon": s.dealsWon}
@@ -266,7 +305,7 @@ async def correct(
     ]
     doc, _ = await service.change(
         tournament_id,
-        _as_host(authorization, lambda d: rounds.correct(d, table_id, seats, body.reason, now)),
+        _as_host(host, lambda d: rounds.correct(d, table_id, seats, body.reason, now)),
     )
     shown = tour.public(tournament_id, doc)
     if doc["status"] == tour.OVER:
@@ -284,13 +323,15 @@ async def correct(
 async def end(
     tournament_id: TournamentId,
     service: Tournaments,
+    db: Db,
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: end now; tables without a result count for nobody; the standings are final."""
+    host = await hosting(db, service, tournament_id, authorization)
     now = tour.now_ms()
     # The runner archives it and sets it to expire (one ended before it ever ran too): the
     # same write puts it before the runners.
     doc, _ = await service.change(
-        tournament_id, _as_host(authorization, lambda d: rounds.end_early(d, now)), running=True
+        tournament_id, _as_host(host, lambda d: rounds.end_early(d, now)), running=True
     )
     return tour.public(tournament_id, doc)

@@ -4,6 +4,7 @@ standings. Every refusal is a 4xx with a stable code and changes nothing."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path
@@ -16,6 +17,7 @@ from app.db import Database
 from app.deps import Authorization, Db, Rooms, Tournaments, account_for, bearer
 from app.errors import RoomError
 from app.rooms import tokens
+from app.rooms.seat_counts import check_seats
 from app.tournaments import rounds, tables
 from app.tournaments import service as tour
 from app.tournaments.service import TournamentService
@@ -74,11 +76,37 @@ _NOT_FOUND = {404: ("tournament/not_found",)}
 _AUTH = {401: ("missing_token",)}
 
 
-async def _as_host(service: TournamentService, tournament_id: str, auth: str | None) -> None:
+@dataclass(frozen=True, slots=True)
+class Hosting:
+    """Who asks to act as the host: the bearer, and the account it is a session of (looked
+    up only when it is not the host token and the tournament has a host account)."""
+
+    token: str
+    account: str | None = None
+
+    def hosts(self, doc: dict[str, Any]) -> bool:
+        if tokens.same_hash(self.token, doc["host"]):
+            return True
+        return self.account is not None and self.account == doc.get("hostAccount")
+
+    def check(self, doc: dict[str, Any]) -> None:
+        if not self.hosts(doc):
+            raise RoomError(403, "tournament/not_host", "this token does not host the tournament")
+
+
+async def hosting(
+    db: Database, service: TournamentService, tournament_id: str, auth: str | None
+) -> Hosting:
+    """The host's credentials: the host token, or a session of the host's account."""
     token = bearer(auth)
     doc = await service.load(tournament_id)
-    if not tokens.same_hash(token, doc["host"]):
-        raise RoomError(403, "tournament/not_host", "this token does not host the tournament")
+    if tokens.same_hash(token, doc["host"]) or not doc.get("hostAccount"):
+        return Hosting(token)
+    try:
+        account = await account_for(db, auth)
+    except RoomError:
+        return Hosting(token)  # no account's session: judged as a host token (refused)
+    return Hosting(token, account.id)
 
 
 def _player(doc: dict[str, Any], auth: str | None) -> dict[str, Any]:
@@ -92,11 +120,22 @@ def _player(doc: dict[str, Any], auth: str | None) -> dict[str, Any]:
     "",
     status_code=201,
     response_model=TournamentCreated,
-    responses=responses({422: ("rules/unknown_option", "rules/bad_value")}),
+    responses=responses(
+        {
+            401: ("account/bad_token",),
+            422: ("rules/unknown_option", "rules/bad_value", "bad_seats", "rules/clash"),
+        }
+    ),
 )
-async def create_tournament(body: CreateTournament, service: Tournaments) -> TournamentCreated:
+async def create_tournament(
+    body: CreateTournament, db: Db, service: Tournaments, authorization: Authorization = None
+) -> TournamentCreated:
     """A tournament in registration; the answer's `hostToken` is the bearer of every host
-    action."""
+    action. A signed-in host (the account's token as bearer) also hosts it as the account:
+    its token works as the host token, on any device it signs in on."""
+    rules = _rules(body.rules)
+    check_seats(rules, body.tableSize)  # the rules must be able to deal to a full table
+    account = None if authorization is None else await account_for(db, authorization)
     host_token = tokens.new_token()
     doc = tour.new_doc(
         name=body.name,
@@ -104,11 +143,12 @@ async def create_tournament(body: CreateTournament, service: Tournaments) -> Tou
         table_size=body.tableSize,
         rounds=body.rounds,
         turn_seconds=body.turnSeconds,
-        rules=_rules(body.rules),
+        rules=rules,
         deals_per_round=body.dealsPerRound,
         now_ms=tour.now_ms(),
         table_start_seconds=body.tableStartSeconds,
         rated=body.rated,
+        host_account=None if account is None else account.id,
     )
     return TournamentCreated(tournamentId=await service.create(doc), hostToken=host_token)
 
@@ -217,12 +257,18 @@ async def register(
 )
 async def open_check_in(
     tournament_id: TournamentId,
+    db: Db,
     service: Tournaments,
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     """Host: open check-in; at the start, players who did not check in are dropped."""
-    await _as_host(service, tournament_id, authorization)
-    doc, _ = await service.change(tournament_id, tour.open_check_in)
+    host = await hosting(db, service, tournament_id, authorization)
+
+    def step(doc: dict[str, Any]) -> None:
+        host.check(doc)
+        tour.open_check_in(doc)
+
+    doc, _ = await service.change(tournament_id, step)
     return tour.public(tournament_id, doc)
 
 
@@ -274,6 +320,7 @@ async def withdraw(
         player = _player(doc, authorization)
         tour.withdraw(doc, player)
         table = rounds.seat_of(doc, player["pid"])
+        rounds.settle(doc, tour.now_ms())  # the last one to leave between rounds ends it
         return table if table is not None and table.get("result") is None else None
 
     doc, table = await service.change(tournament_id, step)

@@ -11,7 +11,9 @@ A round in the document::
     {"number", "startedAt", "tables": [{"id": "r1t1", "number", "roomId", "players": [pid],
       "startAt" (ms the table's match starts, players there or not), "started",
       "result": None | [{"pid", "place", "leftInHand", "dealsWon"}], "abandoned",
-      "matchId" (once it has a result: its match, for the replay)}]}
+      "matchId" (once it has a result: its match, for the replay),
+      "trouble": None | {"reason", "since"} (the runners cannot look after it)}],
+     "byes": [pid] (who sits the round out: no table could hold them)}
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 
 from app.errors import RoomError
 from app.rooms import tokens
+from app.rooms.seat_counts import player_range
 from app.tournaments import swiss
 from app.tournaments.events import emit
 from app.tournaments.service import (
@@ -30,7 +33,10 @@ from app.tournaments.service import (
     REGISTRATION,
     RUNNING,
     audit,
+    byes,
+    can_play,
     entrants,
+    mark_withdrawn,
     results,
     table_views,
 )
@@ -61,6 +67,22 @@ def round_done(round_: dict[str, Any]) -> bool:
     return all(t.get("result") is not None or t.get("abandoned") for t in round_["tables"])
 
 
+def fewest(doc: dict[str, Any]) -> int:
+    """The fewest players a table of this tournament can deal to (the rules' fewest)."""
+    return max(swiss.FEWEST, player_range(doc["rules"])[0])
+
+
+def _enough_to_play(doc: dict[str, Any], players: list[dict[str, Any]], way_out: str) -> None:
+    need = fewest(doc)
+    if len(players) < need:
+        raise RoomError(
+            409,
+            "tournament/too_few_players",
+            f"{len(players)} player(s) can play and a table needs {need}: {way_out}",
+            {"players": len(players), "fewest": need},
+        )
+
+
 def start(doc: dict[str, Any], now_ms: int) -> list[dict[str, Any]]:
     """The host starts: players who did not check in (when check-in was opened) are
     dropped, and round 1 is seated. Returns the round's tables."""
@@ -72,8 +94,7 @@ def start(doc: dict[str, Any], now_ms: int) -> list[dict[str, Any]]:
         if p["status"] != swiss.Status.ACTIVE.value or p["checkedIn"] or not doc["checkIn"]
     ]
     present = [p for p in keep if p["status"] == swiss.Status.ACTIVE.value]
-    if len(present) < 2:
-        raise RoomError(409, "tournament/too_few_players", "a tournament needs 2 players or more")
+    _enough_to_play(doc, present, "wait for more players to register")
     dropped = [p["name"] for p in doc["players"] if p not in keep]
     doc["players"] = keep
     doc.setdefault("secret", secrets.token_hex(32))  # (a document from before seat tokens)
@@ -100,6 +121,7 @@ def next_round(doc: dict[str, Any], number: int | None, now_ms: int) -> list[dic
         raise RoomError(409, "tournament/no_rounds_left", "every round has been played")
     if number is not None and number != played + 1:
         raise RoomError(409, "tournament/bad_round", f"the next round is {played + 1}")
+    _enough_to_play(doc, can_play(doc), "take a withdrawn player back, or end the tournament")
     audit(doc, "round", now_ms, round=played + 1)
     return _seat(doc, now_ms)
 
@@ -108,8 +130,15 @@ def _seat(doc: dict[str, Any], now_ms: int) -> list[dict[str, Any]]:
     number = int(doc["round"]) + 1
     log = doc.setdefault("roundLog", [])
     history = tuple(tuple(tuple(t["players"]) for t in r["tables"]) for r in log)
-    seating = swiss.seat_round(
-        number, entrants(doc), history, results(doc), int(doc["tableSize"]), doc["seed"]
+    seating, out = swiss.seat_round(
+        number,
+        entrants(doc),
+        history,
+        results(doc),
+        int(doc["tableSize"]),
+        doc["seed"],
+        fewest(doc),
+        byes(doc),
     )
     start_at = now_ms + int(doc.get("tableStartSeconds", 0)) * 1000
     tables = [
@@ -124,7 +153,7 @@ def _seat(doc: dict[str, Any], now_ms: int) -> list[dict[str, Any]]:
         }
         for index, players in enumerate(seating)
     ]
-    log.append({"number": number, "startedAt": now_ms, "tables": tables})
+    log.append({"number": number, "startedAt": now_ms, "tables": tables, "byes": list(out)})
     doc["round"] = number
     emit(doc, {"type": "roundStarted", "round": number, "tables": table_views(tables)}, now_ms)
     return tables
@@ -174,24 +203,40 @@ def record(
     table["started"] = True
     if match_id is not None:
         table["matchId"] = match_id
+    table.pop("trouble", None)
     emit(doc, {"type": "tableResult", "tableId": table_id, "result": seats}, now_ms)
     for player in doc["players"]:
         if player["pid"] in absent and player["status"] == swiss.Status.ACTIVE.value:
-            player["status"] = swiss.Status.WITHDRAWN.value
-            emit(doc, {"type": "withdrawn", "playerId": player["pid"], "absent": True}, now_ms)
+            mark_withdrawn(doc, player, now_ms, absent=True)
     _after_result(doc, now_ms)
     return True
 
 
 def _after_result(doc: dict[str, Any], now_ms: int) -> None:
     emit(doc, {"type": "standings"}, now_ms)
+    settle(doc, now_ms)
+
+
+def settle(doc: dict[str, Any], now_ms: int) -> bool:
+    """A running round whose every table is done is over; the tournament with it after the
+    last round, or when nobody is left to play (every player withdrawn or disqualified).
+    Whether anything changed."""
     round_ = current(doc)
-    if round_ is None or not round_done(round_) or round_.get("done"):
-        return
-    round_["done"] = True
-    emit(doc, {"type": "roundOver", "round": round_["number"]}, now_ms)
+    if doc["status"] != RUNNING or round_ is None or not round_done(round_):
+        return False
+    changed = False
+    if not round_.get("done"):
+        round_["done"] = True
+        emit(doc, {"type": "roundOver", "round": round_["number"]}, now_ms)
+        changed = True
     if int(doc["round"]) >= int(doc["rounds"]):
         finish(doc, now_ms, early=False)
+        return True
+    if not can_play(doc):
+        audit(doc, "end", now_ms, nobodyLeft=True)
+        finish(doc, now_ms, early=True)
+        return True
+    return changed
 
 
 def finish(doc: dict[str, Any], now_ms: int, *, early: bool) -> None:
@@ -261,7 +306,24 @@ def disqualify(doc: dict[str, Any], pid: str, reason: str, now_ms: int) -> dict[
     emit(doc, {"type": "disqualified", "playerId": pid}, now_ms)
     emit(doc, {"type": "standings"}, now_ms)
     table = seat_of(doc, pid)
+    settle(doc, now_ms)
     return table if table is not None and table.get("result") is None else None
+
+
+def reinstate(doc: dict[str, Any], pid: str, now_ms: int) -> None:
+    """The host takes a withdrawn player back: seated again from the next round (a table
+    of this round that has no result yet keeps its bot in their seat)."""
+    if doc["status"] == OVER:
+        raise RoomError(409, "tournament/over", "the tournament is over")
+    player = _player(doc, pid)
+    if player["status"] == swiss.Status.DISQUALIFIED.value:
+        raise RoomError(409, "tournament/disqualified", "a disqualified player stays out")
+    if player["status"] != swiss.Status.WITHDRAWN.value:
+        raise RoomError(409, "tournament/not_withdrawn", "this player has not withdrawn")
+    player["status"] = swiss.Status.ACTIVE.value
+    audit(doc, "reinstate", now_ms, playerId=pid)
+    emit(doc, {"type": "reinstated", "playerId": pid}, now_ms)
+    emit(doc, {"type": "standings"}, now_ms)
 
 
 def reseat(doc: dict[str, Any], pid: str, other: str, now_ms: int) -> tuple[dict[str, Any], ...]:
@@ -299,6 +361,7 @@ def correct(
     before = table.get("result")
     table["result"] = seats
     table["started"] = True
+    table.pop("trouble", None)
     audit(doc, "correct", now_ms, tableId=table_id, reason=reason, before=before, after=seats)
     emit(
         doc,
@@ -321,5 +384,37 @@ def end_early(doc: dict[str, Any], now_ms: int) -> None:
         if table.get("result") is None:
             table["abandoned"] = True
     doc["paused"] = False
+    doc.pop("trouble", None)
     audit(doc, "end", now_ms)
     finish(doc, now_ms, early=True)
+
+
+# What the runners cannot look after: shown to the host, who decides (correct the table's
+# result, end early); a table that recovers clears it.
+
+
+def _trouble_holder(doc: dict[str, Any], table_id: str | None) -> dict[str, Any] | None:
+    """The table (or, for None, the tournament) a trouble is shown on; None if it is done."""
+    if table_id is None:
+        return doc if doc["status"] == RUNNING else None
+    _, table = find_table(doc, table_id)
+    return None if table.get("result") is not None or table.get("abandoned") else table
+
+
+def mark_trouble(doc: dict[str, Any], table_id: str | None, reason: str, now_ms: int) -> bool:
+    """Show the host that the runners cannot look after the table (or the round); whether
+    it is news."""
+    holder = _trouble_holder(doc, table_id)
+    if holder is None or (holder.get("trouble") or {}).get("reason") == reason:
+        return False
+    holder["trouble"] = {"reason": reason, "since": now_ms}
+    emit(doc, {"type": "trouble", "tableId": table_id, "reason": reason}, now_ms)
+    return True
+
+
+def clear_trouble(doc: dict[str, Any], table_id: str | None, now_ms: int) -> bool:
+    holder = doc if table_id is None else find_table(doc, table_id)[1]
+    if holder.pop("trouble", None) is None:
+        return False
+    emit(doc, {"type": "trouble", "tableId": table_id, "reason": None}, now_ms)
+    return True

@@ -7,6 +7,11 @@ Nothing is kept here between looks: the tournament's document (in the store) and
 tables' rooms say what is to do, so a node that restarts, or another node, carries every
 round on. Two nodes looking at once do no harm: a table starts once (the room refuses a
 second start) and a result counts once (``rounds.record`` ignores a second copy).
+
+A tournament or a table that cannot be looked after never stops the others and is never
+retried in a loop (:mod:`app.tournaments.troubles`: logged once, then at most once a
+minute, tried again after a growing pause); the host is shown it on the tournament (its
+``trouble``, or the table's) and decides: correct the table's result, or end early.
 """
 
 from __future__ import annotations
@@ -30,8 +35,11 @@ from app.tournaments.service import (
     seat_points,
     standings,
 )
+from app.tournaments.troubles import Troubles, reason_of
 
 log = logging.getLogger(__name__)
+
+STORE = "the tournament store"
 
 # A round's rooms are opened by the node that started it; any node's runner opens one
 # still missing this long after (its opener died on the way). Opening is idempotent (a
@@ -49,6 +57,7 @@ class TournamentRunner:
         self.poll = poll_seconds
         self._task: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
+        self.troubles = Troubles(log)
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="tournaments")
@@ -69,19 +78,55 @@ class TournamentRunner:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), self.poll)
                 return
+            if not self.troubles.due(STORE):
+                continue
             try:
                 if time.monotonic() - repaired >= store.repair_seconds:
                     repaired = time.monotonic()
                     await store.repair()
-                for tid in await store.running():
-                    await self.look(tid)
+                running = await store.running()
                 if time.monotonic() - swept >= store.sweep_seconds:
                     swept = time.monotonic()
                     await store.sweep()
-            except OUTAGE as err:
-                log.warning("tournaments: the store cannot be reached: %r", err)
-            except Exception:
-                log.exception("tournaments: a look failed")
+            except Exception as err:
+                self.troubles.failed(STORE, err, traceback=not isinstance(err, OUTAGE))
+                continue
+            self.troubles.recovered(STORE)
+            for tid in running:
+                await self._look_after(tid)
+
+    async def _look_after(self, tid: str) -> None:
+        """One tournament's look; a failure is its own (the others go on)."""
+        key = f"tournament {tid}"
+        if not self.troubles.due(key):
+            return
+        try:
+            await self.look(tid)
+        except Exception as err:
+            if self.troubles.failed(key, err, traceback=not isinstance(err, OUTAGE)):
+                await self._show(tid, None, reason_of(err))
+            return
+        if self.troubles.recovered(key):
+            await self._show(tid, None, None)
+
+    async def _show(self, tid: str, table_id: str | None, reason: str | None) -> None:
+        """Tell the host (in the tournament's document) that a table or the round cannot
+        be looked after, or no longer; best effort: the failure is logged already."""
+
+        def step(doc: dict[str, Any]) -> bool:
+            now = now_ms()
+            if reason is None:
+                return rounds.clear_trouble(doc, table_id, now)
+            return rounds.mark_trouble(doc, table_id, reason, now)
+
+        try:
+            await self.service.change(tid, step)
+        except Exception as err:
+            log.debug("tournament %s: the trouble could not be shown: %r", tid, err)
+
+    async def _table_failed(self, tid: str, table_id: str, err: BaseException) -> None:
+        if self.troubles.failed(_table_key(tid, table_id), err):
+            await self._show(tid, table_id, reason_of(err))
 
     async def look(self, tid: str) -> None:
         found = await self.service.store.load(tid)
@@ -101,26 +146,41 @@ class TournamentRunner:
                 await self.service.store.expire(tid, self.service.store.finished_ttl_ms)
             await self.service.store.drop_running(tid, version)
             return
+        if rounds.round_done(round_) and not round_.get("done"):
+            # A round with nothing left to play that nobody closed (no table at all, as a
+            # round seated with nobody left once was): over, and the tournament with it
+            # when nobody is left.
+            await self.service.change(tid, lambda d: rounds.settle(d, now_ms()))
+            return
         now = now_ms()
         ready: list[str] = []
         finished: list[Finished] = []
         for table in round_["tables"]:
+            key = _table_key(tid, table["id"])
             if table.get("result") is not None or table.get("abandoned"):
+                self.troubles.forget(key)  # decided by the host (corrected, ended)
                 continue
-            record = await self.rooms.store.load(table["roomId"])
-            if record is None:
-                if now - int(round_["startedAt"]) > OPEN_GRACE_MS:
-                    await tables.open_table(self.rooms, self.db, tid, doc, table, now)
+            if not self.troubles.due(key):
                 continue
-            room = record.doc
-            if not doc.get("paused") and tables.ready_to_start(room, table, now):
-                ready.append(table["id"])
-            elif tables.finished(room):
-                finished.append((table["id"], *tables.result_of(room), room.get("matchId")))
+            try:
+                record = await self.rooms.store.load(table["roomId"])
+                if record is None:
+                    if now - int(round_["startedAt"]) > OPEN_GRACE_MS:
+                        await tables.open_table(self.rooms, self.db, tid, doc, table, now)
+                    continue
+                room = record.doc
+                if not doc.get("paused") and tables.ready_to_start(room, table, now):
+                    ready.append(table["id"])
+                elif tables.finished(room):
+                    finished.append((table["id"], *tables.result_of(room), room.get("matchId")))
+            except Exception as err:
+                await self._table_failed(tid, table["id"], err)
         # One write of the tournament's document for all the tables of this look: a round's
         # tables end (and start) close together, and each write moves the whole document.
         if finished:
             await self.service.change(tid, _recording(finished))
+            for table_id, *_ in finished:
+                self.troubles.recovered(_table_key(tid, table_id))
         if ready:
             await self._start(tid, ready)
 
@@ -132,8 +192,14 @@ class TournamentRunner:
         names = {p["pid"]: p["name"] for p in doc["players"]}
         for table_id in marked:  # not those paused, or finished, meanwhile
             _, table = rounds.find_table(doc, table_id)
-            await tables.reseat(self.rooms, self.db, doc, (table,), names)
-            await tables.start_table(self.rooms, table["roomId"])
+            try:
+                await tables.reseat(self.rooms, self.db, doc, (table,), names)
+                await tables.start_table(self.rooms, table["roomId"])
+            except Exception as err:
+                await self._table_failed(tid, table_id, err)
+                continue
+            if self.troubles.recovered(_table_key(tid, table_id)):
+                await self._show(tid, table_id, None)
 
     async def open_round(self, tid: str, doc: dict[str, Any], opened: list[dict[str, Any]]) -> None:
         """The rooms of a round this node just started (the write that seated it put the
@@ -142,6 +208,10 @@ class TournamentRunner:
         now = now_ms()
         for table in opened:
             await tables.open_table(self.rooms, self.db, tid, doc, table, now)
+
+
+def _table_key(tid: str, table_id: str) -> str:
+    return f"tournament {tid} table {table_id}"
 
 
 # A finished table's id, its result, the players who never came to it and its match's id

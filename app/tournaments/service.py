@@ -44,10 +44,12 @@ def new_doc(
     now_ms: int,
     table_start_seconds: int = 0,
     rated: bool = False,
+    host_account: str | None = None,
 ) -> dict[str, Any]:
     swiss.check_table_size(table_size)
     return {
         "name": name,
+        "hostAccount": host_account,
         # The tables' rooms are rated rooms (docs/ratings.md): their matches rate the
         # seats of accounts.
         "rated": rated,
@@ -152,9 +154,25 @@ def withdraw(doc: dict[str, Any], player: dict[str, Any]) -> None:
         raise RoomError(409, "tournament/withdrawn", "this player has withdrawn already")
     if doc["status"] == OVER:
         raise RoomError(409, "tournament/over", "the tournament is over")
-    player["status"] = swiss.Status.WITHDRAWN.value
-    emit(doc, {"type": "withdrawn", "playerId": player["pid"], "absent": False}, now_ms())
+    mark_withdrawn(doc, player, now_ms(), absent=False)
     emit(doc, {"type": "standings"}, now_ms())
+
+
+def mark_withdrawn(
+    doc: dict[str, Any], player: dict[str, Any], at_ms: int, *, absent: bool
+) -> None:
+    """The player is seated no more: by their own word, or (``absent``) because the
+    autopilot played their whole table; either way in the open, in the audit log and on
+    the tournament's socket, so the host can take them back (``reinstate``)."""
+    player["status"] = swiss.Status.WITHDRAWN.value
+    audit(doc, "withdrawn", at_ms, playerId=player["pid"], absent=absent)
+    emit(doc, {"type": "withdrawn", "playerId": player["pid"], "absent": absent}, at_ms)
+
+
+def can_play(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The players a next round seats: neither withdrawn nor disqualified (those who did not
+    check in left the field at the start)."""
+    return [p for p in doc["players"] if p["status"] == swiss.Status.ACTIVE.value]
 
 
 def entrants(doc: dict[str, Any]) -> list[swiss.Entrant]:
@@ -179,6 +197,11 @@ def results(doc: dict[str, Any]) -> list[swiss.TableResult]:
                     )
                 )
     return found
+
+
+def byes(doc: dict[str, Any]) -> list[str]:
+    """One entry for every round a player sat out (a bye)."""
+    return [pid for round_ in doc.get("roundLog", []) for pid in round_.get("byes", [])]
 
 
 def seat_points(doc: dict[str, Any]) -> dict[tuple[str, str], float]:
@@ -207,7 +230,7 @@ def standings(doc: dict[str, Any]) -> list[dict[str, Any]]:
             "dealsWon": row.deals_won,
             "tables": row.tables,
         }
-        for row in swiss.standings(entrants(doc), results(doc), doc["seed"])
+        for row in swiss.standings(entrants(doc), results(doc), doc["seed"], byes(doc))
     ]
 
 
@@ -249,6 +272,11 @@ def public(tournament_id: str, doc: dict[str, Any]) -> dict[str, Any]:
         "startedAt": doc.get("startedAt"),
         "finishedAt": doc.get("finishedAt"),
         "endedEarly": bool(doc.get("endedEarly")),
+        # The host's account, when a signed-in host made it (its console opens from any
+        # device the account signs in on).
+        "hostAccount": doc.get("hostAccount"),
+        # What the runners could not look after and wait for the host's decision on.
+        "trouble": doc.get("trouble"),
         "seq": int(doc.get("seq", 0)),
         "roundLog": [
             {
@@ -256,6 +284,7 @@ def public(tournament_id: str, doc: dict[str, Any]) -> dict[str, Any]:
                 "startedAt": r["startedAt"],
                 "done": bool(r.get("done")),
                 "tables": table_views(r["tables"]),
+                "byes": list(r.get("byes", [])),
             }
             for r in doc.get("roundLog", [])
         ],
@@ -275,6 +304,7 @@ def table_views(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "result": t["result"],
             "abandoned": bool(t.get("abandoned")),
             "matchId": t.get("matchId"),  # once it has a result: its match, for the replay
+            "trouble": t.get("trouble"),
         }
         for t in tables
     ]

@@ -5,16 +5,17 @@ Nothing here reads a clock, a store or global random state: every draw comes fro
 and standings can be recomputed from its registrations and results alone. The rooms, the
 store and the REST layer call these functions; they never repeat a rule stated here.
 
-    table_sizes(n, size)                      how n players split into tables
+    table_sizes(n, size, fewest)              how n players split into tables (the rest: byes)
+    byes(order, size, fewest, had)            who sits a round out, when a table cannot form
     first_round(entrants, size, seed)         seeded random draw, or snake by seed
     later_round(order, points, met, size)     cut by points, repeat table-mates swapped away
     places(keys) / placement_points(places)   one table's finish -> points on 0-3
-    standings(entrants, results, seed)        points, then the tie-break chain
+    standings(entrants, results, seed, byes)  points, then the tie-break chain
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
@@ -23,6 +24,11 @@ from random import Random
 MIN_TABLE = 3
 MAX_TABLE = 6
 TOP_POINTS = Fraction(3)
+# A round sat out is worth a table's average: every table's points add up to half the top
+# points per seat, so a bye neither lifts a player above the field nor drops them below it.
+BYE_POINTS = TOP_POINTS / 2
+# The fewest players any table may have (the rules may ask for more: ``fewest``).
+FEWEST = 2
 
 Seating = tuple[tuple[str, ...], ...]
 
@@ -87,19 +93,43 @@ def check_table_size(size: int) -> None:
         raise ValueError(f"table size {size!r} is outside {MIN_TABLE}-{MAX_TABLE}")
 
 
-def table_sizes(n: int, size: int) -> tuple[int, ...]:
-    """Split `n` players into tables of at most `size` seats, sizes within one of each other.
+def table_sizes(n: int, size: int, fewest: int = FEWEST) -> tuple[int, ...]:
+    """Split `n` players into tables of about `size` seats, sizes within one of each other.
 
-    Larger tables come first. When cutting at `size` would leave a table below three, fewer
-    tables are used (so a field of 3-seat tables may get some 4-seat ones): never a bye and
-    never a table below three unless the whole field is smaller than three.
+    Larger tables come first. A table below three is avoided by using fewer tables as long
+    as no table grows past `size` by more than one (so 4 at 3-seat tables sit at one table
+    of 4, 5 at 3 and 2). A table below `fewest` (the rules' fewest players) is never made:
+    the players it would hold sit the round out (byes: the sizes then add up to less than
+    `n`), and with fewer than `fewest` players there is no table at all.
     """
     check_table_size(size)
-    if n <= 0:
+    fewest = max(fewest, FEWEST)
+    if n < fewest:
         return ()
-    count = max(1, min(-(-n // size), n // MIN_TABLE))
-    small, extra = divmod(n, count)
+    count = -(-n // size)
+    while count > 1 and n // count < MIN_TABLE and -(-n // (count - 1)) <= size + 1:
+        count -= 1
+    seated = n
+    while seated // count < fewest:
+        count -= 1
+        seated = min(n, count * (size + 1))
+    small, extra = divmod(seated, count)
     return tuple([small + 1] * extra + [small] * (count - extra))
+
+
+def byes(
+    order: Sequence[str], size: int, fewest: int = FEWEST, had: Collection[str] = ()
+) -> tuple[str, ...]:
+    """Who sits the round out when the tables cannot hold everyone (`table_sizes`): the
+    last of `order` (the standings, or round 1's draw) who has not had a bye yet, then, if
+    everyone has, the last; as in Swiss chess, a bye goes to the bottom of the field."""
+    out = len(order) - sum(table_sizes(len(order), size, fewest))
+    if out <= 0:
+        return ()
+    taken = set(had)
+    bottom_up = [p for p in reversed(order) if p not in taken]
+    bottom_up += [p for p in reversed(order) if p in taken]
+    return tuple(bottom_up[:out])
 
 
 def _cut(order: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:
@@ -118,19 +148,23 @@ def draw_order(players: Iterable[str], seed: str, label: str) -> list[str]:
     return order
 
 
-def first_round(entrants: Sequence[Entrant], size: int, seed: str) -> Seating:
+def first_round(entrants: Sequence[Entrant], size: int, seed: str, fewest: int = FEWEST) -> Seating:
     """Round 1: a seeded random draw cut into tables; if the host seeded players, seeds are
     dealt snake-wise (1, 2, .., t, t, .., 2, 1, 1, 2, ..) so each table gets a fair mix, and
-    unseeded players follow in the draw's order."""
+    unseeded players follow in the draw's order. Those the tables cannot hold (`byes`) are
+    the last of that order."""
     present = [e for e in entrants if e.status is Status.ACTIVE]
-    sizes = table_sizes(len(present), size)
     seeded = sorted((e for e in present if e.seed is not None), key=lambda e: (e.seed, e.id))
     drawn = draw_order((e.id for e in present if e.seed is None), seed, "round:1")
+    order = [e.id for e in seeded] + drawn
+    out = set(byes(order, size, fewest))
+    order = [p for p in order if p not in out]
+    sizes = table_sizes(len(order), size, fewest)
     if not seeded:
-        return tuple(tuple(table) for table in _cut(drawn, sizes))
+        return tuple(tuple(table) for table in _cut(order, sizes))
     tables: list[list[str]] = [[] for _ in sizes]
     lane = _snake(len(sizes))
-    for player in [e.id for e in seeded] + drawn:
+    for player in order:
         index = next(lane)
         while len(tables[index]) >= sizes[index]:
             index = next(lane)
@@ -150,6 +184,7 @@ def later_round(
     points: Mapping[str, Fraction],
     met: Mapping[str, frozenset[str]],
     size: int,
+    fewest: int = FEWEST,
 ) -> Seating:
     """Rounds 2+: `order` (the standings, present players only) cut into tables in order,
     then repeat table-mates avoided by swapping players of equal points between tables.
@@ -157,7 +192,7 @@ def later_round(
     Each swap made strictly lowers the number of repeated pairs, so the loop ends; only
     equal-points swaps are tried, so every table still holds a run of the points order.
     """
-    tables = _cut(order, table_sizes(len(order), size))
+    tables = _cut(order, table_sizes(len(order), size, fewest))
     improved = True
     while improved:
         improved = False
@@ -234,12 +269,14 @@ def table_points(result: TableResult) -> dict[str, Fraction]:
     return placement_points({seat.player: seat.place for seat in result.seats})
 
 
-def totals(results: Iterable[TableResult]) -> dict[str, Fraction]:
-    """Each player's points over the given table results."""
+def totals(results: Iterable[TableResult], byes: Iterable[str] = ()) -> dict[str, Fraction]:
+    """Each player's points over the given table results and byes (one entry a bye)."""
     total: dict[str, Fraction] = {}
     for result in results:
         for player, gained in table_points(result).items():
             total[player] = total.get(player, Fraction(0)) + gained
+    for player in byes:
+        total[player] = total.get(player, Fraction(0)) + BYE_POINTS
     return total
 
 
@@ -254,11 +291,15 @@ def met_pairs(seatings: Iterable[Seating]) -> dict[str, frozenset[str]]:
 
 
 def standings(
-    entrants: Sequence[Entrant], results: Sequence[TableResult], seed: str
+    entrants: Sequence[Entrant],
+    results: Sequence[TableResult],
+    seed: str,
+    byes: Sequence[str] = (),
 ) -> tuple[Standing, ...]:
     """Every entrant ranked by the tie-break chain (`TIE_BREAKS`); disqualified players are
-    listed last, withdrawn players keep their place by points."""
-    points = totals(results)
+    listed last, withdrawn players keep their place by points. `byes`: one entry for each
+    round a player sat out (worth `BYE_POINTS`, no table-mates, no cards)."""
+    points = totals(results, byes)
     mates: dict[str, list[str]] = {}
     left: dict[str, int] = {}
     won: dict[str, int] = {}
@@ -309,11 +350,20 @@ def seat_round(
     results: Sequence[TableResult],
     size: int,
     seed: str,
-) -> Seating:
+    fewest: int = FEWEST,
+    had_byes: Sequence[str] = (),
+) -> tuple[Seating, tuple[str, ...]]:
     """The seating of round `number` (1-based) for the active entrants, given the earlier
-    rounds' seatings and results: the one entry point the tournament service calls."""
+    rounds' seatings, results and byes, and who sits it out (a bye): the one entry point
+    the tournament service calls. No table is below `fewest` (the rules' fewest players);
+    with fewer active players than that, there is no table and everyone has a bye."""
+    active = [e for e in entrants if e.status is Status.ACTIVE]
     if number == 1:
-        return first_round(entrants, size, seed)
-    active = {e.id for e in entrants if e.status is Status.ACTIVE}
-    order = [s.player for s in standings(entrants, results, seed) if s.player in active]
-    return later_round(order, totals(results), met_pairs(history), size)
+        seating = first_round(entrants, size, seed, fewest)
+        seated = {p for table in seating for p in table}
+        return seating, tuple(e.id for e in active if e.id not in seated)
+    ids = {e.id for e in active}
+    order = [s.player for s in standings(entrants, results, seed, had_byes) if s.player in ids]
+    out = byes(order, size, fewest, had_byes)
+    rest = [p for p in order if p not in out]
+    return later_round(rest, totals(results, had_byes), met_pairs(history), size, fewest), out

@@ -130,3 +130,26 @@ async def test_a_rated_tournaments_table_rates_its_account_seats(quick_server: S
     profile = (await server.http.get("/api/players/Dora")).json()
     assert profile["ratings"]["classic"]["games"] == 1
     assert recent[0]["ratingAfter"] == changes[by_name["Dora"]]["ratingAfter"]
+
+
+async def test_a_signed_in_host_hosts_as_the_account_and_the_host_token_still_works(
+    quick_server: Server,
+) -> None:
+    server = quick_server
+    hana = await _sign_up(server, "Hana")
+    other = await _sign_up(server, "Olaf")
+    body = {"name": "Club night", "rounds": 2, "turnSeconds": 20, "tableStartSeconds": 600}
+    r = await server.http.post("/api/tournaments", json=body, headers=bearer(hana["token"]))
+    assert r.status_code == 201, r.text
+    made = r.json()
+    tid = made["tournamentId"]
+    assert (await shown(server, tid))["hostAccount"] == hana["playerId"]
+    as_account = {**made, "hostToken": hana["token"]}
+    assert (await host(server, as_account, "/check-in/open")).status_code == 200
+    refused = await host(server, {**made, "hostToken": other["token"]}, "/start")
+    assert refused.status_code == 403 and refused.json()["code"] == "tournament/not_host"
+    assert (await host(server, made, "/end")).status_code == 200  # the host token too
+    bad = await server.http.post("/api/tournaments", json=body, headers=bearer("not-a-token"))
+    assert bad.status_code == 401 and bad.json()["code"] == "account/bad_token"
+    guest = (await server.http.post("/api/tournaments", json=body)).json()
+    assert (await shown(server, guest["tournamentId"]))["hostAccount"] is None

@@ -57,6 +57,7 @@ async def test_create_answers_201_with_an_id_and_a_host_token(server: Server) ->
         {"turnSeconds": 301},
         {"rounds": 0},
         {"rules": {"preset": "nope"}},
+        {"rules": {"preset": "duo"}},  # two players at most: no table of 4 could deal
     ],
 )
 async def test_a_bad_tournament_is_refused_with_a_code(
@@ -65,7 +66,8 @@ async def test_a_bad_tournament_is_refused_with_a_code(
     before = (await server.http.get("/api/tournaments")).json()
     body = {"name": "x", "rounds": 3, "turnSeconds": 20, **fields}
     r = await server.http.post("/api/tournaments", json=body)
-    assert r.status_code == 422 and r.json()["code"] in {"invalid_request", "rules/unknown_preset"}
+    codes = {"invalid_request", "rules/unknown_preset", "bad_seats"}
+    assert r.status_code == 422 and r.json()["code"] in codes
     assert (await server.http.get("/api/tournaments")).json() == before
 
 

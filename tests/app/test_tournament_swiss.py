@@ -56,7 +56,9 @@ def test_swiss_module_is_pure_standard_library() -> None:
         (7, 4, (4, 3)),
         (4, 3, (4,)),
         (10, 3, (4, 3, 3)),
+        (5, 3, (3, 2)),
         (2, 4, (2,)),
+        (1, 4, ()),
         (0, 4, ()),
     ],
 )
@@ -75,11 +77,46 @@ def test_table_size_outside_three_to_six_is_refused(size: int) -> None:
 @given(n=st.integers(0, 300), size=st.integers(3, 6))
 def test_table_sizes_always_hold_the_field_within_one_of_each_other(n: int, size: int) -> None:
     sizes = swiss.table_sizes(n, size)
-    assert sum(sizes) == n
+    assert sum(sizes) == (n if n >= 2 else 0)
     if sizes:
         assert max(sizes) - min(sizes) <= 1
-        assert min(sizes) >= min(n, 3)
-        assert max(sizes) <= max(size, 5 if n < 6 else size + 1)
+        assert min(sizes) >= (min(n, 3) if (n, size) != (5, 3) else 2)
+        assert max(sizes) <= size + 1
+
+
+@pytest.mark.parametrize(
+    ("n", "size", "fewest", "sizes"),
+    [
+        (6, 4, 4, (5,)),  # one table grown by one, one bye
+        (9, 4, 4, (5, 4)),
+        (3, 4, 4, ()),
+        (8, 3, 3, (4, 4)),
+    ],
+)
+def test_a_table_below_the_rules_fewest_is_never_made_its_players_get_byes(
+    n: int, size: int, fewest: int, sizes: tuple[int, ...]
+) -> None:
+    assert swiss.table_sizes(n, size, fewest) == sizes
+
+
+@given(n=st.integers(0, 300), size=st.integers(3, 6), fewest=st.integers(1, 6))
+def test_no_table_is_below_the_fewest_nor_above_one_past_its_size(
+    n: int, size: int, fewest: int
+) -> None:
+    sizes = swiss.table_sizes(n, size, min(fewest, size))
+    assert all(max(2, min(fewest, size)) <= s <= size + 1 for s in sizes)
+    assert sum(sizes) <= n
+    if sizes:
+        assert max(sizes) - min(sizes) <= 1
+
+
+def test_byes_go_to_the_bottom_of_the_field_who_has_not_had_one() -> None:
+    order = ["a", "b", "c", "d", "e", "f"]
+    assert swiss.byes(order, 4, 4) == ("f",)
+    assert swiss.byes(order, 4, 4, had=["f"]) == ("e",)
+    assert swiss.byes(order, 4, 4, had=order) == ("f",)
+    assert swiss.byes(order, 4) == ()
+    assert swiss.byes(["a"], 4) == ("a",)
 
 
 @given(
@@ -102,7 +139,7 @@ def test_first_round_seats_every_present_player_exactly_once(
     ]
     present = sorted(e.id for e in field if e.status is Status.ACTIVE)
     seating = swiss.first_round(field, size, seed)
-    assert sorted(seated(seating)) == present
+    assert sorted(seated(seating)) == (present if len(present) >= 2 else [])
     assert tuple(len(t) for t in seating) == swiss.table_sizes(len(present), size)
 
 
@@ -122,7 +159,7 @@ def test_first_round_deals_host_seeds_snake_wise() -> None:
     )
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)
 @given(
     n=st.integers(3, 64),
     size=st.integers(3, 6),
@@ -136,11 +173,12 @@ def test_later_rounds_seat_every_present_player_once_in_tables_within_one(
     history: list[swiss.Seating] = []
     results: list[TableResult] = []
     for number in range(1, rounds + 2):
-        seating = swiss.seat_round(number, field, history, results, size, seed)
+        seating, out = swiss.seat_round(number, field, history, results, size, seed)
         assert sorted(seated(seating)) == sorted(e.id for e in field)
+        assert out == ()
         sizes = [len(t) for t in seating]
         assert max(sizes) - min(sizes) <= 1
-        assert min(sizes) >= min(n, 3)
+        assert min(sizes) >= (min(n, 3) if (n, size) != (5, 3) else 2)
         history.append(seating)
         results.extend(finish(t) for t in seating)
 
@@ -289,7 +327,7 @@ def test_withdrawn_players_are_not_seated_and_a_late_entrant_starts_at_zero() ->
     results = [finish(t) for t in first]
     field[0] = Entrant(field[0].id, status=Status.WITHDRAWN)
     field.append(Entrant("late"))
-    second = swiss.seat_round(2, field, [first], results, 4, "s")
+    second, _ = swiss.seat_round(2, field, [first], results, 4, "s")
     assert "p000" not in seated(second)
     assert "late" in seated(second)
     late = next(r for r in swiss.standings(field, results, "s") if r.player == "late")
@@ -320,7 +358,42 @@ def test_the_worked_example_in_docs_tournaments_md_holds() -> None:
     ]
     met = swiss.met_pairs([first])
     cut = (("Hal", "Eli", "Bo", "Ada"), ("Dee", "Gus", "Cai", "Fay"))
-    second = swiss.seat_round(2, field, [first], results, 4, "club-night")
+    second, _ = swiss.seat_round(2, field, [first], results, 4, "club-night")
     assert swiss.repeat_pairs(cut, met) == 6
     assert second == (("Hal", "Eli", "Bo", "Dee"), ("Ada", "Gus", "Cai", "Fay"))
     assert swiss.repeat_pairs(second, met) == 4
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(1, 40),
+    size=st.integers(3, 6),
+    fewest=st.integers(2, 6),
+    seed=st.text(max_size=4),
+    rounds=st.integers(1, 4),
+)
+def test_every_active_player_is_seated_or_has_a_bye_and_byes_are_spread(
+    n: int, size: int, fewest: int, seed: str, rounds: int
+) -> None:
+    fewest = min(fewest, size)
+    field = entrants(n)
+    history: list[swiss.Seating] = []
+    results: list[TableResult] = []
+    had: list[str] = []
+    for number in range(1, rounds + 1):
+        seating, out = swiss.seat_round(number, field, history, results, size, seed, fewest, had)
+        assert sorted(seated(seating) + list(out)) == sorted(e.id for e in field)
+        assert all(fewest <= len(t) <= size + 1 for t in seating)
+        if len(set(had)) + len(out) <= n:
+            assert not set(out) & set(had)  # nobody gets a second bye before everyone a first
+        history.append(seating)
+        results.extend(finish(t) for t in seating)
+        had.extend(out)
+
+
+def test_a_bye_is_worth_a_tables_average_and_counts_no_table() -> None:
+    field = entrants(5)
+    result = finish(("p000", "p001", "p002", "p003"))
+    rows = {r.player: r for r in swiss.standings(field, [result], "s", byes=["p004"])}
+    assert rows["p004"].points == swiss.BYE_POINTS == Fraction(3, 2)
+    assert rows["p004"].tables == 0 and rows["p004"].mates_average == 0

@@ -49,6 +49,16 @@ async def register_all(server: Server, tid: str, count: int) -> list[dict[str, A
     return field_
 
 
+async def started(
+    server: Server, count: int, **fields: Any
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A tournament of ``count`` registered players, started: (its creation, the field)."""
+    made = await new_tournament(server, **fields)
+    field_ = await register_all(server, made["tournamentId"], count)
+    assert (await host(server, made, "/start")).status_code == 200
+    return made, field_
+
+
 async def host(server: Server, made: dict[str, Any], path: str, **kw: Any) -> Any:
     """A host action; returns the response (tests check its status)."""
     method = kw.pop("method", "post")

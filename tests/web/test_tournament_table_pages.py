@@ -161,3 +161,79 @@ def test_on_a_phone_a_players_tournament_page_shows_the_standings_first(new_page
     # On a laptop the two columns stay as they were: your entry first, standings beside.
     ada.set_viewport_size({"width": 1280, "height": 800})
     expect(ada.locator(".tour-main #standings-h")).to_have_count(0)
+
+
+def _signed_in(page: Page, base: str, account: dict[str, Any]) -> None:
+    """The page's browser holds the account's session, as after signing in there."""
+    page.goto(f"{base}/#/")
+    page.evaluate("a => localStorage.setItem('uno.account', JSON.stringify(a))", account)
+
+
+def test_a_signed_in_host_runs_the_console_from_any_device_and_takes_a_player_back(
+    new_page, server_url
+):
+    r = httpx.post(f"{server_url}/api/accounts", json={"name": "Hana", "password": "pw-hana-1"})
+    assert r.status_code == 201, r.text
+    account = r.json()
+    host: Page = new_page(**LAPTOP)
+    _signed_in(host, server_url, account)
+    host.goto(f"{server_url}/#/tournaments")
+    name = "The long winter evening club tournament"
+    host.get_by_test_id("t-name").fill(name)
+    host.get_by_test_id("t-rounds").fill("3")
+    host.get_by_test_id("t-table-start").fill("600")
+    host.get_by_test_id("rated").check()
+    host.get_by_test_id("create-tournament").click()
+    host.wait_for_url("**/host")
+    tid = host.url.split("#/tournament/")[1].split("/")[0]
+    shown = httpx.get(f"{server_url}/api/tournaments/{tid}").json()
+    assert shown["rated"] is True and shown["hostAccount"] == account["playerId"]
+
+    ada: Page = new_page(**PHONE)
+    _register_in_page(ada, server_url, tid, "Ada")
+    tokens = {n: _register(server_url, tid, n) for n in ("Bo", "Cai")}
+    host.get_by_test_id("host-start").click()
+    next_round = host.get_by_test_id("host-next-round")
+    expect(next_round).to_be_disabled()
+    expect(next_round).to_have_text("Start round 2: round 1 is still being played")
+    # On her phone the table's heading keeps its round and table number in sight.
+    ada.get_by_test_id("play-table").click()
+    ada.wait_for_url("**/#/room/**")
+    where = ada.get_by_test_id("table-where")
+    expect(where).to_have_text("round 1, table 1")
+    expect(where).to_be_in_viewport(ratio=1)
+    ada.get_by_test_id("waiting-back-to-tournament").click()
+
+    # The host account's token works as the host token: round 1 tallied.
+    doc = httpx.get(f"{server_url}/api/tournaments/{tid}").json()
+    table = doc["roundLog"][0]["tables"][0]
+    result = [{"playerId": p, "place": i + 1} for i, p in enumerate(table["players"])]
+    body = {"result": result, "reason": "tallied on paper"}
+    url = f"{server_url}/api/tournaments/{tid}/tables/{table['tableId']}/result"
+    assert httpx.put(url, json=body, headers=_bearer(account["token"])).status_code == 200
+
+    # Ada withdraws and is told so; Bo too: one player left cannot make a table.
+    ada.get_by_test_id("withdraw").click()
+    note = ada.get_by_test_id("withdrawn-note")
+    expect(note).to_have_text("You have withdrawn from this tournament.")
+    r = httpx.post(f"{server_url}/api/tournaments/{tid}/withdraw", headers=_bearer(tokens["Bo"]))
+    assert r.status_code == 200, r.text
+    lines = host.get_by_test_id("host-withdrawn").locator("li")
+    expect(lines).to_have_count(2)
+    expect(next_round).to_have_text("Start round 2: only 1 can play")
+    expect(next_round).to_be_disabled()
+    lines.filter(has_text="Ada").get_by_test_id("host-reinstate").click()
+    expect(lines).to_have_count(1)
+    expect(note).to_have_count(0)
+    expect(ada.get_by_test_id("withdraw")).to_be_visible()
+
+    # Another device of the same account opens the console (no host token there).
+    phone: Page = new_page(**PHONE)
+    _signed_in(phone, server_url, account)
+    phone.goto(f"{server_url}/#/tournament/{tid}/host")
+    phone_next = phone.get_by_test_id("host-next-round")
+    expect(phone_next).to_have_text("Start round 2")
+    phone_next.click()
+    expect(ada.locator('[data-testid="round"][data-round="2"]')).to_be_visible()
+    entries = ada.get_by_test_id("audit").locator("li")
+    expect(entries.filter(has_text="The host took Ada back.")).to_have_count(1)

@@ -52,7 +52,8 @@ export const api = {
   // Tournaments (docs/tournaments.md): players act with their tournament token, the host
   // with the tournament's host token.
   listTournaments: () => request("GET", "/api/tournaments"),
-  createTournament: (body) => request("POST", "/api/tournaments", { body }),
+  /** `accountToken`: the signed-in account's (it hosts the tournament too). */
+  createTournament: (body, accountToken) => request("POST", "/api/tournaments", { body, token: accountToken || undefined }),
   getTournament: (id) => request("GET", `/api/tournaments/${encodeURIComponent(id)}`),
   standings: (id) => request("GET", `/api/tournaments/${encodeURIComponent(id)}/standings`),
   /** Register; `accountToken`: the signed-in account's (the account registers). */

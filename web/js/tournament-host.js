@@ -1,8 +1,12 @@
 // The host console of a tournament (#/tournament/<id>/host): open check-in, start, pause
 // and resume, the next round, re-seat two players, disqualify, correct a table's result
-// with a reason, end early. Each button is one REST call with the host token kept in
-// storage when the tournament was created; the answer (the tournament) is shown at once,
-// and the refusal's code is said in words.
+// with a reason, end early, take a withdrawn player back. Each button is one REST call
+// with the host token kept in storage when the tournament was created, or the signed-in
+// account's token when the account hosts it (any device it signs in on); the answer (the
+// tournament) is shown at once, and the refusal's code is said in words. Withdrawals and
+// tables the server cannot look after are lines here, asking for the host's decision.
+
+import { signedIn } from "./accounts/client.js";
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
@@ -10,6 +14,9 @@ import { t } from "./i18n.js";
 import { showError } from "./lobby.js";
 import { storage } from "./storage.js";
 import { toast } from "./toast.js";
+
+// The fewest players a table deals to (docs/tournaments.md: every preset a tournament uses).
+const FEWEST = 2;
 
 /**
  * @param {string} tournamentId
@@ -27,7 +34,13 @@ export function hostConsole(tournamentId, page) {
     fix: {}, // pid -> {place, leftInHand, dealsWon} being edited
     confirmEnd: false,
   };
-  const token = () => storage.tournament(tournamentId)?.hostToken || null;
+  // The host account's own token opens the console wherever it signs in.
+  const hostAccount = () => {
+    const account = signedIn();
+    const owner = page.tournament()?.hostAccount;
+    return account && owner && account.playerId === owner ? account : null;
+  };
+  const token = () => storage.tournament(tournamentId)?.hostToken || hostAccount()?.token || null;
 
   async function act(path, body, done) {
     try {
@@ -110,13 +123,23 @@ export function hostConsole(tournamentId, page) {
     if (running && tour.paused) {
       buttons.push(button("host-resume", t("host.resume"), () => act("resume", undefined, t("host.done.resume")), { primary: true }));
     }
+    const canPlay = activePlayers().length;
     if (running && tour.round < tour.rounds) {
+      // Disabled with its reason on the button: the round playing, a pause, too few left.
+      const n = tour.round + 1;
+      const why = !roundDone
+        ? t("host.nextRoundWhy.running", { n, m: tour.round })
+        : tour.paused
+          ? t("host.nextRoundWhy.paused", { n })
+          : canPlay < FEWEST
+            ? t("host.nextRoundWhy.tooFew", { n, k: canPlay })
+            : null;
       buttons.push(
         button(
           "host-next-round",
-          t("host.nextRound", { n: tour.round + 1 }),
-          () => act("rounds", { round: tour.round + 1 }, t("host.done.nextRound")),
-          { primary: roundDone && !tour.paused, disabled: !roundDone || tour.paused },
+          why || t("host.nextRound", { n }),
+          () => act("rounds", { round: n }, t("host.done.nextRound")),
+          { primary: !why, disabled: Boolean(why) },
         ),
       );
     }
@@ -141,8 +164,60 @@ export function hostConsole(tournamentId, page) {
       );
     }
     const hint =
-      running && !roundDone ? t("host.roundRunning") : running && tour.round < tour.rounds ? t("host.roundReady") : null;
+      running && !roundDone
+        ? t("host.roundRunning")
+        : running && canPlay < FEWEST
+          ? t("host.tooFew", { k: canPlay })
+          : running && tour.round < tour.rounds
+            ? t("host.roundReady")
+            : null;
     return [h("div", { class: "actions" }, buttons), hint ? h("p", { class: "hint" }, [hint]) : null];
+  }
+
+  /** The withdrawn players, each with why (the last withdrawal in the log) and "Take back". */
+  function withdrawnBox() {
+    const tour = page.tournament();
+    if (tour.status === "over") return null;
+    const out = (tour.players || []).filter((p) => p.status === "withdrawn");
+    if (!out.length) return null;
+    const why = new Map();
+    for (const entry of tour.audit || []) if (entry.action === "withdrawn") why.set(entry.playerId, entry.absent);
+    return h("fieldset", { class: "host-box", "data-testid": "host-withdrawn" }, [
+      h("legend", {}, [t("host.withdrawnTitle")]),
+      h(
+        "ul",
+        { class: "host-lines" },
+        out.map((p) =>
+          h("li", { "data-player-id": p.playerId, "data-absent": why.get(p.playerId) ? "1" : "0" }, [
+            h("span", {}, [t(why.get(p.playerId) ? "host.withdrawnAbsent" : "host.withdrawnOwn", { name: p.name })]),
+            " ",
+            button("host-reinstate", t("host.reinstate"), () =>
+              act(`players/${encodeURIComponent(p.playerId)}/reinstate`, undefined, t("host.done.reinstate")),
+            ),
+          ]),
+        ),
+      ),
+      h("p", { class: "hint" }, [t("host.reinstateHelp")]),
+    ]);
+  }
+
+  /** What the server cannot look after (a table that cannot deal...): the host decides. */
+  function troubleBox() {
+    const tour = page.tournament();
+    if (tour.status !== "running") return null;
+    const lines = [];
+    if (tour.trouble) lines.push(t("host.troubleRound", { reason: tour.trouble.reason }));
+    for (const table of allTables()) {
+      if (table.trouble && !table.result && !table.abandoned) {
+        lines.push(t("host.troubleTable", { n: table.number, round: table.round, reason: table.trouble.reason }));
+      }
+    }
+    if (!lines.length) return null;
+    return h("div", { class: "host-box trouble", role: "alert", "data-testid": "host-trouble" }, [
+      h("h3", {}, [t("host.troubleTitle")]),
+      h("ul", { class: "host-lines" }, lines.map((line) => h("li", {}, [line]))),
+      h("p", { class: "hint" }, [t("host.troubleHelp")]),
+    ]);
   }
 
   function reseatForm() {
@@ -273,7 +348,10 @@ export function hostConsole(tournamentId, page) {
     }
     return h("section", { class: "panel host-console", "aria-labelledby": "host-h", "data-testid": "host-console" }, [
       h("h2", { id: "host-h" }, [t("host.title")]),
+      hostAccount() ? h("p", { class: "muted" }, [t("host.asAccount", { name: hostAccount().name })]) : null,
+      troubleBox(),
       ...flow(),
+      withdrawnBox(),
       reseatForm(),
       disqualifyForm(),
       correctForm(),

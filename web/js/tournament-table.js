@@ -39,25 +39,35 @@ export function tournamentTable(tournamentId, roomId, changed) {
     return null;
   }
 
+  /** When the table deals, or once its time is past, why it has not (never a past time). */
+  function dealText(here) {
+    if (!here) return "…";
+    if (here.table.trouble) return t("tour.waiting.trouble", { reason: here.table.trouble.reason });
+    if (tour.paused) return t("tour.waiting.paused");
+    if (Date.now() >= here.table.startAt) return t("tour.waiting.overdue");
+    return t("tour.waiting.dealsAt", { time: timeOfDay(here.table.startAt) });
+  }
+
   /** The waiting page: `players` the room's seats (GET /api/rooms/{id}), `you` this
    * page's seat (null: a spectator). */
   function page({ players, you, name, chat }) {
     const here = table();
     const back = `#/tournament/${encodeURIComponent(tournamentId)}`;
+    // The round and table stay in sight on a phone: a long tournament name is what gives.
     const title =
       here && tour
-        ? t("tour.waiting.title", { name: tour.name, round: here.round.number, table: here.table.number })
+        ? [
+            h("span", { class: "tour-waiting-name" }, [tour.name]),
+            h("span", { class: "tour-waiting-sep" }, [": "]),
+            h("span", { class: "tour-waiting-where", "data-testid": "table-where" }, [
+              t("tour.waiting.where", { round: here.round.number, table: here.table.number }),
+            ]),
+          ]
         : name || "";
     const mates = (players || []).slice().sort((a, b) => a.seat - b.seat);
     return h("section", { class: "panel waiting tour-waiting", "aria-labelledby": "waiting-h", "data-testid": "tournament-waiting" }, [
-      h("h1", { id: "waiting-h" }, [title]),
-      h("p", { class: "tour-deals", "data-testid": "table-deals-at", role: "status" }, [
-        tour?.paused
-          ? t("tour.waiting.paused")
-          : here
-            ? t("tour.waiting.dealsAt", { time: timeOfDay(here.table.startAt) })
-            : "…",
-      ]),
+      h("h1", { id: "waiting-h", class: "tour-waiting-title" }, Array.isArray(title) ? title : [title]),
+      h("p", { class: "tour-deals", "data-testid": "table-deals-at", role: "status" }, [dealText(here)]),
       h("h2", {}, [t("tour.waiting.mates")]),
       h(
         "ol",

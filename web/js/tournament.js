@@ -4,6 +4,7 @@
 // /ws/tournaments/<id>: standings come with the socket's `standings` events, and any
 // other event has the page read the tournament again (the server says what changed).
 
+import { signedIn } from "./accounts/client.js";
 import { showConnection } from "./badge.js";
 import { api, ApiError } from "./api.js";
 import { h, mount, preservingFocus } from "./dom.js";
@@ -120,7 +121,7 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
         state.standings = event.rows || [];
         render();
       } else {
-        if (["reseated", "withdrawn", "disqualified"].includes(event.type)) seatMoved = true;
+        if (["reseated", "withdrawn", "disqualified", "reinstated"].includes(event.type)) seatMoved = true;
         scheduleReload();
       }
     },
@@ -195,7 +196,7 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
       h("p", { class: "muted" }, [facts.join(" · ")]),
       h("p", { class: "tour-links" }, [
         h("a", { href: "#/tournaments" }, [t("tour.all")]),
-        mine().hostToken && !host
+        (mine().hostToken || (tour.hostAccount && signedIn()?.playerId === tour.hostAccount)) && !host
           ? h("a", { href: `${page}/host`, "data-testid": "host-console-link" }, [t("tour.console")])
           : null,
         host ? h("a", { href: page, "data-testid": "tournament-page-link" }, [t("tour.publicPage")]) : null,
@@ -256,6 +257,15 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
           h("span", { class: "badge" }, [playerStatus(player, tour)]),
         ]),
       );
+      // Back on the page after a withdrawal: what happened, and that the host can undo it.
+      if (player.status === "withdrawn") {
+        const absent = (tour.audit || []).filter((a) => a.action === "withdrawn" && a.playerId === player.playerId).pop()?.absent;
+        body.push(
+          h("p", { class: "notice", role: "status", "data-testid": "withdrawn-note", "data-absent": absent ? "1" : "0" }, [
+            absent ? t("tour.youWereAbsent") : t("tour.youWithdrew"),
+          ]),
+        );
+      }
       const actions = [];
       if (checkInNow) {
         actions.push(
@@ -357,6 +367,14 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
     ]);
   }
 
+  /** A table not dealt yet: when it deals, or once that time is past, why it has not. */
+  function notDealt(table) {
+    if (table.trouble) return t("tour.table.trouble");
+    if (state.t.paused) return t("tour.table.paused");
+    if (Date.now() >= table.startAt) return t("tour.table.waiting");
+    return t("tour.table.startsAt", { time: clock(table.startAt) });
+  }
+
   function tableCard(table, round) {
     const who = names();
     const result = table.result ? new Map(table.result.map((s) => [s.pid, s])) : null;
@@ -364,7 +382,7 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
     if (table.abandoned) status = t("tour.table.abandoned");
     else if (table.result) status = t("tour.table.done");
     else if (table.started) status = t("tour.table.playing");
-    else status = t("tour.table.startsAt", { time: clock(table.startAt) });
+    else status = notDealt(table);
     const players = [...table.players];
     if (result) players.sort((a, b) => (result.get(a)?.place ?? 99) - (result.get(b)?.place ?? 99));
     return h("li", { class: "tour-table", "data-testid": "tournament-table", "data-table-id": table.tableId }, [
@@ -423,6 +441,11 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
             round.done ? [" ", h("span", { class: "badge" }, [t("tour.roundDone")])] : null,
           ]),
           h("ul", { class: "tour-tables" }, round.tables.map((table) => tableCard(table, round))),
+          round.byes?.length
+            ? h("p", { class: "muted", "data-testid": "round-byes" }, [
+                t("tour.byes", { names: round.byes.map((pid) => names().get(pid) || pid).join(", ") }),
+              ])
+            : null,
         ]),
       ),
     ]);
@@ -465,6 +488,12 @@ export function showTournament(root, tournamentId, { host = false } = {}) {
           : t("tour.audit.start");
       case "round":
         return t("tour.audit.round", { n: entry.round });
+      case "withdrawn":
+        return t(entry.absent ? "tour.audit.withdrawnAbsent" : "tour.audit.withdrawn", { name: who.get(entry.playerId) || "?" });
+      case "reinstate":
+        return t("tour.audit.reinstate", { name: who.get(entry.playerId) || "?" });
+      case "end":
+        return entry.nobodyLeft ? t("tour.audit.endNobodyLeft") : t("tour.audit.end");
       default:
         return t(`tour.audit.${entry.action}`);
     }

@@ -1,5 +1,6 @@
 // The tournament lobby (#/tournaments): the tournaments on this server, registering for
-// one by name, and creating one (its host token is kept in storage, as a room's is).
+// one by name, and creating one (its host token is kept in storage, as a room's is; a
+// signed-in host also hosts it as the account, and may make it rated).
 
 import { api } from "./api.js";
 import { h, mount, preservingFocus } from "./dom.js";
@@ -44,6 +45,7 @@ export function showTournaments(root) {
     turnSeconds: 30,
     tableStartSeconds: 60,
     preset: "classic",
+    rated: false,
   };
 
   async function refresh() {
@@ -83,8 +85,11 @@ export function showTournaments(root) {
       tableStartSeconds: Number(form.tableStartSeconds),
       rules: { preset: form.preset },
     };
+    // Rated needs accounts (docs/ratings.md): the switch is there only signed in.
+    if (accountName() && form.rated) body.rated = true;
     try {
-      const made = await api.createTournament(body);
+      // Signed in, the account hosts it too: its console opens on any device it signs in on.
+      const made = (await asAccountOrGuest((token) => api.createTournament(body, token), null)).answer;
       storage.setTournament(made.tournamentId, { hostToken: made.hostToken });
       location.hash = `#/tournament/${encodeURIComponent(made.tournamentId)}/host`;
     } catch (err) {
@@ -139,6 +144,15 @@ export function showTournaments(root) {
       form[key] = input.value;
     });
     return input;
+  }
+
+  function ratedField() {
+    if (!accountName()) return h("p", { class: "hint", "data-testid": "rated-needs-account" }, [t("tour.ratedGuest")]);
+    const box = h("input", { id: "t-rated", type: "checkbox", "data-testid": "rated", checked: form.rated });
+    box.addEventListener("change", () => {
+      form.rated = box.checked;
+    });
+    return h("div", { class: "field check" }, [box, h("label", { for: "t-rated" }, [t("tour.ratedLabel")])]);
   }
 
   function numberField(key, id, label, min, max, help) {
@@ -238,6 +252,7 @@ export function showTournaments(root) {
                 3600,
                 t("tour.tableStartHelp"),
               ),
+              ratedField(),
               h("button", { type: "submit", class: "primary big", "data-testid": "create-tournament" }, [
                 t("tour.createButton"),
               ]),
