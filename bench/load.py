@@ -857,7 +857,8 @@ def compare_summary(
     rounds: list[dict[str, dict[str, Any]]], ours: str, theirs: str, loads: list[float]
 ) -> list[str]:
     def med(label: str, key: str) -> float:
-        return median([r[label][key] for r in rounds if key in r[label]])
+        values = [r[label][key] for r in rounds if key in r[label]]
+        return median(values) if values else float("nan")  # (no phase: --latency-rooms 0)
 
     mine, other = med(ours, "per_cpu_second"), med(theirs, "per_cpu_second")
     lines = [
