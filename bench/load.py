@@ -854,8 +854,13 @@ def median(values: list[float]) -> float:
 
 
 def compare_summary(
-    rounds: list[dict[str, dict[str, Any]]], ours: str, theirs: str, loads: list[float]
+    rounds: list[dict[str, dict[str, Any]]],
+    ours: str,
+    theirs: str,
+    loads: list[float] | None = None,
 ) -> list[str]:
+    """The summary's lines; ``loads``: each round's highest 1-minute load average."""
+
     def med(label: str, key: str) -> float:
         values = [r[label][key] for r in rounds if key in r[label]]
         return median(values) if values else float("nan")  # (no phase: --latency-rooms 0)
@@ -882,6 +887,7 @@ def compare_summary(
         f"(medians of {len(rounds)} round{'s' if len(rounds) != 1 else ''}; "
         f"ours: the working tree, {theirs})"
     )
+    loads = loads or []
     busy = [i + 1 for i, load in enumerate(loads) if load >= QUIET_LOAD]
     if busy:
         lines.append(
