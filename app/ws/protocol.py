@@ -102,15 +102,9 @@ class ReactMessage(_ClientMessage):
     emote: str = Field(max_length=40)
 
 
-AnyClientMessage = (
-    ActionMessage
-    | ResumeMessage
-    | PingMessage
-    | PongReply
-    | EntropyMessage
-    | ChatMessage
-    | ReactMessage
-)
+# Every message but ``action`` (the hot path's, read apart: ActionFrame).
+OtherMessage = ResumeMessage | PingMessage | PongReply | EntropyMessage | ChatMessage | ReactMessage
+AnyClientMessage = ActionMessage | OtherMessage
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _client_adapter: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -136,15 +130,7 @@ class ActionFrame:
 
 
 # What :func:`parse` returns: an ``action`` as read, any other message as its model.
-Parsed = (
-    ActionFrame
-    | ResumeMessage
-    | PingMessage
-    | PongReply
-    | EntropyMessage
-    | ChatMessage
-    | ReactMessage
-)
+Parsed = ActionFrame | OtherMessage
 _ACTION_FIELDS = frozenset(("type", "id", "action", "react"))
 
 
