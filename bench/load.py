@@ -20,6 +20,12 @@ fan-out. For the Redis store it also reports Redis memory per idle room.
                          [--redis redis://127.0.0.1:6379/0] [--targets reference,memory,redis]
                          [--database postgresql+asyncpg://...] [--ack patch|frame]
     python bench/load.py --compare COMMIT [--rounds 3] [--seconds 8] [--short]
+    ... [--quiet-wait MIN]
+
+Before each round (each target, without ``--compare``) the bench waits up to
+``--quiet-wait`` minutes (default 10) for the 1-minute load average to fall below 2, and
+prints it; a round run at 2 or more (before it or after it) is marked ``BUSY``: figures from
+a busy machine are no evidence either way.
 
 ``--compare COMMIT`` runs the Redis store of COMMIT's code (its own checkout and virtual
 environment) and of the working tree, alternating, each round with the bare reference,
@@ -803,6 +809,32 @@ def load_average() -> float:
     return os.getloadavg()[0]
 
 
+# A round is measured on a quiet machine only below this 1-minute load average: above it,
+# other work shares the cores and the figures are no evidence either way.
+QUIET_LOAD = 2.0
+_QUIET_POLL_SECONDS = 5.0
+
+
+async def wait_quiet(minutes: float, label: str) -> float:
+    """Wait up to ``minutes`` for the 1-minute load average to fall below
+    :data:`QUIET_LOAD`; print it and return it (the last reading, if it never fell)."""
+    deadline = time.monotonic() + minutes * 60
+    load = load_average()
+    while load >= QUIET_LOAD and time.monotonic() < deadline:
+        await asyncio.sleep(min(_QUIET_POLL_SECONDS, max(0.0, deadline - time.monotonic())))
+        load = load_average()
+    quiet = "quiet" if load < QUIET_LOAD else f"NOT quiet after {minutes:g} min"
+    print(f"{label}: load average {load:.2f} before it ({quiet})", flush=True)
+    return load
+
+
+def busy_mark(load: float) -> str:
+    """What a round's line says of the load it ran at (its highest reading)."""
+    if load < QUIET_LOAD:
+        return ""
+    return f" [BUSY: load average {load:.1f} >= {QUIET_LOAD:g}, not evidence]"
+
+
 def round_line(number: int, results: dict[str, dict[str, Any]], load: float) -> str:
     parts = []
     for label, r in results.items():
@@ -810,7 +842,7 @@ def round_line(number: int, results: dict[str, dict[str, Any]], load: float) -> 
             f"{label} {r['per_cpu_second']:.0f} actions per CPU-second ({r['cpu_us']:.0f} us), "
             f"{r['max']:.0f} actions/s, half-load p99 {r.get('half_p99', float('nan')):.1f} ms"
         )
-    return f"round {number} (load average {load:.1f}): " + "; ".join(parts)
+    return f"round {number} (load average {load:.1f}){busy_mark(load)}: " + "; ".join(parts)
 
 
 def median(values: list[float]) -> float:
@@ -821,9 +853,17 @@ def median(values: list[float]) -> float:
     return (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def compare_summary(rounds: list[dict[str, dict[str, Any]]], ours: str, theirs: str) -> list[str]:
+def compare_summary(
+    rounds: list[dict[str, dict[str, Any]]],
+    ours: str,
+    theirs: str,
+    loads: list[float] | None = None,
+) -> list[str]:
+    """The summary's lines; ``loads``: each round's highest 1-minute load average."""
+
     def med(label: str, key: str) -> float:
-        return median([r[label][key] for r in rounds if key in r[label]])
+        values = [r[label][key] for r in rounds if key in r[label]]
+        return median(values) if values else float("nan")  # (no phase: --latency-rooms 0)
 
     mine, other = med(ours, "per_cpu_second"), med(theirs, "per_cpu_second")
     lines = [
@@ -847,6 +887,13 @@ def compare_summary(rounds: list[dict[str, dict[str, Any]]], ours: str, theirs: 
         f"(medians of {len(rounds)} round{'s' if len(rounds) != 1 else ''}; "
         f"ours: the working tree, {theirs})"
     )
+    loads = loads or []
+    busy = [i + 1 for i, load in enumerate(loads) if load >= QUIET_LOAD]
+    if busy:
+        lines.append(
+            f"BUSY: round{'s' if len(busy) != 1 else ''} {', '.join(map(str, busy))} ran at a "
+            f"load average >= {QUIET_LOAD:g} (highest {max(loads):.1f}): not evidence"
+        )
     return lines
 
 
@@ -861,8 +908,9 @@ async def compare(args: argparse.Namespace) -> None:
         theirs = await asyncio.to_thread(build_tree, args.compare, Path(checkout))
         label = f"theirs {theirs.label}"
         rounds: list[dict[str, dict[str, Any]]] = []
+        loads: list[float] = []
         for number in range(1, args.rounds + 1):
-            load = load_average()
+            load = await wait_quiet(args.quiet_wait, f"round {number}")
             # Alternate who goes first: a machine growing busier then moves both alike.
             order = [("ours", OURS), (label, theirs)]
             if number % 2 == 0:
@@ -874,8 +922,9 @@ async def compare(args: argparse.Namespace) -> None:
             if not args.no_reference:
                 results["reference"] = await measure("reference", args, tmp)
             rounds.append({k: results[k] for k in ("ours", label, "reference") if k in results})
-            print(round_line(number, rounds[-1], max(load, load_average())), flush=True)
-        print("\n".join(compare_summary(rounds, "ours", label)), flush=True)
+            loads.append(max(load, load_average()))
+            print(round_line(number, rounds[-1], loads[-1]), flush=True)
+        print("\n".join(compare_summary(rounds, "ours", label, loads)), flush=True)
 
 
 async def main_async(args: argparse.Namespace) -> None:
@@ -888,12 +937,18 @@ async def main_async(args: argparse.Namespace) -> None:
         await compare(args)
         return
     results = []
+    loads: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.targets.split(","):
+            load = await wait_quiet(args.quiet_wait, name)
             print(f"measuring {name} ...", file=sys.stderr, flush=True)
             results.append(await measure(name, args, tmp))
+            results[-1]["load"] = max(load, load_average())
+            loads.append(results[-1]["load"])
             print(orjson.dumps(results[-1]).decode(), file=sys.stderr, flush=True)
     print(report(results, args))
+    if any(load >= QUIET_LOAD for load in loads):
+        print(busy_mark(max(loads)).strip(), flush=True)
 
 
 def main() -> None:
@@ -960,6 +1015,15 @@ def main() -> None:
     )
     parser.add_argument(
         "--no-reference", action="store_true", help="--compare: leave the bare reference out"
+    )
+    parser.add_argument(
+        "--quiet-wait",
+        metavar="MIN",
+        type=float,
+        default=10.0,
+        help="before each round (each target without --compare), wait up to MIN minutes "
+        f"for the 1-minute load average to fall below {QUIET_LOAD:g}; a round run above it "
+        "is marked BUSY (its figures are no evidence); 0: do not wait, only mark",
     )
     args = parser.parse_args()
     if args.short:

@@ -75,13 +75,27 @@ def build_views(
     seq: int,
     previous: dict[str, Any] | None = None,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
-    """The view of each of ``audiences`` of the room at ``seq``, and the parts they share.
+    """The view of each of ``audiences`` of the room at ``seq``, and the parts they share
+    (see :func:`build_parts`): each view is its audience's own part with the shared one."""
+    parts, shared = build_parts(doc, state, audiences, seq, previous)
+    return {audience: part | shared for audience, part in parts.items()}, shared
 
-    What every audience sees alike (the engine's table, the room's parts) is built once
-    and held by every view as the same object, and as the ``previous`` change's object
-    (its shared parts) where it did not change: diffing each view against its previous
-    one then finds those parts unchanged by identity, instead of comparing the table once
-    per audience.
+
+def build_parts(
+    doc: dict[str, Any],
+    state: engine.GameState | None,
+    audiences: list[str],
+    seq: int,
+    previous: dict[str, Any] | None = None,
+) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """Each of ``audiences``' own part of its view of the room at ``seq`` (what it alone
+    sees: a hand, ``legal``; no key of the shared part), and the shared part.
+
+    What every audience sees alike (the engine's table, the room's parts) is built once,
+    and is the ``previous`` change's object (its shared part) where it did not change: a
+    change's public delta is then one diff of the shared parts that skips those by
+    identity, and each audience's private delta a diff of its own small part
+    (app.rooms.deltas).
     """
     seats = [_seat_of(doc, audience) for audience in audiences]
     parts: list[dict[str, Any]]
@@ -118,12 +132,17 @@ def build_views(
             # Lists and objects only: a scalar is compared as cheaply as it is kept.
             if isinstance(value, list | dict) and old is not value and old == value:
                 shared[key] = old
-    views = {}
+    if over:
+        shared.pop("legal", None)  # nothing to do on a table that is over, for anyone
+    own: dict[str, dict[str, Any]] = {}
     for audience, part in zip(audiences, parts, strict=True):
-        view = views[audience] = part | shared
+        if not shared.keys().isdisjoint(part):
+            # A game that does not split its view: the shared value is the one shown.
+            part = {key: value for key, value in part.items() if key not in shared}
         if over:
-            view["legal"] = []
-    return views, shared
+            part = {**part, "legal": []}
+        own[audience] = part
+    return own, shared
 
 
 _MISSING = object()

@@ -1,11 +1,12 @@
 """The one writer of a room: reads the room's log in order, applies, commits, publishes.
 
 A writer runs on the node that holds the room's lease. It keeps the room decoded in memory
-(engine state, every audience's last view) while it holds the lease, so that an action costs
-one engine call, one view per audience, a diff each and one store round trip.
+(engine state, every audience's last view in parts) while it holds the lease, so that an
+action costs one engine call, one public delta, a private delta per audience and one store
+round trip.
 
 For each command: judge it (:class:`RoomMachine`); if it changed the room, build the new
-views, diff them against the previous ones, then commit state + seq + log position +
+views' parts and their deltas (app.rooms.deltas), then commit state + seq + log position +
 history + publication (+ a finished deal's record, into the room's archive outbox) in one
 atomic store call. Persisting comes before broadcasting: the store publishes only what it
 has written. The SQL archive of a finished deal is written afterwards, in the background,
@@ -27,30 +28,23 @@ from typing import Any, Protocol
 
 import orjson
 
-import engine
 from app.metrics import Metrics
-from app.rooms import claims, commands, presence, timers
+from app.rooms import claims, commands, deltas, presence, timers
 from app.rooms.archive_outbox import Archiver, outbox_entry
 from app.rooms.autoplay import RoomTimes
 from app.rooms.clock import now_ms
-from app.rooms.diff import diff
 from app.rooms.doc import is_listed, is_watched
 from app.rooms.machine import RoomMachine
 from app.rooms.presence import connection_nodes
 from app.rooms.races import Claim, RaceSettings
 from app.rooms.step import Step
-from app.rooms.views import audiences, build_views
+from app.rooms.views import audiences, build_parts
 from app.store.base import Commit, LeaseLost, LogAhead, RoomStore
 from app.store.outage import log_failure
-from app.wire.messages import PatchMessage
 
 log = logging.getLogger(__name__)
 
 _BATCH = 64
-
-
-def _whole(view: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"op": "replace", "path": "", "value": view}]
 
 
 class _Window:
@@ -141,8 +135,10 @@ class RoomWriter:
         self._accepting = True
         self._stopping = False
         self._machine: RoomMachine | None = None
-        self._views: dict[str, dict[str, Any]] = {}
-        self._shared: dict[str, Any] = {}  # the last change's parts common to all views
+        # Every audience's own part of its view as of the last change, and the part all
+        # share (app.rooms.views.build_parts): what the next change's patches start from.
+        self._parts: dict[str, dict[str, Any]] = {}
+        self._shared: dict[str, Any] = {}
         self._listed: bool | None = None
         self._watched: bool | None = None
 
@@ -232,7 +228,7 @@ class RoomWriter:
         self._listed = record.doc.get("listed")
         self._watched = record.doc.get("watched")
         self._indexed = timers.next_due(machine)
-        self._views, self._shared = build_views(
+        self._parts, self._shared = build_parts(
             machine.doc, machine.state, audiences(machine.doc), machine.seq
         )
         await self._give_time_back(record.log_id)
@@ -428,7 +424,7 @@ class RoomWriter:
         ts = now_ms()
         seq = machine.seq + 1
         change: dict[str, Any] = {}
-        views, shared = self._views, self._shared
+        parts, shared = self._parts, self._shared
         try:
             step = machine.handle(command, ts)
             # The room's claims for the seats it plays go the way of every claim (_take).
@@ -445,7 +441,7 @@ class RoomWriter:
             # here: they stop the writer, and the command is applied by the next one.
             log.exception("room %s: command %r failed", self.room_id, command)
             step = Step({"ok": False, "status": 500, "code": "internal", "message": "bug"})
-            await self._reload(views, shared)
+            await self._reload(parts, shared)
         result = {"cid": command.cid, **step.result}
         node = command.node
         local = node == self._owner
@@ -493,7 +489,7 @@ class RoomWriter:
         try:
             await self._store.commit(self.room_id, self._owner, commit)
         except LogAhead:
-            await self._reload(views, shared)
+            await self._reload(parts, shared)
             raise
         self._committed_log = log_id
         if commit.lease_ttl_ms:
@@ -544,7 +540,7 @@ class RoomWriter:
         try:
             await self._store.commit(self.room_id, self._owner, commit)
         except LogAhead:
-            await self._reload(self._views, self._shared)
+            await self._reload(self._parts, self._shared)
             raise
         self._committed_log = log_id
         if commit.lease_ttl_ms:
@@ -562,9 +558,9 @@ class RoomWriter:
         batch never loses its room), else 0 (one Redis call less per commit)."""
         return self._ttl_ms if time.monotonic() - self._renewed > self._ttl_ms / 3000 else 0
 
-    async def _reload(self, views: dict[str, dict[str, Any]], shared: dict[str, Any]) -> None:
-        """Back to the room as committed, with the views the sockets hold: the machine may
-        be half-changed by a command that failed or was not committed."""
+    async def _reload(self, parts: dict[str, dict[str, Any]], shared: dict[str, Any]) -> None:
+        """Back to the room as committed, with the views the sockets hold (their parts):
+        the machine may be half-changed by a command that failed or was not committed."""
         record = await self._store.load(self.room_id)
         if record is not None:
             old = self._machine
@@ -574,7 +570,7 @@ class RoomWriter:
             if old is not None:
                 self._machine.locked = old.locked
                 self._machine.delays.update(old.delays)  # reported since the last commit
-        self._views, self._shared = views, shared
+        self._parts, self._shared = parts, shared
 
     # The room's timers
 
@@ -658,26 +654,22 @@ class RoomWriter:
     def _change(
         self, machine: RoomMachine, step: Step, seq: int, ts: int, pid: str | None
     ) -> dict[str, Any]:
-        """The published change: for each audience, its ``patch`` message, serialised once;
+        """The published change: for each audience, its ``patch`` message, serialised once
+        (app.rooms.deltas), or None for the public one (``p``);
         ``ack``: the seat (``pid``) and ``ref`` of the action it accepted, for a socket
         whose ack rides on its patch (``app.ws.connection``)."""
-        messages: dict[str, str] = {}
-        views, self._shared = build_views(
+        parts, shared = build_parts(
             machine.doc, machine.state, audiences(machine.doc), seq, self._shared
         )
-        for aud, view in views.items():
-            seat = view["you"]
-            events = [e for e in (engine.event_for(ev, seat) for ev in step.events) if e]
-            events.extend(step.public_events)
-            old = self._views.get(aud)
-            # A new audience (a seat just taken) has no previous view to patch: its
-            # sockets, if any, resync from a snapshot.
-            ops = diff(old, view) if old is not None else _whole(view)
-            messages[aud] = orjson.dumps(PatchMessage.build(seq, ts, ops, events)).decode()
-        self._views = views
+        messages, public = deltas.patches(
+            (self._parts, self._shared), (parts, shared), seq, ts, step.events, step.public_events
+        )
+        self._parts, self._shared = parts, shared
         # ``mv``: the position (moves) the views now show; sockets note when they sent it.
         moves = None if machine.state is None else machine.state.moves
         change = {"seq": seq, "ts": ts, "m": messages, "removed": step.removed, "mv": moves}
+        if public is not None:
+            change["p"] = public  # the message of every audience ``m`` maps to None
         ref = step.result.get("ref")
         if ref is not None and pid is not None:
             change["ack"] = [pid, ref]

@@ -87,6 +87,17 @@ def _ms(value: float | None) -> int | None:
     return None if value is None else round(value)
 
 
+def message_for(change: dict[str, Any], audience: str) -> str | None:
+    """``audience``'s message of a published change (app.rooms.writer): its own, or the
+    public one (``p``) where ``m`` names it None; None if the change does not know the
+    audience (a seat taken since: it resyncs from a snapshot)."""
+    messages = change["m"]
+    if audience not in messages:
+        return None
+    message: str | None = messages[audience]
+    return change["p"] if message is None else message
+
+
 # A resync snapshot is tried this often, waiting 0.1 s, 0.2 s, ... in between (~3 s).
 RESYNC_ATTEMPTS = 6
 RESYNC_FIRST_DELAY = 0.1
@@ -337,7 +348,7 @@ class Connection:
         if self.pid is not None and self.pid in change.get("removed", ()):
             self.close(CLOSE_REMOVED)
             return
-        message = change["m"].get(self.audience)
+        message = message_for(change, self.audience)
         if seq != self.seq + 1 or message is None:
             # A gap, or an audience this change does not know: start again from a snapshot.
             self._ready = False
@@ -423,6 +434,8 @@ class Connection:
             await self.snapshot()
             return
         for change in changes:
-            self.send(change["m"][self.audience], change.get("mv"))
+            message = message_for(change, self.audience)
+            assert message is not None  # (every change knows the audience: checked above)
+            self.send(message, change.get("mv"))
         self.seq = max(self.seq, changes[-1]["seq"])
         self._flush()

@@ -38,7 +38,7 @@ from app.ws.handshake import Agreed, agree, deny, refuse_open
 from app.ws.limits import TokenBucket
 from app.ws.protocol import (
     ACK_MODES,
-    ActionMessage,
+    ActionFrame,
     ChatMessage,
     EntropyMessage,
     PingMessage,
@@ -305,7 +305,7 @@ async def _receive(
             conn.on_pong(parsed.n)
         elif isinstance(parsed, EntropyMessage):
             await _entropy(service, conn, parsed)
-        elif isinstance(parsed, ActionMessage):
+        elif isinstance(parsed, ActionFrame):
             await _action(service, conn, parsed)
         elif isinstance(parsed, (ChatMessage, ReactMessage)):
             await _talk(service, conn, parsed, talk, address)
@@ -343,7 +343,7 @@ async def _talk(
 async def _action(
     service: RoomService,
     conn: Connection,
-    message: ActionMessage,
+    message: ActionFrame,
 ) -> None:
     # Timed first: the claim's arrival is now, not after parsing.
     timing = conn.timing(message.action.get("at"), message.react)

@@ -3,10 +3,13 @@ summary line other programs read (counts and formats, not times)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -51,3 +54,32 @@ def test_the_summary_names_both_sides_and_their_ratio() -> None:
     assert lines[0] == "actions per CPU-second: 2000 vs 1000 (2.00 x)"
     assert lines[1] == "half-load p99: 10.0 ms vs 20.0 ms"
     assert any(line.startswith("reference: 8000 actions per CPU-second") for line in lines)
+
+
+def test_rounds_run_on_a_busy_machine_are_marked_as_no_evidence() -> None:
+    rounds = [
+        {
+            "ours": {"per_cpu_second": 2000.0, "cpu_us": 500.0, "half_p99": 10.0, "max": 9.0},
+            "theirs abc123": {"per_cpu_second": 1e3, "cpu_us": 1e3, "half_p99": 20.0, "max": 8.0},
+        }
+    ] * 3
+    quiet = load.compare_summary(rounds, "ours", "theirs abc123", [0.4, 1.9, 0.1])
+    assert not any("BUSY" in line for line in quiet)
+    busy = load.compare_summary(rounds, "ours", "theirs abc123", [0.4, 2.0, 7.5])
+    assert busy[-1].startswith("BUSY: rounds 2, 3 ran at a load average >= 2 (highest 7.5)")
+    assert load.busy_mark(1.99) == ""
+    assert "BUSY" in load.round_line(1, rounds[0], 2.5)
+
+
+def test_the_bench_waits_for_a_quiet_machine_and_says_what_it_got(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readings = iter([6.0, 3.0, 1.5])
+    monkeypatch.setattr(load, "load_average", lambda: next(readings))
+    monkeypatch.setattr(load, "_QUIET_POLL_SECONDS", 0.0)
+    assert asyncio.run(load.wait_quiet(1.0, "round 1")) == 1.5
+    assert "round 1: load average 1.50 before it (quiet)" in capsys.readouterr().out
+    # Given no time to wait, it reports the machine as it is.
+    monkeypatch.setattr(load, "load_average", lambda: 4.0)
+    assert asyncio.run(load.wait_quiet(0.0, "round 2")) == 4.0
+    assert "NOT quiet after 0 min" in capsys.readouterr().out

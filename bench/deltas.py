@@ -1,0 +1,148 @@
+"""A change's messages: the per-audience deltas (app.rooms.deltas) against the diff of
+whole views per audience that they replaced, on the same recorded games.
+
+Both sides build what the writer publishes for a change: the views' parts or the whole
+views, each audience's ``patch`` message and the serialised change. Rounds alternate the
+sides; each is timed by the process's CPU clock, so the ratio holds on a busy machine
+better than wall time, though the microseconds do not. Also prints the bytes published
+per change (the commit script's argument, the history entry, what other nodes parse).
+
+    python bench/deltas.py [--games 6] [--seats 4] [--rounds 7] [--passes 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+# bench/engine.py would shadow the engine package: the repository's root comes first.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+from app.rooms import deltas, tokens  # noqa: E402
+from app.rooms.diff import diff  # noqa: E402
+from app.rooms.doc import new_doc  # noqa: E402
+from app.rooms.machine import RoomMachine  # noqa: E402
+from app.rooms.step import Step  # noqa: E402
+from app.rooms.views import audiences, build_parts, build_views  # noqa: E402
+from app.wire.messages import PatchMessage  # noqa: E402
+
+Frame = tuple[dict[str, Any], Any, int, Step]  # the room's doc, state, seq, step
+
+
+def record(games: int, seats: int) -> list[list[Frame]]:
+    """Classic games of ``seats`` connected players and a spectator, random legal plays."""
+    out = []
+    for game in range(games):
+        doc = new_doc(
+            room_id="r1",
+            name="t",
+            code="ABCDEF",
+            private=False,
+            spectators=True,
+            seats=seats,
+            rules=engine.rules_from_json({}).to_json(),
+            host_hash=tokens.hash_token("h"),
+            now_ms=0,
+        )
+        machine = RoomMachine(doc, 0, [])
+        for i in range(seats):
+            machine.handle({"k": "join", "pid": f"p{i}", "name": f"P{i}", "token": f"t{i}"}, 0)
+            machine.handle({"k": "connect", "pid": f"p{i}"}, 0)
+        machine.handle({"k": "watch"}, 0)
+        machine.handle({"k": "start"}, 0)
+        rng = random.Random(game)
+        frames: list[Frame] = []
+        for n in range(200):
+            state = machine.state
+            if state is None or state.phase != "playing":
+                break
+            action = rng.choice(engine.legal_actions(state, state.turn))
+            pid = next(p["pid"] for p in machine.doc["players"] if p["seat"] == state.turn)
+            command = {"k": "action", "pid": pid, "ref": f"r{n}", "action": action.to_json()}
+            step = machine.handle(command, n)
+            if step.changed:
+                frames.append((copy.deepcopy(machine.doc), machine.state, 10 + n, step))
+        out.append(frames)
+    return out
+
+
+def whole_views(frames: list[Frame]) -> int:
+    """The diff of whole views per audience; the bytes published."""
+    published = 0
+    views: dict[str, dict[str, Any]] | None = None
+    shared: dict[str, Any] = {}
+    for doc, state, seq, step in frames:
+        new, shared = build_views(doc, state, audiences(doc), seq, shared)
+        if views is not None:
+            messages = {}
+            for audience, view in new.items():
+                seen = [e for e in (engine.event_for(ev, view["you"]) for ev in step.events) if e]
+                seen.extend(step.public_events)
+                ops = diff(views[audience], view)
+                messages[audience] = orjson.dumps(PatchMessage.build(seq, 1, ops, seen)).decode()
+            published += len(orjson.dumps({"seq": seq, "m": messages}))
+        views = new
+    return published
+
+
+def per_audience(frames: list[Frame]) -> int:
+    """The public delta once, a private delta per audience; the bytes published."""
+    published = 0
+    before: deltas.Parts | None = None
+    for doc, state, seq, step in frames:
+        after = build_parts(doc, state, audiences(doc), seq, before[1] if before else None)
+        if before is not None:
+            messages, public = deltas.patches(
+                before, after, seq, 1, step.events, step.public_events
+            )
+            published += len(orjson.dumps({"seq": seq, "m": messages, "p": public}))
+        before = after
+    return published
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--passes", type=int, default=5)
+    args = parser.parse_args()
+    games = record(args.games, args.seats)
+    changes = sum(len(frames) - 1 for frames in games)
+    sides = {"whole views": whole_views, "per audience": per_audience}
+    times: dict[str, list[float]] = {name: [] for name in sides}
+    sizes = {name: sum(run(frames) for frames in games) / changes for name, run in sides.items()}
+    for number in range(args.rounds):
+        order = list(sides.items())
+        if number % 2:
+            order.reverse()
+        for name, run in order:
+            started = time.process_time()
+            for _ in range(args.passes):
+                for frames in games:
+                    run(frames)
+            times[name].append((time.process_time() - started) / (args.passes * changes) * 1e6)
+    for name, values in times.items():
+        values.sort()
+        print(
+            f"{name}: {values[len(values) // 2]:.1f} us per change (median of {args.rounds} "
+            f"rounds, least {values[0]:.1f}), {sizes[name]:.0f} bytes published per change"
+        )
+    ratio = (
+        sorted(times["whole views"])[args.rounds // 2]
+        / sorted(times["per audience"])[args.rounds // 2]
+    )
+    print(f"{changes} changes; whole views / per audience: {ratio:.2f} x CPU")
+
+
+if __name__ == "__main__":
+    main()
