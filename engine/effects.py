@@ -11,12 +11,11 @@ from __future__ import annotations
 from engine import placings
 from engine.bomb import explode, is_bomb
 from engine.cards import FACES, NUMBERS
+from engine.drawn_penalty import take_penalty
 from engine.drinks import sip
 from engine.events import Event
 from engine.flip import flip
-from engine.follow_color import owe_color, owes_color
 from engine.match import end_deal
-from engine.plays_again import play_again, plays_again
 from engine.seven_zero import end_if_someone_is_out, hands_moved, swap_effect, swaps
 from engine.shuffle import shuffle
 from engine.stacking import DEFLECTORS, PENALTY, STACK_FAMILY, deflect, penalty_waits
@@ -181,17 +180,7 @@ def _penalty(
         new.wd4 = (seat, bluff) if rank in RESTRICTED else None
         new.turn = next_seat(new, seat, 1)
         return
-    victim = next_seat(new, seat, 1)
-    if rank == "WDC":
-        draw_until_color(new, victim, events)
-    else:
-        draw_cards(new, victim, amount, events, reason=rank)
-    if plays_again(rules, rank):
-        play_again(new, seat)
-    elif owes_color(rules, rank):
-        owe_color(new, victim)
-    else:
-        new.turn = next_seat(new, victim, 1)
+    take_penalty(new, next_seat(new, seat, 1), rank, amount, seat, events, reason=rank)
 
 
 def _go_out(new: State, seat: int, rank: str, count: int, events: list[Event]) -> None:
