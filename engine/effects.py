@@ -22,7 +22,7 @@ from engine.stacking import DEFLECTORS, PENALTY, STACK_FAMILY, deflect, penalty_
 from engine.state import State
 from engine.turns import active_count, draw_cards, draw_until_color, next_seat, shuffle_seed
 from engine.uno_call import settle_call
-from engine.wild_draw_four import RESTRICTED, wd4_is_bluff
+from engine.wild_draw_four import RESTRICTED, challengeable, pending_player, wd4_is_bluff
 
 # Ranks whose play only passes the turn on (unless a 7-0 rule moves hands).
 PLAIN_RANKS = frozenset(NUMBERS + ("W", "WC"))
@@ -173,11 +173,10 @@ def _penalty(
     or drawn at once."""
     rules = new.rules
     amount = PENALTY[rank] * count
-    challengeable = rank in RESTRICTED and rules.wild_draw_four_challenge
-    if may_wait and (challengeable or new.pending or penalty_waits(rules, rank)):
+    if may_wait and (challengeable(rules, rank) or new.pending or penalty_waits(rules, rank)):
         new.pending += amount
         new.pending_kind = STACK_FAMILY.get(rank, rank)
-        new.wd4 = (seat, bluff) if rank in RESTRICTED else None
+        new.wd4 = pending_player(rank, seat, bluff)
         new.turn = next_seat(new, seat, 1)
         return
     take_penalty(new, next_seat(new, seat, 1), rank, amount, seat, events, reason=rank)

@@ -59,6 +59,18 @@ def breaks_restriction(
     )
 
 
+def challengeable(rules: Rules, rank: str) -> bool:
+    """Does the penalty of a card of ``rank`` wait for its victim to take or challenge it?"""
+    return rank in RESTRICTED and rules.wild_draw_four_challenge
+
+
+def pending_player(rank: str, seat: int, bluff: bool) -> tuple[int, bool] | None:
+    """What a pending penalty keeps of the card laid last (``State.wd4``): for a
+    restricted card its player and whether it was a bluff (the challenge and
+    ``wildDrawFourPlaysAgain`` ask), for any other nothing."""
+    return (seat, bluff) if rank in RESTRICTED else None
+
+
 def restricted_play_refused(state: State, hand: tuple[str, ...], card: str, rank: str) -> bool:
     """Is ``card`` (of ``rank``) refused for the restriction: a bluff, with no challenge
     to catch it?"""

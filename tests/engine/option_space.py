@@ -25,8 +25,12 @@ def option_values(option: Option) -> st.SearchStrategy[Any]:
 
 @st.composite
 def any_rules(draw: st.DrawFn) -> Rules:
-    """A shedding preset with any options on top (less those a clash names)."""
+    """A shedding preset with any options on top (less those a clash names, and teams
+    the table cannot seat)."""
     preset = draw(st.sampled_from(SHEDDING_PRESETS))
     names = draw(st.sets(st.sampled_from([o.name for o in OPTIONS])))
     options = {o.name: draw(option_values(o)) for o in OPTIONS if o.name in names}
-    return without_clashes(preset, options)
+    rules = without_clashes(preset, options)
+    if 2 * rules.teams > rules.max_players:
+        rules = without_clashes(preset, {**options, "teams": 0})
+    return rules

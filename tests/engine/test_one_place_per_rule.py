@@ -5,6 +5,7 @@ drawn by different paths, the last card's rules, the bots' reading of the rules)
 from __future__ import annotations
 
 import ast
+import random
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from engine.action_finish import action_finish_refused
 from engine.bots.normal import is_bluff, play_score
 from engine.bots.reading import complete_play, swap_targets
 from engine.bots.reading import needs_target as bot_needs_target
+from engine.bots.sample import sample_state, unseen_of
 from engine.cards import FACES, build_deck
 from engine.checks import turn_play_problem
 from engine.duo_dump import dump_color_of
@@ -258,6 +260,22 @@ def test_the_bots_judge_a_bluff_as_the_engine_does(
         [" ".join(hand), "B2 B3"], top, color=color, rules={"wildDrawFourRestriction": restriction}
     )
     assert is_bluff(view_for(state, 0), ("W+4",)) == wd4_is_bluff(state, state.hands[0], "W+4")
+
+
+def test_a_bots_sample_keeps_a_pending_penaltys_player_as_the_engine_does() -> None:
+    # With the challenge off, a stacked Wild Draw Four still keeps its player (for
+    # wildDrawFourPlaysAgain); a Draw Two keeps none.
+    for card, challenge in (("W+4", True), ("W+4", False), ("R+2", False)):
+        rules = {"stacking": True, "stackWildDrawFour": True, "wildDrawFourChallenge": challenge}
+        state = position(["B1 " + card + " G2", "B2 B3 W+4", "Y4 Y5"], "R9", rules=rules)
+        play = {"type": "play", "cards": [card], "color": "R"}
+        state, _ = apply(state, 0, parse_action(play))
+        view = view_for(state, 1)
+        unseen = unseen_of(view)
+        assert unseen is not None
+        sampled = sample_state(view, unseen, random.Random(1))
+        assert sampled is not None
+        assert sampled.wd4 == (state.wd4 and (state.wd4[0], False)), (card, challenge)
 
 
 def test_the_bots_know_when_a_seven_names_a_seat_as_the_engine_does() -> None:
