@@ -1,5 +1,5 @@
 """The checks a play, a draw or a pass must pass: shared by the listing (engine.legal) and
-apply (engine.game), so the two cannot disagree.
+apply (engine.transition), so the two cannot disagree.
 
 Each check answers with an error code (None: allowed); apply turns a code into a refusal
 (``PROBLEM_TEXT`` holds the English text), the listing lists what none of them refuses.

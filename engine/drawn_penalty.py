@@ -1,5 +1,5 @@
 """A draw penalty drawn, and what follows it: one rule, however the penalty came to be
-drawn (at once, engine.effects; after it waited, engine.game; by a challenger who lost,
+drawn (at once, engine.effects; after it waited, engine.transition; by a challenger who lost,
 engine.challenge), so the three cannot come to disagree.
 
 In order: ``wildDrawFourPlaysAgain`` gives the turn back to a Wild Draw Four's player

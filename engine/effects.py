@@ -1,6 +1,6 @@
 """What a play does: UNO exposure, going out, and each card's effect on the table.
 
-These functions work on a working copy that :func:`engine.game.apply` made after every
+These functions work on a working copy that :func:`engine.transition.apply` made after every
 check passed; they cannot refuse anything. A play is one card, or several under
 ``multiPlay`` (one number, or one action type: N Skips skip N players, N Reverses flip the
 direction N times, N Draw Twos add 2 each) or a UNO Duo Reverse dump (the last card acts).

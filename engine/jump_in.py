@@ -4,7 +4,7 @@ is pending and no Wild Draw Four colour is owed. Play then goes on from the play
 jumped in, or (``jumpInContinuesFrom: turnHolder``, number cards only) the turn holder's
 turn goes on as it was.
 
-The listing (engine.legal) and apply (engine.game) both ask :func:`jump_in_problem`;
+The listing (engine.legal) and apply (engine.transition) both ask :func:`jump_in_problem`;
 apply runs the jump-in's play between :func:`take_turn` and :func:`turn_after`.
 """
 
@@ -19,7 +19,7 @@ from engine.state import State
 
 def jump_in_problem(state: State, seat: int, card: str) -> str | None:
     """Why ``seat`` may not jump in with ``card`` now (an error code), or None. (A stale
-    ``at`` was refused before: see engine.game.apply.)"""
+    ``at`` was refused before: see engine.transition.apply.)"""
     rules = state.rules
     faces = FACES[state.side]
     info = faces[card]

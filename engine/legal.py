@@ -1,6 +1,6 @@
 """Every action a seat may take right now, as :class:`~engine.actions.Action` values.
 
-Built from the same checks :func:`engine.game.apply` runs (engine.checks and each rule's
+Built from the same checks :func:`engine.transition.apply` runs (engine.checks and each rule's
 own module), so the list and the transition cannot disagree: property tests play random
 games choosing only from this list; ``apply`` checks every action again, listed or not. Under
 ``multiPlay`` it lists each single card plus, for each card that may start a play, the

@@ -9,7 +9,7 @@ bluff): the next player either takes it or challenges (the action: engine.challe
 With the challenge off, a play that breaks the restriction is refused
 (``wild_draw_four_restricted``).
 
-The listing (engine.legal) and apply (engine.game, engine.challenge) both ask
+The listing (engine.legal) and apply (engine.transition, engine.challenge) both ask
 :func:`challenge_problem` and :func:`restricted_play_refused`, so they cannot disagree.
 """
 

@@ -1,6 +1,6 @@
 """legal_actions and apply share their checks, and apply_legal is apply without them.
 
-``legal_actions`` lists what ``apply`` accepts (the rules' checks in engine.game), and
+``legal_actions`` lists what ``apply`` accepts (the rules' checks in engine.transition), and
 ``apply`` checks every action it is given, whether or not it was listed: nothing in the
 state remembers a list. ``apply_legal`` skips the checks of a listed play or draw, for
 bots and simulations; a property test plays random games through it and ``apply``.
