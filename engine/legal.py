@@ -22,8 +22,8 @@ from engine.draft import draft_actions
 from engine.duo_dump import dump_group
 from engine.follow_color import may_draw
 from engine.forced_play import draw_forbidden, keeping_forbidden
+from engine.game_registry import other_game
 from engine.game_state import GameState
-from engine.games import other_game
 from engine.jump_in import jump_card
 from engine.plays import MATCHING, PLAYS, learn, matching_table
 from engine.seven_zero import needs_target, targets

@@ -35,8 +35,8 @@ from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
 from engine.follow_color import draw_to_follow
 from engine.forced_play import MUST_PLAY, draw_forbidden
+from engine.game_registry import other_game
 from engine.game_state import GameState
-from engine.games import other_game
 from engine.hand_limit import knocked_out
 from engine.hand_limit_out import settle
 from engine.misplay import misplay

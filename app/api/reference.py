@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query
 from app.api.errors import responses
 from engine import PRESETS, describe_options
 from engine.drinks import BEVERAGES, SHOT_ABV, SHOT_CL, low_strength_shot_cl
-from engine.games import preset_facts
+from engine.game_registry import preset_facts
 
 router = APIRouter(prefix="/api", tags=["reference"])
 
