@@ -25,7 +25,7 @@ from engine.forced_play import draw_forbidden, keeping_forbidden
 from engine.game_registry import other_game
 from engine.game_state import GameState
 from engine.jump_in import jump_card
-from engine.plays import MATCHING, PLAYS, learn, matching_table
+from engine.matching import MATCHING, PLAYS, learn, matching_table
 from engine.seven_zero import needs_target, targets
 from engine.state import State
 from engine.uno_call import add_declare, add_window, calls_with

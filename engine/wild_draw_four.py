@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.cards import FACES, CardInfo
-from engine.plays import plain_match
+from engine.matching import plain_match
 from engine.rules import Rules
 from engine.state import State
 

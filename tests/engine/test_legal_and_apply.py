@@ -29,7 +29,7 @@ from engine import (
 )
 from engine.cards import FACES, SIDE_COLORS
 from engine.legal import _add_checked, _turn_actions
-from engine.plays import MATCHING
+from engine.matching import MATCHING
 from engine.rules import Rules
 from engine.seven_zero import needs_target
 

@@ -23,7 +23,7 @@ from engine.bots.sample import sample_state, unseen_of
 from engine.cards import FACES, build_deck
 from engine.checks import turn_play_problem
 from engine.duo_dump import dump_color_of
-from engine.plays import plain_match
+from engine.matching import plain_match
 from engine.rules import OPTIONS, Rules
 from engine.seven_zero import needs_target, targets
 from engine.stacking import STACK_FAMILY, answers_pending
