@@ -16,8 +16,8 @@ from engine.drinks import sip
 from engine.events import Event
 from engine.flip import flip
 from engine.match import end_deal
+from engine.seeded_shuffle import shuffle
 from engine.seven_zero import end_if_someone_is_out, hands_moved, swap_effect, swaps
-from engine.shuffle import shuffle
 from engine.stacking import DEFLECTORS, PENALTY, STACK_FAMILY, deflect, penalty_waits
 from engine.state import State
 from engine.turns import active_count, draw_cards, draw_until_color, next_seat, shuffle_seed

@@ -6,7 +6,7 @@ from engine.cards import FACES
 from engine.drinks import sip
 from engine.events import Event
 from engine.hand_limit import room_for
-from engine.shuffle import seed_of, shuffle
+from engine.seeded_shuffle import seed_of, shuffle
 from engine.state import State
 
 
