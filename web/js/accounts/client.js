@@ -3,6 +3,7 @@
 // in the Authorization header: never in a URL (docs/ratings.md).
 
 import { client } from "../client.js";
+import { loadCatalogue } from "../rules.js";
 
 const KEY = "uno.account";
 
@@ -66,7 +67,25 @@ export function ratingText(rating) {
   return `${rating.value}${rating.provisional ? "?" : ""}`;
 }
 
-export const POOLS = ["classic", "duo", "flip", "party"];
+/**
+ * The rating pools as the server lists them (GET /api/rules `ratingPools`), as the options
+ * of `select`; `chosen` (else the current choice) stays chosen.
+ */
+export function fillPools(select, chosen = select.value) {
+  loadCatalogue()
+    .then((cat) => {
+      select.replaceChildren(
+        ...Object.keys(cat.pools).map((name) => {
+          const option = document.createElement("option");
+          option.value = name;
+          option.textContent = name;
+          return option;
+        }),
+      );
+      if (chosen) select.value = chosen;
+    })
+    .catch(() => {});
+}
 
 // Words for the refusal codes of these routes.
 export const MESSAGES = {

@@ -3,7 +3,7 @@
 // once one is found (docs/ratings.md, "Quick play").
 import { client } from "../client.js";
 import { storage } from "../storage.js";
-import { signedIn } from "./client.js";
+import { fillPools, signedIn } from "./client.js";
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -18,7 +18,7 @@ export function playNowSection(guestName) {
   const title = el("h2", { id: "play-now-h" }, "Play now");
   const who = el("p", { class: "muted", "data-testid": "play-now-who" });
   const pool = el("select", { id: "play-now-pool", "data-testid": "play-now-pool", "aria-label": "Game" });
-  for (const name of ["classic", "duo", "flip", "party"]) pool.append(el("option", { value: name }, name));
+  fillPools(pool);
   const start = el("button", { type: "button", "data-testid": "play-now" }, "Play now");
   const cancel = el("button", { type: "button", "data-testid": "play-now-cancel", hidden: "" }, "Cancel");
   const status = el("p", { role: "status", "aria-live": "polite", "data-testid": "play-now-status" });

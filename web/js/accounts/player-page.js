@@ -1,6 +1,6 @@
 // player.html?name=NAME: a player's ratings (a "?" while provisional), a rating chart
 // over the recent rated matches, stats and recent matches.
-import { POOLS, profile, ratingText, say } from "./client.js";
+import { profile, ratingText, say } from "./client.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -15,7 +15,8 @@ function cell(row, text) {
 function ratings(found) {
   const box = $("ratings");
   box.replaceChildren();
-  for (const pool of POOLS) {
+  // Every pool, as the server lists them (a newcomer's rating where none was played).
+  for (const pool of Object.keys(found.ratings)) {
     const rating = found.ratings[pool];
     const card = document.createElement("div");
     card.className = "rating-card";
