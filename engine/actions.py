@@ -144,7 +144,7 @@ def _int_field(data: Mapping[str, Any], name: str) -> int | None:
 
 
 def _at_field(value: object) -> int | None:
-    """``at``: the ``moves`` count of the position the action answers (see engine.game)."""
+    """``at``: the ``moves`` count of the position the action answers (see engine.transition)."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _INT_LIMIT:

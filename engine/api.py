@@ -15,12 +15,12 @@ import engine.variants  # noqa: F401  (registers the other games)
 from engine import match_start
 from engine.errors import InvalidAction
 from engine.events import Event
-from engine.game import apply, apply_legal
+from engine.game_registry import GAMES
 from engine.game_state import GameState
-from engine.games import GAMES
 from engine.legal import legal_actions
 from engine.rules import Rules, rules_from_json
 from engine.state import Hand, State
+from engine.transition import apply, apply_legal
 from engine.variants.bottle import BottleState
 from engine.variants.rommy import RommyState
 from engine.view import view_for

@@ -1,5 +1,5 @@
 """The checks a play, a draw or a pass must pass: shared by the listing (engine.legal) and
-apply (engine.game), so the two cannot disagree.
+apply (engine.transition), so the two cannot disagree.
 
 Each check answers with an error code (None: allowed); apply turns a code into a refusal
 (``PROBLEM_TEXT`` holds the English text), the listing lists what none of them refuses.
@@ -27,7 +27,7 @@ from engine.follow_color import follow_problem
 from engine.follow_color import pass_problem as follow_pass_problem
 from engine.forced_play import MUST_PLAY_DRAWN, keeping_forbidden
 from engine.jump_in import jump_in_problem
-from engine.plays import plain_match
+from engine.matching import plain_match
 from engine.stacking import answers_pending
 from engine.state import State
 from engine.uno_call import call_needed

@@ -9,15 +9,51 @@ the match starts, by :func:`check_players`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
 from engine.errors import InvalidRules
 
-if TYPE_CHECKING:
-    from engine.rules import Rules
+
+class Options(Protocol):
+    """The options a clash reads (engine.rules.Rules, which checks itself here when it is
+    built, has them all: this module does not import it back)."""
+
+    @property
+    def blind_draw(self) -> bool: ...
+    @property
+    def bomb(self) -> bool: ...
+    @property
+    def drawn_card_playable(self) -> bool: ...
+    @property
+    def forced_play_drawn(self) -> bool: ...
+    @property
+    def hand_limit(self) -> int: ...
+    @property
+    def hand_limit_rule(self) -> str: ...
+    @property
+    def match_mode(self) -> str: ...
+    @property
+    def multi_play(self) -> bool: ...
+    @property
+    def placings(self) -> bool: ...
+    @property
+    def stack_draw_four(self) -> bool: ...
+    @property
+    def stack_wild_draw_four(self) -> bool: ...
+    @property
+    def stacking(self) -> bool: ...
+    @property
+    def strict_uno(self) -> bool: ...
+    @property
+    def teams(self) -> int: ...
+    @property
+    def uno_penalty(self) -> int: ...
 
 
-def _stack_draw_four(rules: Rules) -> str | None:
+R = TypeVar("R", bound=Options)
+
+
+def _stack_draw_four(rules: Options) -> str | None:
     if rules.stack_draw_four and rules.stacking and not rules.stack_wild_draw_four:
         return (
             "stackDrawFour lets a Wild Draw Four stack on a Wild Draw Four, which"
@@ -26,7 +62,7 @@ def _stack_draw_four(rules: Rules) -> str | None:
     return None
 
 
-def _forced_play_drawn(rules: Rules) -> str | None:
+def _forced_play_drawn(rules: Options) -> str | None:
     if rules.forced_play_drawn and not rules.drawn_card_playable:
         return (
             "forcedPlayDrawn makes a playable drawn card be played, which"
@@ -35,7 +71,7 @@ def _forced_play_drawn(rules: Rules) -> str | None:
     return None
 
 
-def _blind_draw(rules: Rules) -> str | None:
+def _blind_draw(rules: Options) -> str | None:
     if rules.blind_draw and not rules.forced_play_drawn:
         return (
             "blindDraw needs forcedPlayDrawn: nobody may choose to play or keep a card"
@@ -44,25 +80,25 @@ def _blind_draw(rules: Rules) -> str | None:
     return None
 
 
-def _strict_uno(rules: Rules) -> str | None:
+def _strict_uno(rules: Options) -> str | None:
     if rules.strict_uno and rules.uno_penalty == 0:
         return "strictUno needs a penalty to catch a late UNO with: unoPenalty is 0"
     return None
 
 
-def _bomb(rules: Rules) -> str | None:
+def _bomb(rules: Options) -> str | None:
     if rules.bomb and not rules.multi_play:
         return "bomb needs multiPlay: three cards of one number are played together"
     return None
 
 
-def _teams(rules: Rules) -> str | None:
+def _teams(rules: Options) -> str | None:
     if rules.teams and rules.match_mode == "knockout":
         return "teams add partners' scores, which matchMode knockout (each player alone) forbids"
     return None
 
 
-def _placings(rules: Rules) -> str | None:
+def _placings(rules: Options) -> str | None:
     if not rules.placings:
         return None
     if rules.teams:
@@ -83,7 +119,7 @@ def _placings(rules: Rules) -> str | None:
     return None
 
 
-CLASHES: list[Callable[[Rules], str | None]] = [
+CLASHES: list[Callable[[Options], str | None]] = [
     _teams,
     _placings,
     _stack_draw_four,
@@ -94,7 +130,7 @@ CLASHES: list[Callable[[Rules], str | None]] = [
 ]
 
 
-def check_clashes(rules: Rules) -> Rules:
+def check_clashes(rules: R) -> R:
     """``rules`` itself, if no two of its options contradict each other.
 
     :raises InvalidRules: ``rules/clash``, the message naming the options that clash.

@@ -13,7 +13,7 @@ from engine.cards import CARD_INFO, NUMBERS, build_deck
 from engine.events import Event
 from engine.first_card import turn_first_card
 from engine.rules import Rules
-from engine.shuffle import shuffle
+from engine.seeded_shuffle import shuffle
 from engine.state import State
 from engine.turns import next_seat, shuffle_seed
 

@@ -5,7 +5,7 @@ brought one; that card may be played at once).
 
 A playable last card drawn may be played at once (or kept) under ``drawnCardPlayable`` or
 ``drawToMatch``; otherwise the turn ends. "Playable" is plain matching
-(engine.plays.plain_match) and the Wild Draw Four restriction.
+(engine.matching.plain_match) and the Wild Draw Four restriction.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from engine.cards import FACES
 from engine.checks import turn_play_problem
 from engine.events import Event
 from engine.hand_limit import room_for
-from engine.plays import matches_top
+from engine.matching import matches_top
 from engine.state import State
 from engine.turns import give_cards, next_seat, record_draw, take_cards
 from engine.wild_draw_four import restricted_play_refused

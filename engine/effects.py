@@ -1,6 +1,6 @@
 """What a play does: UNO exposure, going out, and each card's effect on the table.
 
-These functions work on a working copy that :func:`engine.game.apply` made after every
+These functions work on a working copy that :func:`engine.transition.apply` made after every
 check passed; they cannot refuse anything. A play is one card, or several under
 ``multiPlay`` (one number, or one action type: N Skips skip N players, N Reverses flip the
 direction N times, N Draw Twos add 2 each) or a UNO Duo Reverse dump (the last card acts).
@@ -11,19 +11,18 @@ from __future__ import annotations
 from engine import placings
 from engine.bomb import explode, is_bomb
 from engine.cards import FACES, NUMBERS
+from engine.drawn_penalty import take_penalty
 from engine.drinks import sip
 from engine.events import Event
 from engine.flip import flip
-from engine.follow_color import owe_color, owes_color
 from engine.match import end_deal
-from engine.plays_again import play_again, plays_again
+from engine.seeded_shuffle import shuffle
 from engine.seven_zero import end_if_someone_is_out, hands_moved, swap_effect, swaps
-from engine.shuffle import shuffle
 from engine.stacking import DEFLECTORS, PENALTY, STACK_FAMILY, deflect, penalty_waits
 from engine.state import State
 from engine.turns import active_count, draw_cards, draw_until_color, next_seat, shuffle_seed
 from engine.uno_call import settle_call
-from engine.wild_draw_four import RESTRICTED, wd4_is_bluff
+from engine.wild_draw_four import RESTRICTED, challengeable, pending_player, wd4_is_bluff
 
 # Ranks whose play only passes the turn on (unless a 7-0 rule moves hands).
 PLAIN_RANKS = frozenset(NUMBERS + ("W", "WC"))
@@ -174,24 +173,13 @@ def _penalty(
     or drawn at once."""
     rules = new.rules
     amount = PENALTY[rank] * count
-    challengeable = rank in RESTRICTED and rules.wild_draw_four_challenge
-    if may_wait and (challengeable or new.pending or penalty_waits(rules, rank)):
+    if may_wait and (challengeable(rules, rank) or new.pending or penalty_waits(rules, rank)):
         new.pending += amount
         new.pending_kind = STACK_FAMILY.get(rank, rank)
-        new.wd4 = (seat, bluff) if rank in RESTRICTED else None
+        new.wd4 = pending_player(rank, seat, bluff)
         new.turn = next_seat(new, seat, 1)
         return
-    victim = next_seat(new, seat, 1)
-    if rank == "WDC":
-        draw_until_color(new, victim, events)
-    else:
-        draw_cards(new, victim, amount, events, reason=rank)
-    if plays_again(rules, rank):
-        play_again(new, seat)
-    elif owes_color(rules, rank):
-        owe_color(new, victim)
-    else:
-        new.turn = next_seat(new, victim, 1)
+    take_penalty(new, next_seat(new, seat, 1), rank, amount, seat, events, reason=rank)
 
 
 def _go_out(new: State, seat: int, rank: str, count: int, events: list[Event]) -> None:

@@ -28,7 +28,7 @@ from engine.cards import FACES, CardInfo
 from engine.effects import card_effect
 from engine.events import Event
 from engine.rules import Rules
-from engine.shuffle import shuffle
+from engine.seeded_shuffle import shuffle
 from engine.state import State
 from engine.turns import active_count, next_seat, shuffle_seed
 

@@ -4,7 +4,7 @@ lacking it they draw one card at a time, up to three, then pass (earlier when no
 left to draw).
 
 ``State.follow`` counts it: 0 when no colour is owed, else 1 + the draws still allowed.
-The listing (engine.legal) and apply (engine.game) both ask this module.
+The listing (engine.legal) and apply (engine.transition) both ask this module.
 """
 
 from __future__ import annotations

@@ -4,23 +4,22 @@ is pending and no Wild Draw Four colour is owed. Play then goes on from the play
 jumped in, or (``jumpInContinuesFrom: turnHolder``, number cards only) the turn holder's
 turn goes on as it was.
 
-The listing (engine.legal) and apply (engine.game) both ask :func:`jump_in_problem`.
+The listing (engine.legal) and apply (engine.transition) both ask :func:`jump_in_problem`;
+apply runs the jump-in's play between :func:`take_turn` and :func:`turn_after`.
 """
 
 from __future__ import annotations
 
 from engine.action_finish import PROBLEM as ACTION_FINISH
 from engine.action_finish import action_finish_refused
-from engine.actions import Action
 from engine.cards import FACES
-from engine.effects import play_cards
 from engine.events import Event
 from engine.state import State
 
 
 def jump_in_problem(state: State, seat: int, card: str) -> str | None:
     """Why ``seat`` may not jump in with ``card`` now (an error code), or None. (A stale
-    ``at`` was refused before: see engine.game.apply.)"""
+    ``at`` was refused before: see engine.transition.apply.)"""
     rules = state.rules
     faces = FACES[state.side]
     info = faces[card]
@@ -47,15 +46,18 @@ def jump_card(state: State, seat: int) -> str | None:
     return None
 
 
-def jump_in(state: State, new: State, seat: int, act: Action, events: list[Event]) -> None:
-    """``seat`` plays ``act`` out of turn (a working copy ``new`` of ``state``, every check
-    passed): the play takes the turn, unless the turn holder's turn goes on."""
+def take_turn(new: State, seat: int, events: list[Event]) -> None:
+    """``seat`` jumps in (a working copy, every check passed): the play that follows, run
+    as any play (engine.effects), is theirs."""
     events.append({"type": "jumpIn", "seat": seat})
     new.turn = seat
-    play_cards(new, seat, act.cards, act.color, act.uno, act.target, events)
+
+
+def turn_after(state: State, new: State) -> None:
+    """After the jump-in's play: under ``jumpInContinuesFrom: turnHolder`` the turn
+    holder's turn goes on as it was, a drawn card still in hand included."""
     turn_holder = state.turn
     if state.rules.jump_in_continues_from == "turnHolder" and new.phase == "playing":
-        # The turn holder's turn goes on as it was, a drawn card still in hand included.
         new.turn = turn_holder
         if state.drawn in new.hands[turn_holder]:
             new.drawn = state.drawn

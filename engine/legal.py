@@ -1,6 +1,6 @@
 """Every action a seat may take right now, as :class:`~engine.actions.Action` values.
 
-Built from the same checks :func:`engine.game.apply` runs (engine.checks and each rule's
+Built from the same checks :func:`engine.transition.apply` runs (engine.checks and each rule's
 own module), so the list and the transition cannot disagree: property tests play random
 games choosing only from this list; ``apply`` checks every action again, listed or not. Under
 ``multiPlay`` it lists each single card plus, for each card that may start a play, the
@@ -22,10 +22,10 @@ from engine.draft import draft_actions
 from engine.duo_dump import dump_group
 from engine.follow_color import may_draw
 from engine.forced_play import draw_forbidden, keeping_forbidden
+from engine.game_registry import other_game
 from engine.game_state import GameState
-from engine.games import other_game
 from engine.jump_in import jump_card
-from engine.plays import MATCHING, PLAYS, learn, matching_table
+from engine.matching import MATCHING, PLAYS, learn, matching_table
 from engine.seven_zero import needs_target, targets
 from engine.state import State
 from engine.uno_call import add_declare, add_window, calls_with

@@ -15,6 +15,10 @@ from engine.scoring import best_seats, deal_scores
 from engine.state import State
 from engine.teams import team_totals
 
+# The options that decide when and how a match ends (this module and engine/blitz.py read
+# them): clients that tell a player how the match ends read this list (GET /api/rules).
+MATCH_END_OPTIONS = ("matchMode", "targetScore", "roundLimit", "scoringMode", "blitzSeconds")
+
 
 def end_deal(state: State, winner: int, events: list[Event]) -> None:
     """Score the deal ``winner`` went out of and decide whether the match goes on.

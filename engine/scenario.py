@@ -19,7 +19,7 @@ from engine.cards import FACES, SIDE_COLORS, is_card
 from engine.deal import deck_for, new_state, start_deal
 from engine.errors import EngineError
 from engine.events import event_full
-from engine.games import game_of
+from engine.game_registry import game_of
 from engine.misplay import penalty_for
 from engine.rules import rules_from_json
 from engine.stacking import STACK_FAMILY

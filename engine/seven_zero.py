@@ -4,7 +4,7 @@ with a seat its player names (the play's ``target``), a 0 passes every hand one 
 lets a last 7 or 0 still swap: the player who went out then holds cards again, and
 whoever holds none afterwards has gone out.
 
-The listing (engine.legal) and apply (engine.game) both ask :func:`needs_target` and
+The listing (engine.legal) and apply (engine.transition) both ask :func:`needs_target` and
 :func:`target_problem`; the effect runs from engine.effects.
 """
 

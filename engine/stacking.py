@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from engine.cards import FACES, CardInfo
 from engine.events import Event
-from engine.plays import plain_match
+from engine.matching import plain_match
 from engine.rules import Rules
 from engine.state import State
 from engine.turns import next_seat

@@ -6,7 +6,7 @@ from engine.cards import FACES
 from engine.drinks import sip
 from engine.events import Event
 from engine.hand_limit import room_for
-from engine.shuffle import seed_of, shuffle
+from engine.seeded_shuffle import seed_of, shuffle
 from engine.state import State
 
 
@@ -105,9 +105,9 @@ def record_draw(
         sip(state, seat, len(cards), "draw", events)
 
 
-def draw_until_color(new: State, seat: int, events: list[Event], extra: int = 0) -> None:
+def draw_until_color(new: State, seat: int, events: list[Event], extra: int = 0) -> list[str]:
     """Wild Draw Colour: ``seat`` draws until a card of the named colour comes (or the
-    piles run dry), then ``extra`` more."""
+    piles run dry), then ``extra`` more; returns the cards drawn."""
     faces = FACES[new.side]
     cards: list[str] = []
     room = room_for(new, seat, 10**9) if new.rules.hand_limit else 10**9
@@ -121,3 +121,4 @@ def draw_until_color(new: State, seat: int, events: list[Event], extra: int = 0)
     cards += take_cards(new, min(extra, room - len(cards)), events)
     give_cards(new, seat, cards)
     record_draw(new, seat, cards, "WDC", events)
+    return cards

@@ -8,7 +8,7 @@ they may still call it themselves first, unless the room plays strict UNO: then 
 had to come with the next-to-last card, never after. Without a penalty (``unoPenalty``
 0) nobody is exposed and nobody can be caught.
 
-The listing (engine.legal) and apply (engine.game) both use the tests here.
+The listing (engine.legal) and apply (engine.transition) both use the tests here.
 """
 
 from __future__ import annotations

@@ -29,8 +29,8 @@ from engine.api import apply, state_from_json
 from engine.commitment import commitment, deal_seed
 from engine.deal import choose_dealer, start_deal
 from engine.errors import EngineError
+from engine.game_registry import other_game
 from engine.game_state import GameState
-from engine.games import other_game
 from engine.state import State
 
 # What dealing sets; the rest of the start state (rules, totals, moves...) is carried over.

@@ -8,8 +8,8 @@ from typing import Any
 from engine.actions import Action
 from engine.draft import offer
 from engine.drinks import tally
+from engine.game_registry import other_game
 from engine.game_state import GameState
-from engine.games import other_game
 from engine.hand_reveal import shown_hands
 from engine.legal import legal_actions
 from engine.placings import place_of

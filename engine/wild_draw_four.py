@@ -5,27 +5,22 @@ The restriction (``wildDrawFourRestriction``): the card may only be played when 
 player holds no card of the colour in force (``noMatchingColor``), or no card that matches
 the top card at all (``noMatchingCard``). With ``wildDrawFourChallenge`` on, a bluff is
 allowed and the penalty waits (``state.wd4`` records who played it and whether it was a
-bluff): the next player either takes it or challenges. A guilty player draws the penalty
-instead; an innocent one sees the challenger draw it plus two. With the challenge off, a
-play that breaks the restriction is refused (``wild_draw_four_restricted``).
+bluff): the next player either takes it or challenges (the action: engine.challenge).
+With the challenge off, a play that breaks the restriction is refused
+(``wild_draw_four_restricted``).
 
-The listing (engine.legal) and apply (engine.game) both ask :func:`challenge_problem` and
-:func:`restricted_play_refused`, so they cannot disagree.
+The listing (engine.legal) and apply (engine.transition, engine.challenge) both ask
+:func:`challenge_problem` and :func:`restricted_play_refused`, so they cannot disagree.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engine.actions import Action
 from engine.cards import FACES, CardInfo
-from engine.errors import IllegalAction
-from engine.events import Event
-from engine.plays import plain_match
-from engine.plays_again import play_again, plays_again
+from engine.matching import plain_match
 from engine.rules import Rules
 from engine.state import State
-from engine.turns import draw_cards, draw_until_color, next_seat
 
 # Wild draw cards that may only be played without a card of the colour in force, and whose
 # penalty may be challenged.
@@ -64,6 +59,18 @@ def breaks_restriction(
     )
 
 
+def challengeable(rules: Rules, rank: str) -> bool:
+    """Does the penalty of a card of ``rank`` wait for its victim to take or challenge it?"""
+    return rank in RESTRICTED and rules.wild_draw_four_challenge
+
+
+def pending_player(rank: str, seat: int, bluff: bool) -> tuple[int, bool] | None:
+    """What a pending penalty keeps of the card laid last (``State.wd4``): for a
+    restricted card its player and whether it was a bluff (the challenge and
+    ``wildDrawFourPlaysAgain`` ask), for any other nothing."""
+    return (seat, bluff) if rank in RESTRICTED else None
+
+
 def restricted_play_refused(state: State, hand: tuple[str, ...], card: str, rank: str) -> bool:
     """Is ``card`` (of ``rank``) refused for the restriction: a bluff, with no challenge
     to catch it?"""
@@ -86,47 +93,3 @@ def challenge_problem(state: State, seat: int) -> str | None:
     ):
         return "nothing_to_challenge"
     return None
-
-
-def challenge(state: State, seat: int, act: Action) -> tuple[State, list[Event]]:
-    """The ``challenge`` action: the offender's hand is shown to the challenger and the
-    penalty goes to whoever the challenge proves wrong."""
-    if challenge_problem(state, seat) is not None:
-        raise IllegalAction(
-            "nothing_to_challenge", "there is no Wild Draw Four for you to challenge"
-        )
-    assert state.wd4 is not None
-    rules = state.rules
-    offender, bluff = state.wd4
-    new = state.moved()
-    events: list[Event] = [
-        {
-            "type": "challenge",
-            "seat": seat,
-            "target": offender,
-            "guilty": bluff,
-            "to": seat,
-            "private": {"hand": list(state.hands[offender])},
-        }
-    ]
-    penalty = state.pending
-    new.pending = 0
-    new.pending_kind = None
-    new.wd4 = None
-    until_color = state.pending_kind == "WDC"
-    if bluff:
-        # Guilty: the offender draws instead, and the challenger takes a normal turn.
-        if until_color:
-            draw_until_color(new, offender, events)
-        else:
-            draw_cards(new, offender, penalty, events, reason="challengeLost")
-    else:
-        if until_color:
-            draw_until_color(new, seat, events, extra=2)
-        else:
-            draw_cards(new, seat, penalty + 2, events, reason="challengeLost")
-        if plays_again(rules, state.pending_kind):
-            play_again(new, offender)
-        else:
-            new.turn = next_seat(new, seat, 1)
-    return new, events

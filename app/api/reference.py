@@ -7,10 +7,13 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
+from app.accounts.ratings import POOLS, pool_of
 from app.api.errors import responses
 from engine import PRESETS, describe_options
+from engine.bots import ROOM_LEVELS
 from engine.drinks import BEVERAGES, SHOT_ABV, SHOT_CL, low_strength_shot_cl
-from engine.games import preset_facts
+from engine.game_registry import preset_facts
+from engine.match import MATCH_END_OPTIONS
 
 router = APIRouter(prefix="/api", tags=["reference"])
 
@@ -19,11 +22,18 @@ router = APIRouter(prefix="/api", tags=["reference"])
 async def rule_options() -> dict[str, Any]:
     """Every rule option (name, kind, default, range or choices, group, one-line help) and
     what each preset sets; ``presetFacts``: each preset's player range and, for a game of
-    its own (UNO Rommy, Bottle UNO), the only options it reads."""
+    its own (UNO Rommy, Bottle UNO), the only options it reads; the lists clients show
+    that the server decides: the rating pools (each with its presets), the bot levels a
+    room seats, and the options that decide how a match ends."""
     return {
         "options": describe_options(),
         "presets": PRESETS,
         "presetFacts": preset_facts(PRESETS),
+        "ratingPools": {
+            pool: [p for p in PRESETS if pool_of({"preset": p}) == pool] for pool in POOLS
+        },
+        "botLevels": list(ROOM_LEVELS),
+        "matchEndOptions": list(MATCH_END_OPTIONS),
     }
 
 

@@ -40,7 +40,7 @@ from engine.commitment import is_contribution as engine_contribution
 from engine.commitment import reseed
 from engine.misplay import penalty_for
 from engine.scoring import hand_value
-from engine.seating import seat_order
+from engine.shuffle_seats import seat_order
 
 _DEAL_OVER = ("dealOver", "matchOver")
 # Engine actions only the room itself applies (no client may send them).

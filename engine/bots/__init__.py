@@ -37,8 +37,10 @@ from engine.bots.reading import stamped
 from engine.errors import InvalidAction
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard", "ismcts")
+# The levels a room seats (ismcts is the hard bot searched another way, for the bench).
+ROOM_LEVELS: tuple[str, ...] = LEVELS[:3]
 
-__all__ = ["LEVELS", "Memory", "at_start", "choose", "choose_action", "replay"]
+__all__ = ["LEVELS", "ROOM_LEVELS", "Memory", "at_start", "choose", "choose_action", "replay"]
 
 
 def choose(

@@ -40,6 +40,7 @@ from engine.bots.normal import choose_normal, finish, is_bluff
 from engine.bots.playout import own_move, quick_move
 from engine.bots.reading import View, color_counts, complete_play, legal, on_turn, remaining
 from engine.bots.sample import Unseen, likely_state, unseen_of
+from engine.bots.search import Key, budget_for, move_key
 from engine.cards import FACES
 from engine.state import State
 
@@ -90,7 +91,7 @@ def candidate_moves(
     hand = list(view.get("hand") or ())
     face = FACES[view.get("side") or "light"]
     out: list[Action] = [default]
-    seen: set[tuple[object, ...]] = {_key(default)}
+    seen: set[Key] = {move_key(default)}
     actions = legal(view)
     plays = [a for a in actions if a.type == "play" and not is_bluff(view, a.cards)]
     for action in actions:
@@ -111,14 +112,10 @@ def candidate_moves(
         else:
             continue
         for choice in choices:
-            if _key(choice) not in seen:
-                seen.add(_key(choice))
+            if move_key(choice) not in seen:
+                seen.add(move_key(choice))
                 out.append(choice)
     return out
-
-
-def _key(action: Action) -> tuple[object, ...]:
-    return (action.type, action.cards, action.color, action.target)
 
 
 def simulate(view: View, unseen: Unseen, candidates: list[Action], rng: random.Random) -> Action:
@@ -126,10 +123,7 @@ def simulate(view: View, unseen: Unseen, candidates: list[Action], rng: random.R
     choice) unless another beats it by more than the sampling noise."""
     me: int = view["you"]
     scores: list[list[float]] = [[] for _ in candidates]
-    rules = unseen.rules
-    # Group plays, seven targets and draws until a match make every engine step dearer.
-    heavy = not rules.plain_plays or rules.draw_to_match or rules.penalty_draw_to_match
-    budget = BUDGET // 2 if heavy else BUDGET
+    budget = budget_for(unseen.rules, BUDGET)
     samples = 0
     alive = list(range(len(candidates)))
     total = budget

@@ -24,6 +24,7 @@ from engine.bots.likelihood import likelihood
 from engine.bots.playout import held_colors, own_move, quick_move
 from engine.bots.reading import View
 from engine.bots.sample import Unseen, sample_state
+from engine.bots.search import Key, budget_for, move_key
 from engine.cards import FACES
 from engine.state import State
 
@@ -36,8 +37,6 @@ SAMPLE_COST = 5  # the work of dealing one position, in steps
 POOL = 48  # positions dealt for a decision; each iteration draws one by its likelihood
 EXPLORE = 0.7  # UCB1's exploration constant (scores lie in 0..1)
 FIRST = 4.0  # the normal policy's move starts with this many visits' worth of its mean
-
-Key = tuple[object, ...]
 
 
 class Node:
@@ -53,19 +52,13 @@ class Node:
         self.score = 0.0
 
 
-def key_of(action: Action) -> Key:
-    return (action.type, action.cards, action.color, action.target)
-
-
 def search(
     view: View, unseen: Unseen, candidates: list[Action], rng: random.Random
 ) -> tuple[Action, int]:
     """The candidate the search visits most (the first, the normal policy's choice, on a
     tie), and the number of iterations run."""
     me: int = view["you"]
-    rules = unseen.rules
-    heavy = not rules.plain_plays or rules.draw_to_match or rules.penalty_draw_to_match
-    budget = BUDGET // 2 if heavy else BUDGET
+    budget = budget_for(unseen.rules, BUDGET)
     states: list[State] = []
     weights: list[float] = []
     for _ in range(POOL):
@@ -80,7 +73,7 @@ def search(
         weights = [1.0] * len(states)
     cumulative = list(accumulate(weights))
     root = Node()
-    keys = [key_of(c) for c in candidates]
+    keys = [move_key(c) for c in candidates]
     iterations = 0
     while budget > 0:
         state = rng.choices(states, cum_weights=cumulative)[0]
@@ -128,7 +121,7 @@ def _iterate(
         steps += 1
         if not moves:
             break
-        mkeys = [key_of(m) for m in moves]
+        mkeys = [move_key(m) for m in moves]
         fresh = [i for i, k in enumerate(mkeys) if k not in node.children]
         if fresh:
             pick = fresh[rng.randrange(len(fresh))]

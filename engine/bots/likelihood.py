@@ -11,7 +11,7 @@ positions the bot plays out lean to those the table's history makes likely.
 
 The model of a player, the same for every opponent (no one's policy in particular): on
 its turn it lays one of the coloured cards that play (matching the colour in force or
-the top card's rank: :func:`engine.plays.plain_match`), each as likely; a wild only when
+the top card's rank: :func:`engine.matching.plain_match`), each as likely; a wild only when
 no coloured card plays, but for a small chance (:data:`EARLY_WILD`). A play of the card
 just drawn, or one that answers a draw penalty, tells nothing of the hand and counts 1.
 Only the view and the seat's memory are read: the hand a seat chose from is the one the
@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from engine.bots.memory import Play
 from engine.cards import CardInfo
-from engine.plays import plain_match
+from engine.matching import plain_match
 
 EARLY_WILD = 0.2  # the chance a player lays a wild while a coloured card would play
 

@@ -27,7 +27,7 @@ from engine.rules import Rules, rules_from_json
 from engine.stacking import STACK_FAMILY
 from engine.state import State
 from engine.view import wire_legal
-from engine.wild_draw_four import RESTRICTED
+from engine.wild_draw_four import pending_player
 
 
 @dataclass(frozen=True)
@@ -167,9 +167,10 @@ def sample_state(view: View, unseen: Unseen, rng: random.Random) -> State | None
     # The view says which family is pending (a deflect leaves a Skip or Reverse on top).
     kind = view.get("pendingKind") or STACK_FAMILY.get(rank, rank)
     state.pending_kind = kind if pending else None
-    if pending and rank in RESTRICTED and unseen.rules.wild_draw_four_challenge:
-        # Who played it and whether it was a bluff are not in the view: taken as honest.
-        state.wd4 = ((state.turn - state.direction) % players, False)
+    if pending:
+        # Who played it and whether it was a bluff are not in the view: taken as the seat
+        # before, and honest.
+        state.wd4 = pending_player(rank, (state.turn - state.direction) % players, False)
     state.drawn = view.get("drawn")
     state.exposed = view.get("unoExposed")
     state.totals = tuple(view["totals"])

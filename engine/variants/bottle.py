@@ -40,7 +40,7 @@ from engine.actions import Action, check_seat
 from engine.cards import CARD_INFO, build_deck, is_card
 from engine.errors import IllegalAction
 from engine.events import Event
-from engine.games import GameKind, register
+from engine.game_registry import GameKind, register
 from engine.rules import Rules
 from engine.variants.skeleton import (
     dealt_again,

@@ -17,7 +17,7 @@ from engine.cards import is_card
 from engine.events import Event
 from engine.match_start import seat_the_table
 from engine.rules import Rules, rules_from_json
-from engine.shuffle import seed_of, shuffle
+from engine.seeded_shuffle import seed_of, shuffle
 
 
 class Seeded(Protocol):

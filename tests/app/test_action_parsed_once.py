@@ -16,7 +16,7 @@ from live import Server, seeded_room
 from race_kinds import KINDS
 
 import engine
-from engine import actions, game
+from engine import actions, transition
 
 CALL_CATCH = KINDS[3]  # seat 0 has played its next-to-last card without calling UNO
 
@@ -32,7 +32,7 @@ class Watch:
         if frame.f_code is actions.parse_action.__code__ and event == "return":
             if arg is not None:  # (None: it raised)
                 self.parsed.append(arg)
-        elif frame.f_code is game.apply.__code__ and event == "call":
+        elif frame.f_code is transition.apply.__code__ and event == "call":
             self.applied.append(frame.f_locals["action"])
 
     def reached_the_engine_as_parsed(self) -> bool:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 from live import Server
 
-from engine.rules import OPTIONS
+from app.accounts.ratings import POOLS
+from app.api.rooms import AddBot
+from engine.match import MATCH_END_OPTIONS
+from engine.rules import OPTIONS, PRESETS
 
 
 async def test_rules_endpoint_lists_every_option_with_range_and_help(server: Server) -> None:
@@ -16,6 +21,16 @@ async def test_rules_endpoint_lists_every_option_with_range_and_help(server: Ser
     assert all(o["help"] for o in body["options"])
     assert body["presets"]["house"]["stacking"] is True
     assert {"classic", "druk", "duo", "flip", "rommy", "bottle"} <= set(body["presets"])
+
+
+async def test_rules_endpoint_says_the_lists_clients_show(server: Server) -> None:
+    body = (await server.http.get("/api/rules")).json()
+    pools = body["ratingPools"]
+    assert list(pools) == list(POOLS)
+    assert sorted(p for presets in pools.values() for p in presets) == sorted(PRESETS)
+    assert pools["party"] == ["rommy", "bottle"] and "druk" in pools["classic"]
+    assert body["botLevels"] == list(get_args(AddBot.model_fields["level"].annotation))
+    assert body["matchEndOptions"] == list(MATCH_END_OPTIONS)
 
 
 async def test_drinks_endpoint_serves_the_beverage_table(server: Server) -> None:

@@ -24,7 +24,7 @@ from engine import (
     view_for,
 )
 from engine.cards import classic108
-from engine.games import GAMES
+from engine.game_registry import GAMES
 from engine.variants import bottle
 from engine.variants.bottle import BottleState, card_action
 

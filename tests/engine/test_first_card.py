@@ -38,6 +38,8 @@ OPTIONS: list[dict[str, Any]] = [
     {"wildDrawFourPlaysAgain": True},
     {"drawFourFollowColor": True},
     {"wildDrawFourChallenge": False},
+    {"penaltyDrawToMatch": True},
+    {"penaltyDrawToMatch": True, "stacking": True},
 ]
 # Under classic and UNO Duo the first player draws a first penalty at once.
 AT_ONCE: dict[str, Any] = {
@@ -50,7 +52,8 @@ AT_ONCE: dict[str, Any] = {
 }
 CARDS = ["G5", "GS", "GR", "G+2", "G+1|P8", "W"]
 HANDS = ["R1 B2 Y3", "R4 B6 Y7", "R8 B9 Y1", "R3 B4 Y6"]
-PILE = ("Y2", "B5", "R6", "Y8", "B8", "R9", "Y9", "B1", "R2", "Y4", "B3", "R5")  # top last
+# Its one green card, at the bottom, ends a penaltyDrawToMatch draw before the pile runs dry.
+PILE = ("G3", "Y2", "B5", "R6", "Y8", "B8", "R9", "Y9", "B1", "R2", "Y4", "B3", "R5")  # top last
 
 
 def _state(options: dict[str, Any], players: int, dealer: int) -> State:
@@ -140,6 +143,11 @@ def test_a_first_card_leaves_the_table_the_same_card_played_leaves(
         played_options.update(AT_ONCE)
     first = _first({**MODES[mode], **options}, players, dealer, card)
     played = _played(played_options, players, dealer, card, player)
+    if mode == "duo" and card == "W+4" and options.get("penaltyDrawToMatch"):
+        # Its penalty is drawn before the colour is named: nothing to draw to match.
+        state = first[0]
+        assert (state.turn, len(state.hands[0]), state.drawn) == (1, 7, None)
+        return
     if mode == "duo" and reverse:
         # UNO Duo's first Reverse does not act: player 2 may dump its colour.
         state = first[0]
@@ -153,3 +161,19 @@ def test_a_first_draw_two_as_the_dealers_play_under_reverse_deflect_waits_to_be_
     state, _ = _first({"preset": "druk", "reverseDeflect": True}, 4, 3, "G+2")
     assert (state.turn, state.pending, state.pending_kind) == (0, 2, "+2")
     assert len(state.hands[0]) == 3
+
+
+@pytest.mark.parametrize("after", [{}, {"penaltyDrawToMatch": True}], ids=str)
+@pytest.mark.parametrize("card", ["G+2", "G+1|P8"])
+def test_a_first_penalty_leaves_the_same_table_drawn_at_once_or_after_waiting(
+    card: str, after: dict[str, Any]
+) -> None:
+    """A classic first penalty is drawn at once; the dealer's under stacking waits and the
+    first player draws it: what follows is the same."""
+    at_once, _ = _first({**after, "stacking": True}, 3, 2, card)
+    waited, _ = _first({**after, "stacking": True, "firstCardPlayedByDealer": True}, 3, 2, card)
+    assert waited.pending
+    waited, _ = apply(waited, 0, parse_action({"type": "draw"}))
+    keys = ("turn", "hands", "drawPile", "pending", "follow")
+    assert {k: _table((at_once, []))[k] for k in keys} == {k: _table((waited, []))[k] for k in keys}
+    assert at_once.drawn == waited.drawn

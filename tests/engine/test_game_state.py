@@ -20,9 +20,9 @@ from engine import (
     state_from_json,
 )
 from engine.api import STATE_CLASSES
-from engine.game import _HANDLERS as UNO_HANDLERS
-from engine.games import GAMES
+from engine.game_registry import GAMES
 from engine.state import State
+from engine.transition import _HANDLERS as UNO_HANDLERS
 from engine.variants.rommy.game import _HANDLERS as ROMMY_HANDLERS
 
 # The protocol's members: its properties and to_json.

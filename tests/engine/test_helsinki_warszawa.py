@@ -118,6 +118,23 @@ def test_helsinki_penalty_draw_stops_when_the_penalty_brought_a_playable_card() 
     assert result["state"]["hands"][1] == cards("R2 G5 Y1")
 
 
+def test_penalty_draw_to_match_without_stacking_the_victim_draws_to_a_playable_card() -> None:
+    """Stacking off, the Draw Two's penalty is drawn at once: penaltyDrawToMatch acts all
+    the same, the victim draws on to a playable card and keeps the turn to play it."""
+    result = helsinki(
+        ["G+2 R1", "R2", "Y5", "B5"],
+        "G8",
+        rules={"stacking": False},
+        draw="Y1 Y2 B4 G5 B6",
+        actions=[play(0, "G+2"), play(1, "G5")],
+    )
+    assert outcomes(result) == ["ok", "ok"]
+    state = result["state"]
+    assert state["hands"][1] == cards("R2 Y1 Y2 B4")
+    assert state["top"] == "G5"
+    assert state["turn"] == 2
+
+
 def test_penalty_draw_to_match_off_the_penalty_victim_loses_the_turn() -> None:
     result = helsinki(
         ["G+2 R1", "R2", "Y5", "B5"],

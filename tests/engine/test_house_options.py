@@ -124,13 +124,13 @@ def test_hand_reveal_off_views_carry_no_shown_hands() -> None:
 
 
 def test_shuffle_seats_off_keeps_the_rooms_order() -> None:
-    from engine.seating import seat_order
+    from engine.shuffle_seats import seat_order
 
     assert seat_order(rules_from_json({}), 6, "seed") == [0, 1, 2, 3, 4, 5]
 
 
 def test_shuffle_seats_draws_a_permutation_from_the_seed_alone() -> None:
-    from engine.seating import seat_order
+    from engine.shuffle_seats import seat_order
 
     rules = rules_from_json({"shuffleSeats": True})
     orders = {tuple(seat_order(rules, 6, f"seed{n}")) for n in range(20)}

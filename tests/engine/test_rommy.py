@@ -26,7 +26,7 @@ from engine import (
     view_for,
 )
 from engine.cards import classic108
-from engine.games import GAMES
+from engine.game_registry import GAMES
 from engine.variants import rommy
 from engine.variants.rommy import RommyState, card_points
 from engine.variants.rommy.melds import Meld, lay_off, new_meld

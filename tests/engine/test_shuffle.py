@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine.shuffle import shuffle
+from engine.seeded_shuffle import shuffle
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 64, 65, 108, 112, 216, 1024, 1500])

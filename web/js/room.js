@@ -28,7 +28,6 @@ const INFO_REFRESH_MS = 3000;
 const COUNTDOWN_MS = 500;
 const TURN_TIMERS = ["off", 5, 15, 30, 60, 120];
 const ABSENT_AFTER = [10, 30, 60, 120];
-const BOT_LEVELS = ["easy", "normal", "hard"];
 const LOG_LIMIT = 200;
 const SCROLLERS = [".dock .hand", ".table > .side"];
 const PARTY_GAMES = new Set(["rommy", "bottle"]); // their events have sentences of their own
@@ -504,12 +503,13 @@ export function showRoom(root, roomId, params = {}) {
   }
 
   function botPicker() {
+    if (!catalogue) return null; // its levels come with the rules (GET /api/rules)
     return h("div", { class: "inline-form", "data-testid": "bots" }, [
       h("label", { for: "bot-level" }, [t("room.botLevel")]),
       h(
         "select",
         { id: "bot-level", "data-testid": "bot-level", "data-focus-key": "bot-level" },
-        BOT_LEVELS.map((level) => h("option", { value: level, selected: level === "normal" }, [t(`room.level.${level}`)])),
+        catalogue.botLevels.map((level) => h("option", { value: level, selected: level === "normal" }, [t(`room.level.${level}`)])),
       ),
       h("button", { type: "button", "data-testid": "add-bot", onClick: addBot }, [t("room.addBot")]),
     ]);

@@ -12,21 +12,29 @@ const GROUP_ORDER = ["play", "deck", "scoring"];
 // The house rules tables change most, shown first in the editor; the rest fold away under
 // "More rules".
 export const COMMON_OPTIONS = ["stacking", "jumpIn", "sevenZero", "drawToMatch", "forcedPlay", "roundLimit", "targetScore"];
-// The options that end a match (engine/match.py and engine/blitz.py read these).
-const MATCH_END_OPTIONS = ["matchMode", "targetScore", "roundLimit", "scoringMode", "blitzSeconds"];
 let loading = null;
 
 /**
- * {options, presets} from the server, fetched once per page; a failed fetch is forgotten
- * so that the next call tries again.
+ * {options, presets, facts, pools, botLevels, matchEnd} from the server (the rating pools
+ * with their presets, the bot levels a room seats, the options that end a match), fetched
+ * once per page; a failed fetch is forgotten so that the next call tries again.
  */
 export function loadCatalogue() {
   if (!loading) {
     loading = api.ruleOptions().then((data) => {
-      if (!Array.isArray(data?.options) || typeof data.presets !== "object" || typeof data.presetFacts !== "object") {
+      const lists = [data?.options, data?.botLevels, data?.matchEndOptions];
+      const maps = [data?.presets, data?.presetFacts, data?.ratingPools];
+      if (!lists.every(Array.isArray) || !maps.every((m) => m && typeof m === "object")) {
         throw new Error("unexpected /api/rules answer");
       }
-      return { options: data.options, presets: data.presets, facts: data.presetFacts };
+      return {
+        options: data.options,
+        presets: data.presets,
+        facts: data.presetFacts,
+        pools: data.ratingPools,
+        botLevels: data.botLevels,
+        matchEnd: data.matchEndOptions,
+      };
     });
     loading.catch(() => {
       loading = null;
@@ -387,7 +395,7 @@ export function rulesSummary(cat, rules, { open = false } = {}) {
     .sort((a, b) => Number(b.changed) - Number(a.changed));
   const changed = items.filter((i) => i.changed);
   // The preset's own description may speak of how its match ends: only while that holds.
-  const endChanged = MATCH_END_OPTIONS.some((name) => values[name] !== base[name]);
+  const endChanged = cat.matchEnd.some((name) => values[name] !== base[name]);
   const list = (rows) =>
     h(
       "dl",

@@ -23,7 +23,7 @@ The package: ``state`` (the state and its JSON), ``melds`` (melds and jokers), `
 
 from __future__ import annotations
 
-from engine.games import GameKind, register
+from engine.game_registry import GameKind, register
 from engine.variants.rommy.game import (
     apply,
     can_take_pile,

@@ -3,7 +3,8 @@
 // in the Authorization header: never in a URL (docs/ratings.md).
 
 import { client } from "../client.js";
-import { errorText } from "../i18n.js";
+import { errorText, t } from "../i18n.js";
+import { loadCatalogue } from "../rules.js";
 
 const KEY = "uno.account";
 
@@ -67,7 +68,25 @@ export function ratingText(rating) {
   return `${rating.value}${rating.provisional ? "?" : ""}`;
 }
 
-export const POOLS = ["classic", "duo", "flip", "party"];
+/**
+ * The rating pools as the server lists them (GET /api/rules `ratingPools`), as the options
+ * of `select`; `chosen` (else the current choice) stays chosen.
+ */
+export function fillPools(select, chosen = select.value) {
+  loadCatalogue()
+    .then((cat) => {
+      select.replaceChildren(
+        ...Object.keys(cat.pools).map((name) => {
+          const option = document.createElement("option");
+          option.value = name;
+          option.textContent = t(`pool.${name}`);
+          return option;
+        }),
+      );
+      if (chosen) select.value = chosen;
+    })
+    .catch(() => {});
+}
 
 /** A refusal in words, from the one catalogue (js/i18n.js). */
 export function say(err) {

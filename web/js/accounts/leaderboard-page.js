@@ -1,5 +1,5 @@
 // leaderboard.html?pool=POOL: the pool's players with at least 30 rated games.
-import { leaderboard, ratingText, say } from "./client.js";
+import { fillPools, leaderboard, ratingText, say } from "./client.js";
 import { pageInLanguage } from "./page.js";
 
 const $ = (id) => document.getElementById(id);
@@ -30,7 +30,7 @@ async function show(pool) {
 
 const params = new URLSearchParams(location.search);
 const pool = params.get("pool") || "classic";
-$("pool").value = pool;
+fillPools($("pool"), pool);
 $("pool").addEventListener("change", () => {
   history.replaceState(null, "", `?pool=${$("pool").value}`);
   show($("pool").value);

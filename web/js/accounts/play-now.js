@@ -4,7 +4,7 @@
 import { client } from "../client.js";
 import { t } from "../i18n.js";
 import { storage } from "../storage.js";
-import { POOLS, signedIn } from "./client.js";
+import { fillPools, signedIn } from "./client.js";
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -34,7 +34,7 @@ export function playNowSection(guestName) {
   const title = el("h2", { id: "play-now-h" }, t("playNow.title"));
   const who = el("p", { class: "muted", "data-testid": "play-now-who" });
   const pool = el("select", { id: "play-now-pool", "data-testid": "play-now-pool", "aria-label": t("playNow.pool") });
-  for (const name of POOLS) pool.append(el("option", { value: name }, t(`pool.${name}`)));
+  fillPools(pool);
   const start = el("button", { type: "button", "data-testid": "play-now" }, t("playNow.title"));
   const cancel = el("button", { type: "button", "data-testid": "play-now-cancel", hidden: "" }, t("playNow.cancel"));
   const status = el("p", { role: "status", "aria-live": "polite", "data-testid": "play-now-status" });

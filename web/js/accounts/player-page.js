@@ -3,7 +3,7 @@
 import { language, ordinal, t } from "../i18n.js";
 import { replayUrl } from "../replay-link.js";
 import { placesText } from "./places.js";
-import { POOLS, profile, ratingText, say } from "./client.js";
+import { profile, ratingText, say } from "./client.js";
 import { ratingChart } from "./rating-chart.js";
 import { pageInLanguage } from "./page.js";
 
@@ -21,7 +21,8 @@ function cell(row, text) {
 function ratings() {
   const box = $("ratings");
   box.replaceChildren();
-  for (const pool of POOLS) {
+  // Every pool, as the server lists them (a newcomer's rating where none was played).
+  for (const pool of Object.keys(found.ratings)) {
     const rating = found.ratings[pool];
     const card = document.createElement("div");
     card.className = "rating-card";

@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NoReturn, overload
 
+from engine import jump_in
 from engine.actions import Action, ActionType, check_seat, parse_action
 from engine.blind_draw import play_blind
 from engine.blitz import clock_out
 from engine.cards import FACES, SIDE_COLORS
+from engine.challenge import challenge
 from engine.checks import (
     PROBLEM_TEXT,
     can_play,
@@ -26,28 +28,22 @@ from engine.checks import (
 )
 from engine.deal import start_deal
 from engine.draft import draft_step
-from engine.draw_to_match import after_penalty, turn_draw
+from engine.draw_to_match import turn_draw
+from engine.drawn_penalty import take_penalty
 from engine.effects import play_cards
 from engine.errors import IllegalAction, InvalidAction
 from engine.events import Event
-from engine.follow_color import draw_to_follow, owe_color, owes_color
+from engine.follow_color import draw_to_follow
 from engine.forced_play import MUST_PLAY, draw_forbidden
+from engine.game_registry import other_game
 from engine.game_state import GameState
-from engine.games import other_game
 from engine.hand_limit import knocked_out
 from engine.hand_limit_out import settle
-from engine.jump_in import jump_in
 from engine.misplay import misplay
-from engine.plays_again import play_again, plays_again
 from engine.seven_zero import check_target, needs_target
 from engine.state import State
-from engine.turns import (
-    draw_cards,
-    draw_until_color,
-    next_seat,
-)
+from engine.turns import next_seat
 from engine.uno_call import call_uno, catch_uno
-from engine.wild_draw_four import challenge
 
 Transition = tuple[State, list[Event]]
 
@@ -149,10 +145,12 @@ def _resolve_play(state: State, seat: int, act: Action) -> Transition:
     cards = act.cards
     new = state.moved()
     events: list[Event] = []
-    if seat != state.turn:
-        jump_in(state, new, seat, act, events)
-        return new, events
+    jumps_in = seat != state.turn
+    if jumps_in:
+        jump_in.take_turn(new, seat, events)
     play_cards(new, seat, cards, act.color, act.uno, act.target, events)
+    if jumps_in:
+        jump_in.turn_after(state, new)
     return new, events
 
 
@@ -188,24 +186,13 @@ def _resolve_draw(state: State, seat: int, act: Action) -> Transition:
 
 
 def _take_penalty(state: State, new: State, seat: int, events: list[Event]) -> None:
-    """The turn holder draws the pending penalty; who plays next depends on the rules."""
-    rules = state.rules
-    if state.pending_kind == "WDC":
-        draw_until_color(new, seat, events)
-    else:
-        draw_cards(new, seat, state.pending, events, reason="penalty")
+    """The turn holder draws the pending penalty (engine.drawn_penalty says who moves)."""
     new.pending = 0
     new.pending_kind = None
     new.wd4 = None
+    layer = state.wd4[0] if state.wd4 is not None else None
     kind = state.pending_kind
-    if state.wd4 is not None and plays_again(rules, kind):
-        play_again(new, state.wd4[0])
-    elif owes_color(rules, kind):
-        owe_color(new, seat)
-    elif rules.penalty_draw_to_match:
-        after_penalty(new, seat, state.pending, events)
-    else:
-        new.turn = next_seat(new, seat, 1)
+    take_penalty(new, seat, kind, state.pending, layer, events, reason="penalty")
 
 
 def _pass(state: State, seat: int, act: Action) -> Transition:

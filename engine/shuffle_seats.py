@@ -8,7 +8,7 @@ sit: their own order, or under ``shuffleSeats`` an order shuffled from the match
 from __future__ import annotations
 
 from engine.rules import Rules
-from engine.shuffle import shuffle
+from engine.seeded_shuffle import shuffle
 
 
 def seat_order(rules: Rules, players: int, seed: str) -> list[int]:

@@ -1,7 +1,7 @@
 """The games the engine plays, and how the public functions reach each one.
 
 UNO and its shedding variants (classic, house rules, DrukUNO, Duo, Flip) share
-:class:`~engine.state.State` and the transition in :mod:`engine.game`. Games with another
+:class:`~engine.state.State` and the transition in :mod:`engine.transition`. Games with another
 shape (UNO Rommy, Bottle UNO) bring their own state class and functions, registered here
 under the name a preset fixes in ``Rules.game``.
 """
