@@ -1,5 +1,6 @@
 """Server logs without secrets: a seat token in a socket's query string proves the seat,
-so uvicorn's request lines (access log, and the WebSocket accept/reject lines) show it
+and a quick-play ticket (``/ws/quickplay?ticket=``) the seat it will be given, so
+uvicorn's request lines (access log, and the WebSocket accept/reject lines) show them
 masked."""
 
 from __future__ import annotations
@@ -7,12 +8,12 @@ from __future__ import annotations
 import logging
 import re
 
-_TOKEN = re.compile(r"(token=)[^&\s\"']+")
+_TOKEN = re.compile(r"((?:token|ticket)=)[^&\s\"']+")
 _LOGGERS = ("uvicorn.access", "uvicorn.error")
 
 
 def redact(text: str) -> str:
-    """``text`` with every ``token=`` value replaced by ``***``."""
+    """``text`` with every ``token=`` and ``ticket=`` value replaced by ``***``."""
     return _TOKEN.sub(r"\1***", text)
 
 
