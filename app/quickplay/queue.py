@@ -37,7 +37,7 @@ SNAPSHOT_SECONDS = 1.0
 
 def waiting(ticket: Doc) -> bool:
     """Queued or claimed: the ticket holds its place (and counts toward its address's cap)."""
-    return ticket["state"] != "matched"
+    return bool(ticket["state"] != "matched")
 
 
 class Queue(abc.ABC):

@@ -102,9 +102,9 @@ def fill_in_ms(table: list[Ticket], size: int, now: int, fill_ms: int) -> int:
     """How long until this table is seated (0: now), bots in its free seats."""
     if len(table) >= size:
         return 0
-    by_fill = fill_ms - (now - table[0]["at"])
+    by_fill = fill_ms - (now - int(table[0]["at"]))
     if size > 2 and len(table) == size - 1:
-        by_last = LAST_SEAT_MS - (now - max(t["at"] for t in table))
+        by_last = LAST_SEAT_MS - (now - max(int(t["at"]) for t in table))
         return max(0, min(by_fill, by_last))
     return max(0, by_fill)
 

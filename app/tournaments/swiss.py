@@ -20,6 +20,8 @@ from enum import StrEnum
 from fractions import Fraction
 from random import Random
 
+from engine.scoring import ranked
+
 MIN_TABLE = 3
 MAX_TABLE = 6
 TOP_POINTS = Fraction(3)
@@ -204,14 +206,8 @@ def repeat_pairs(seating: Seating, met: Mapping[str, frozenset[str]]) -> int:
 
 def places(keys: Mapping[str, Sequence[int]]) -> dict[str, int]:
     """Places from sort keys (lower is better): equal keys share the better place (1, 2, 2, 4)."""
-    ordered = sorted(keys.items(), key=lambda item: tuple(item[1]))
-    result: dict[str, int] = {}
-    for index, (player, key) in enumerate(ordered):
-        if index and tuple(key) == tuple(ordered[index - 1][1]):
-            result[player] = result[ordered[index - 1][0]]
-        else:
-            result[player] = index + 1
-    return result
+    players = list(keys)
+    return dict(zip(players, ranked([tuple(keys[p]) for p in players]), strict=True))
 
 
 def placement_points(seat_places: Mapping[str, int]) -> dict[str, Fraction]:
