@@ -8,7 +8,7 @@ store and the REST layer call these functions; they never repeat a rule stated h
     table_sizes(n, size)                      how n players split into tables
     first_round(entrants, size, seed)         seeded random draw, or snake by seed
     later_round(order, points, met, size)     cut by points, repeat table-mates swapped away
-    places(keys) / placement_points(places)   one table's finish -> points on 0-3
+    placement_points(places)   one table's finish (app.placings) -> points on 0-3
     standings(entrants, results, seed)        points, then the tie-break chain
 """
 
@@ -19,8 +19,6 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from random import Random
-
-from engine.scoring import ranked
 
 MIN_TABLE = 3
 MAX_TABLE = 6
@@ -202,12 +200,6 @@ def repeat_pairs(seating: Seating, met: Mapping[str, frozenset[str]]) -> int:
         for q in table[i + 1 :]
         if q in met.get(p, frozenset())
     )
-
-
-def places(keys: Mapping[str, Sequence[int]]) -> dict[str, int]:
-    """Places from sort keys (lower is better): equal keys share the better place (1, 2, 2, 4)."""
-    players = list(keys)
-    return dict(zip(players, ranked([tuple(keys[p]) for p in players]), strict=True))
 
 
 def placement_points(seat_places: Mapping[str, int]) -> dict[str, Fraction]:
