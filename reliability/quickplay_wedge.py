@@ -97,7 +97,7 @@ async def run(rounds: int = 10, unwatched: int = 20, seed: int | None = None) ->
         started = time.monotonic()
         try:
             for node in nodes:
-                await asyncio.to_thread(node.start)
+                await asyncio.to_thread(node.start, 180)
             clients = [httpx.AsyncClient(base_url=n.base, timeout=30) for n in nodes]
             try:
                 r = await clients[0].post(

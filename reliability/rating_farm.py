@@ -91,7 +91,7 @@ async def run(matches: int = 5, seed: int | None = None) -> Report:
         )
         rated = puppet_wins = 0
         try:
-            await asyncio.to_thread(node.start)
+            await asyncio.to_thread(node.start, 180)
             table = Table([node], rng)
             farmer = await _sign_up(table, "Farmer")
             for i in range(matches):
