@@ -152,7 +152,6 @@ class Matcher:
             if record is None or record.doc["status"] == LOBBY:
                 await self.queue.release(table)
             return False
-        self._recovered("table")
         return True
 
     def _table(

@@ -83,7 +83,7 @@ async def _stopped_matcher(server: Server) -> Any:
 
 
 async def test_a_table_that_cannot_be_made_gives_its_tickets_back_and_blocks_no_other(
-    store_kind: str, tmp_path: Any
+    store_kind: str, tmp_path: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     async with running_server(store_kind, tmp_path, quickplay_fill_seconds=60) as server:
         queue: Queue = server.app.state.quickplay_queue
@@ -103,6 +103,15 @@ async def test_a_table_that_cannot_be_made_gives_its_tickets_back_and_blocks_no_
         assert len(seated) == 4 and seated.count("Sam") == 1  # back in the queue, then seated
         assert await queue.tables() == []
         assert await server.app.state.rooms.store.load(bad["tableId"]) is None
+        # A failure again (one ticket seated twice): given back again, not logged again.
+        waiting = [t for t in await queue.tickets() if t["state"] == "queued"]
+        again, claimed = matcher._table("classic", [waiting[0]] * 2, 2, 0)
+        assert await queue.claim(matcher.node, again, claimed)
+        assert await _round(server) == 0
+        assert await queue.tables() == []
+        assert (await queue.get(waiting[0]["ticket"]) or {})["state"] == "queued"
+        failures = [r for r in caplog.records if "could not be made" in r.getMessage()]
+        assert len(failures) == 1
         for ws in sockets:
             await ws.close()
 
