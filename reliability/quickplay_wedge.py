@@ -98,7 +98,9 @@ async def run(rounds: int = 10, unwatched: int = 20, seed: int | None = None) ->
         try:
             for node in nodes:
                 await asyncio.to_thread(node.start, 180)
-            clients = [httpx.AsyncClient(base_url=n.base, timeout=30) for n in nodes]
+            # Connections kept shorter than the server keeps them idle: none goes stale.
+            limits = httpx.Limits(keepalive_expiry=1)
+            clients = [httpx.AsyncClient(base_url=n.base, timeout=30, limits=limits) for n in nodes]
             try:
                 r = await clients[0].post(
                     "/api/accounts", json={"name": "Eager", "password": "correct horse"}
