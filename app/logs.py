@@ -1,14 +1,15 @@
 """Server logs without secrets and without noise: a seat token in a socket's query string
-proves the seat, so uvicorn's request lines (access log, and the WebSocket accept/reject
-lines) show it masked; the client's own files (a page load asks for thirty of them) are
-logged only at debug, so the access log reads as the API's calls."""
+proves the seat, and a quick-play ticket (``/ws/quickplay?ticket=``) the seat it will be
+given, so uvicorn's request lines (access log, and the WebSocket accept/reject lines) show
+them masked; the client's own files (a page load asks for thirty of them) are logged only
+at debug, so the access log reads as the API's calls."""
 
 from __future__ import annotations
 
 import logging
 import re
 
-_TOKEN = re.compile(r"(token=)[^&\s\"']+")
+_TOKEN = re.compile(r"((?:token|ticket)=)[^&\s\"']+")
 _LOGGERS = ("uvicorn.access", "uvicorn.error")
 # The browser client's files: the pages, their scripts, styles and images (served by
 # StaticFiles at /, /uno-client/ and /vendor/), never an API route or a socket.
@@ -18,7 +19,7 @@ _STATIC = re.compile(
 
 
 def redact(text: str) -> str:
-    """``text`` with every ``token=`` value replaced by ``***``."""
+    """``text`` with every ``token=`` and ``ticket=`` value replaced by ``***``."""
     return _TOKEN.sub(r"\1***", text)
 
 

@@ -24,7 +24,7 @@ from typing import TypedDict
 from engine.cards import build_deck
 from engine.errors import EngineError
 from engine.rules import Rules, rules_from_json
-from engine.scoring import DECK_POINTS_CAP, hand_value
+from engine.scoring import DECK_POINTS_CAP, hand_value, ranked
 
 
 class ScoresheetError(EngineError):
@@ -268,7 +268,7 @@ def standings(rules: Rules, players: Sequence[str], deals: Sequence[Sequence[int
     """
     sheet = _read(rules, players, deals)
     keys = _rank_keys(sheet)
-    places = [1 + sum(other < key for other in keys) for key in keys]
+    places = ranked(keys)
     order = sorted(range(len(keys)), key=lambda seat: (keys[seat], seat))
     winner = None
     if sheet.finished_after is not None:

@@ -7,6 +7,7 @@ a live match and a paper one are read the same way.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from engine.cards import FACES, NUMBERS
 from engine.rules import Rules
@@ -95,13 +96,30 @@ def deal_scores(
     return scores
 
 
-def places(totals: Sequence[int], lowest_wins: bool) -> list[int]:
-    """1-based place of each seat; equal totals share a place (1, 1, 3)."""
-    ordered = sorted(totals) if lowest_wins else sorted(totals, reverse=True)
-    first_index: dict[int, int] = {}
-    for index, total in enumerate(ordered):
-        first_index.setdefault(total, index + 1)
-    return [first_index[total] for total in totals]
+def ranked(keys: Sequence[Any]) -> list[int]:
+    """Each key's place (1 best: the lowest key); equal keys share the better place
+    (1, 2, 2, 4). Every finishing order of the project is ranked by this."""
+    return [1 + sum(other < key for other in keys) for key in keys]
+
+
+def places(
+    totals: Sequence[int],
+    lowest_wins: bool,
+    winner: int | None = None,
+    tiebreak: Sequence[int] | None = None,
+) -> list[int]:
+    """A match's finishing order, as each seat's place: its ``winner`` first (None: no
+    single winner), then the others by total, best first, then by ``tiebreak``, lowest
+    first; equal keys share a place (1, 1, 3).
+
+    >>> places([120, 40, 40], False, winner=0)
+    [1, 2, 2]
+    >>> places([120, 40, 40], False, winner=0, tiebreak=[0, 9, 3])
+    [1, 3, 2]
+    """
+    sign = 1 if lowest_wins else -1
+    extra = tiebreak or [0] * len(totals)
+    return ranked([(seat != winner, sign * t, extra[seat]) for seat, t in enumerate(totals)])
 
 
 def best_seats(

@@ -6,11 +6,10 @@ belief ``(mu, sigma)``, 25 and 25/3 for a newcomer; it is shown as an integer on
 1500-based scale (:func:`shown`), ``provisional`` until :data:`PROVISIONAL_GAMES` rated
 games. docs/ratings.md says the same for players.
 
-Placings (:func:`places`): a seat that left, or that the autopilot played for more than
-half of its moves, is last (several such seats share the last place); the others are
-ordered by the match's winner first and then by their totals (highest first, or lowest
-first where the lowest score wins); equal totals share a place. Bots and guests take part
-in the placings (a fresh rating stands in for each) but are given no rating.
+Placings are the match's finishing order (app.placings: a seat that left or was played by
+the autopilot is last). Bots and guests take part in the placings (a fresh rating stands
+in for each) but are given no rating. Which seats are rated, and against whom, is
+app.db.ratings' rule (docs/ratings.md, "When a match is rated").
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from openskill.models import PlackettLuce
 
 POOLS = ("classic", "duo", "flip", "party")
 PROVISIONAL_GAMES = 20
-LEADERBOARD_GAMES = 30
 # Shown value = BASE + SCALE * (mu - MU): a newcomer shows 1500; one sigma of a newcomer's
 # uncertainty is about 333 points.
 BASE, SCALE = 1500, 40.0
@@ -54,38 +52,6 @@ def public(value: int, games: int) -> dict[str, Any]:
 
 
 NEWCOMER = public(shown(MU), 0)
-
-
-@dataclass(frozen=True, slots=True)
-class SeatResult:
-    """One seat at the end of a match."""
-
-    seat: int
-    total: int
-    left: bool = False
-    moves: int = 0
-    auto: int = 0  # moves the autopilot (or a bot standing in) made for the seat
-
-    @property
-    def gone(self) -> bool:
-        """Left, or played by the autopilot for more than half of its moves: last."""
-        return self.left or (self.moves > 0 and 2 * self.auto > self.moves)
-
-
-def places(seats: Sequence[SeatResult], winner: int | None, lowest_wins: bool) -> list[int]:
-    """Each seat's place (1 best; equal keys share a place), in the order of ``seats``.
-
-    >>> places([SeatResult(0, 50), SeatResult(1, 0), SeatResult(2, 0, left=True)], 0, False)
-    [1, 2, 3]
-    """
-
-    def key(s: SeatResult) -> tuple[bool, bool, int]:
-        if s.gone:
-            return (True, True, 0)  # all who left share the last place
-        return (False, s.seat != winner, s.total if lowest_wins else -s.total)
-
-    keys = [key(s) for s in seats]
-    return [1 + sum(1 for other in keys if other < mine) for mine in keys]
 
 
 def rate(beliefs: Sequence[Belief | None], placings: Sequence[int]) -> list[Belief | None]:

@@ -22,6 +22,7 @@ from app.deps import (
     CurrentAccount,
     Db,
     Lobbies,
+    QuickplayQueue,
     RoomHost,
     Rooms,
     RoomSeat,
@@ -242,6 +243,7 @@ async def create_room(
     settings: AppSettings,
     lobbies: Lobbies,
     address: ClientAddress,
+    queue: QuickplayQueue,
 ) -> RoomCreated:
     """Open a room; its creator hosts it (and joins it like anyone else). An address
     holds at most ``max_open_lobbies_per_address`` lobby rooms open (``429
@@ -249,7 +251,8 @@ async def create_room(
     rules = _rules(body.rules)
     check_seats(rules, body.seats)
     cap = settings.max_open_lobbies_per_address
-    if await lobbies.count(address, rooms.store) >= cap:
+    # The address's waiting quick-play tickets count too: each becomes a started room.
+    if await lobbies.count(address, rooms.store) + await queue.held(address) >= cap:
         raise RoomError(
             429,
             "too_many_rooms",

@@ -16,13 +16,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from app.accounts.ratings import (
-    LEADERBOARD_GAMES,
     NEWCOMER,
     POOLS,
     PROVISIONAL_GAMES,
     Belief,
-    SeatResult,
-    places,
     pool_of,
     public,
     rate,
@@ -31,17 +28,50 @@ from app.accounts.ratings import (
 from app.db.account_models import Account, RatedMatch, Rating, RatingChange
 from app.db.dialect import insert_for, upsert
 from app.deal_record import DealRecord
+from app.placings import SeatResult, places
+
+
+def _results(deal: DealRecord) -> list[SeatResult]:
+    return [
+        SeatResult(
+            seat=int(s["seat"]),
+            total=int(deal.totals[int(s["seat"])]),
+            left=bool(s.get("left")),
+            moves=int(s.get("moves", 0)),
+            auto=int(s.get("auto", 0)),
+        )
+        for s in sorted(deal.seats, key=lambda s: int(s["seat"]))
+    ]
+
+
+def rated_beliefs(
+    beliefs: list[Belief | None], results: list[SeatResult], winner: int | None, lowest: bool
+) -> tuple[list[int], list[Belief | None]]:
+    """Each seat's place and belief after the match. The seats still playing at its end
+    are rated among themselves alone, so nobody gains from a seat that left (or was
+    played by the autopilot); each gone seat is rated as last among all."""
+    placings = places(results, winner, lowest)
+    playing = [i for i, r in enumerate(results) if not r.gone]
+    among = [results[i] for i in playing]
+    after_playing = rate([beliefs[i] for i in playing], places(among, winner, lowest))
+    after_all = rate(beliefs, placings)
+    after = list(after_all)
+    for i, belief in zip(playing, after_playing, strict=True):
+        after[i] = belief
+    return placings, after
 
 
 async def rate_match(session: AsyncSession, deal: DealRecord, now: datetime) -> bool:
     """Rate the match that ``deal`` (its last) ends; False if it is not rated (fewer than
-    two account seats) or was rated before."""
+    two accounts still playing at its end) or was rated before."""
     seats = sorted(deal.seats, key=lambda s: int(s["seat"]))
     pids = [s.get("playerId") for s in seats]
     accounts = set(
         await session.scalars(select(Account.id).where(Account.id.in_([p for p in pids if p])))
     )
-    if len(accounts) < 2:
+    results = _results(deal)
+    playing = {pid for pid, r in zip(pids, results, strict=True) if pid in accounts and not r.gone}
+    if len(playing) < 2:
         return False
     rules = deal.start_state.get("rules") or {}
     pool = pool_of(rules)
@@ -60,20 +90,10 @@ async def rate_match(session: AsyncSession, deal: DealRecord, now: datetime) -> 
         )
     }
     beliefs: list[Belief | None] = [_belief(rows, pid) if pid in accounts else None for pid in pids]
-    results = [
-        SeatResult(
-            seat=int(s["seat"]),
-            total=int(deal.totals[int(s["seat"])]),
-            left=bool(s.get("left")),
-            moves=int(s.get("moves", 0)),
-            auto=int(s.get("auto", 0)),
-        )
-        for s in seats
-    ]
     lowest = engine.rules_from_json(rules).lowest_wins
-    placings = places(results, deal.winner, lowest)
+    placings, afters = rated_beliefs(beliefs, results, deal.winner, lowest)
     for seat, pid, before, after, place in zip(
-        results, pids, beliefs, rate(beliefs, placings), placings, strict=True
+        results, pids, beliefs, afters, placings, strict=True
     ):
         if pid is None or before is None or after is None:
             continue
@@ -169,12 +189,13 @@ async def placings_of(session: AsyncSession, account_id: str) -> dict[str, int]:
 
 
 async def leaderboard(session: AsyncSession, pool: str, limit: int) -> list[dict[str, Any]]:
-    """Accounts with at least LEADERBOARD_GAMES rated games in ``pool``, best first."""
+    """Accounts with a rated game in ``pool``, by OpenSkill's conservative ordinal (mu - 3
+    sigma: a newcomer's few lucky games do not put it above a steady player)."""
     rows = await session.execute(
         select(Account.name, Rating.value, Rating.games)
         .join(Account, Account.id == Rating.account_id)
-        .where(Rating.pool == pool, Rating.games >= LEADERBOARD_GAMES)
-        .order_by(Rating.value.desc(), Rating.games.desc(), Account.name_key)
+        .where(Rating.pool == pool, Rating.games >= 1)
+        .order_by((Rating.mu - 3 * Rating.sigma).desc(), Rating.games.desc(), Account.name_key)
         .limit(limit)
     )
     return [

@@ -1,14 +1,18 @@
 """The node-wide quick-play matcher: every second, the node holding the lease seats the
 tables :func:`app.quickplay.tables.form` proposes.
 
-A table goes in three steps, so that a node killed at any point loses no ticket and seats
+Only tickets whose socket is open now (seen within :data:`OPEN_MS`) are seated. A table
+goes in three steps, so that a node killed at any point loses no ticket and seats
 nobody twice: (1) the table is claimed in the queue (one atomic write: the table with its
 room id, seats and seat tokens, and its tickets marked claimed, only if this node holds
 the lease and every ticket is still queued); (2) its room is made, already seated, in one
 store write, then started; (3) its tickets are marked matched and the table forgotten. A
 table claimed and not forgotten is finished by whichever node holds the lease next: step
 2 again if the room does not exist yet (built from the claim, so it is the same room),
-else only the start (which a started room refuses, changing nothing) and step 3.
+else only the start (which a started room refuses, changing nothing) and step 3. A table
+that cannot be made (its room refuses a seat, say) blocks no other: if its room did not
+start, its tickets go back to the queue (:meth:`Queue.release`) and the round goes on;
+the failure is logged once, then at most once a minute while it lasts.
 
 Tickets whose socket has not been seen for 10 s are dropped while queued; matched tickets
 go a minute after matching (their sockets have had the news by then).
@@ -29,7 +33,7 @@ from app.quickplay.queue import Queue
 from app.quickplay.tables import BOT_LEVEL, POOL_RULES, form
 from app.rooms import commands, tokens
 from app.rooms.clock import now_ms
-from app.rooms.doc import new_doc
+from app.rooms.doc import LOBBY, new_doc
 from app.rooms.machine import RoomMachine
 from app.rooms.service import RoomService
 from app.store.outage import log_failure
@@ -38,8 +42,15 @@ log = logging.getLogger(__name__)
 
 LEASE_MS = 5000
 GONE_MS = 10_000  # a queued ticket whose socket is not seen this long is dropped
+OPEN_MS = 2500  # a socket says it is open every second (app.ws.quickplay)
+QUIET_MS = 60_000  # a failure that goes on is logged again after this long
 MATCHED_KEPT_MS = 60_000
 TURN_SECONDS = 20
+
+
+def is_open(seen: int | None, now: int) -> bool:
+    """Whether a ticket's socket, last seen at ``seen`` (negated: closed then), is open."""
+    return seen is not None and 0 <= now - seen <= OPEN_MS
 
 
 class Matcher:
@@ -61,6 +72,17 @@ class Matcher:
         self.node = node or rooms.node
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
+        self._logged: dict[str, int] = {}  # failure -> when it was last logged
+
+    def _failed(self, what: str, message: str, *args: object) -> None:
+        """Log the exception being handled, unless ``what`` was logged in the last minute."""
+        now = now_ms()
+        if now - self._logged.get(what, -QUIET_MS) >= QUIET_MS:
+            self._logged[what] = now
+            log_failure(log, message, *args)
+
+    def _recovered(self, what: str) -> None:
+        self._logged.pop(what, None)
 
     def start(self) -> None:
         self._stopping = False
@@ -80,8 +102,9 @@ class Matcher:
         while not self._stopping:
             try:
                 await self.round(now_ms())
+                self._recovered("round")
             except Exception:
-                log_failure(log, "quick play: a matching round failed")
+                self._failed("round", "quick play: a matching round failed")
             await asyncio.sleep(self.poll_seconds)
 
     async def round(self, now: int) -> int:
@@ -92,12 +115,12 @@ class Matcher:
         for table in await queue.tables():
             # Ours finish within the round that claims them: one found here is a dead
             # (or stopped) node's.
-            await self._finish(table)
+            await self._finish_or_release(table)
         tickets = await queue.tickets()
         seen = await queue.seen()
         queued = []
         for ticket in tickets:
-            last = max(ticket["at"], seen.get(ticket["ticket"], 0))
+            last = max(ticket["at"], abs(seen.get(ticket["ticket"], 0)))
             if ticket["state"] == "queued" and now - last > GONE_MS:
                 await queue.remove(ticket["ticket"])
             elif (
@@ -105,17 +128,31 @@ class Matcher:
                 and now - ticket.get("matchedAt", now) > MATCHED_KEPT_MS
             ):
                 await queue.remove(ticket["ticket"])
-            elif ticket["state"] == "queued":
+            elif ticket["state"] == "queued" and is_open(seen.get(ticket["ticket"]), now):
                 queued.append(ticket)
         seated = 0
         for proposal in form(queued, now, self.fill_ms):
             if not await queue.lease(self.node, LEASE_MS):
                 return seated
             table, claimed = self._table(proposal.pool, proposal.tickets, proposal.bots, now)
-            if await queue.claim(self.node, table, claimed):
-                await self._finish(table)
+            if await queue.claim(self.node, table, claimed) and await self._finish_or_release(
+                table
+            ):
                 seated += 1
         return seated
+
+    async def _finish_or_release(self, table: dict[str, Any]) -> bool:
+        """Finish ``table``; if that fails before its room started, give its tickets back
+        to the queue (a started room keeps its claim, finished by a later round)."""
+        try:
+            await self._finish(table)
+        except Exception:
+            self._failed("table", "quick play: table %s could not be made", table["tableId"])
+            record = await self.rooms.store.load(table["tableId"])
+            if record is None or record.doc["status"] == LOBBY:
+                await self.queue.release(table)
+            return False
+        return True
 
     def _table(
         self, pool: str, tickets: list[dict[str, Any]], bots: int, now: int
@@ -123,17 +160,16 @@ class Matcher:
         room_id = tokens.new_room_id()
         seats, claimed = [], []
         for seat, ticket in enumerate(tickets):
-            token = tokens.new_token()
             seats.append(
                 {
                     "ticket": ticket["ticket"],
                     "pid": ticket["pid"],
                     "name": ticket["name"],
                     "rating": ticket.get("rating"),
-                    "token": tokens.hash_token(token),
+                    "token": ticket["seat"],  # the seat token's hash (app.quickplay.tickets)
                 }
             )
-            room = {"roomId": room_id, "seat": seat, "token": token}
+            room = {"roomId": room_id, "seat": seat}
             claimed.append({**ticket, "state": "claimed", "room": room})
         table = {
             "tableId": room_id,

@@ -1,12 +1,17 @@
 """Where quick-play tickets live: ``tickets`` (ticket id -> its JSON document), ``seen``
-(ticket id -> ms its socket last said it is there), ``tables`` (tables claimed and not yet
-confirmed: table id -> its JSON) and the matching ``lease`` (the node that matches now).
+(ticket id -> ms its socket last said it is open, negated once it closed), ``tables``
+(tables claimed and not yet confirmed: table id -> its JSON), ``accounts`` (account id ->
+its ticket), one set per client address of its tickets, and the matching ``lease`` (the
+node that matches now). A ticket id is the hash of the ticket (app.quickplay.tickets).
 
 A ticket's ``state`` is ``queued``, then ``claimed`` (a table holds it: :meth:`claim`, one
 atomic step that also checks the lease and that every ticket is still queued), then
-``matched`` (its room exists and started; the ticket carries ``room``: roomId, seat and
-the seat token, for its socket to hand over). On Redis the keys share one hash tag, so
-the claim is one script on one shard, on a cluster too.
+``matched`` (its room exists and started; the ticket carries ``room``: roomId and seat,
+for its socket to hand over with the seat token only the ticket's holder can derive). A
+table that cannot be made gives its tickets back (:meth:`release`). Adding a ticket is
+one atomic step too: an account holds at most one ticket not yet matched, an address at
+most its cap of waiting tickets, whatever arrives at once on any node. On Redis the keys
+share one hash tag, so each step is one script on one shard, on a cluster too.
 """
 
 from __future__ import annotations
@@ -22,9 +27,27 @@ from app.store.base import RoomStore
 Doc = dict[str, Any]
 
 
+ALREADY_QUEUED, TOO_MANY = "quickplay/already_queued", "too_many_rooms"
+SNAPSHOT_SECONDS = 1.0
+
+
+def waiting(ticket: Doc) -> bool:
+    """Queued or claimed: the ticket holds its place (and counts toward its address's cap)."""
+    return bool(ticket["state"] != "matched")
+
+
 class Queue(abc.ABC):
+    _snapshot: tuple[float, list[Doc], dict[str, int]] | None = None
+
     @abc.abstractmethod
-    async def add(self, ticket: Doc) -> None: ...
+    async def add(self, ticket: Doc, cap: int) -> str | None:
+        """Add ``ticket``, unless its account (``pid``, when ``account``) holds a ticket
+        not yet matched (:data:`ALREADY_QUEUED`) or its ``address`` holds ``cap`` waiting
+        tickets (:data:`TOO_MANY`): the refusal, or None when added."""
+
+    @abc.abstractmethod
+    async def held(self, address: str) -> int:
+        """The waiting tickets of ``address``."""
 
     @abc.abstractmethod
     async def get(self, ticket_id: str) -> Doc | None: ...
@@ -42,7 +65,7 @@ class Queue(abc.ABC):
 
     @abc.abstractmethod
     async def see(self, ticket_id: str, now_ms: int) -> None:
-        """The ticket's socket is open now."""
+        """The ticket's socket is open now (``now_ms``), or closed now (``-now_ms``)."""
 
     @abc.abstractmethod
     async def seen(self) -> dict[str, int]: ...
@@ -63,6 +86,19 @@ class Queue(abc.ABC):
     async def settle(self, table_id: str) -> None:
         """The table's room is made and its tickets matched: forget the table."""
 
+    @abc.abstractmethod
+    async def release(self, table: Doc) -> None:
+        """The table cannot be made: its claimed tickets are queued again, the table is
+        forgotten."""
+
+    async def snapshot(self) -> tuple[list[Doc], dict[str, int]]:
+        """The tickets and their sockets, read at most once a second for every socket of
+        this process that reports on the wait."""
+        now = time.monotonic()
+        if self._snapshot is None or now - self._snapshot[0] >= SNAPSHOT_SECONDS:
+            self._snapshot = (now, await self.tickets(), await self.seen())
+        return self._snapshot[1], self._snapshot[2]
+
 
 class MemoryQueue(Queue):
     def __init__(self) -> None:
@@ -71,8 +107,17 @@ class MemoryQueue(Queue):
         self._tables: dict[str, bytes] = {}
         self._lease: tuple[str, float] | None = None
 
-    async def add(self, ticket: Doc) -> None:
+    async def add(self, ticket: Doc, cap: int) -> str | None:
+        others = await self.tickets()
+        if ticket.get("account") and any(t["pid"] == ticket["pid"] and waiting(t) for t in others):
+            return ALREADY_QUEUED
+        if await self.held(ticket["address"]) >= cap:
+            return TOO_MANY
         self._tickets[ticket["ticket"]] = orjson.dumps(ticket)
+        return None
+
+    async def held(self, address: str) -> int:
+        return sum(1 for t in await self.tickets() if t["address"] == address and waiting(t))
 
     async def get(self, ticket_id: str) -> Doc | None:
         found = self._tickets.get(ticket_id)
@@ -120,6 +165,17 @@ class MemoryQueue(Queue):
     async def settle(self, table_id: str) -> None:
         self._tables.pop(table_id, None)
 
+    async def release(self, table: Doc) -> None:
+        for seat in table["seats"]:
+            found = await self.get(seat["ticket"])
+            if found is not None and found["state"] == "claimed":
+                await self.put(_queued_again(found))
+        self._tables.pop(table["tableId"], None)
+
+
+def _queued_again(ticket: Doc) -> Doc:
+    return {k: v for k, v in ticket.items() if k != "room"} | {"state": "queued"}
+
 
 _LEASE = """
 local holder = redis.call('GET', KEYS[1])
@@ -139,6 +195,51 @@ for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 return 1
 """
 
+# KEYS: tickets, accounts, the address's set; ARGV: id, doc, account id or "", cap.
+_ADD = """
+local function waiting(id)
+  local doc = redis.call('HGET', KEYS[1], id)
+  return doc and cjson.decode(doc)['state'] ~= 'matched'
+end
+if ARGV[3] ~= '' then
+  local held = redis.call('HGET', KEYS[2], ARGV[3])
+  if held and waiting(held) then return 1 end
+end
+local count = 0
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+  if waiting(id) then count = count + 1 else redis.call('SREM', KEYS[3], id) end
+end
+if count >= tonumber(ARGV[4]) then return 2 end
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], ARGV[3], ARGV[1]) end
+redis.call('SADD', KEYS[3], ARGV[1])
+redis.call('PEXPIRE', KEYS[3], 3600000)
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 0
+"""
+
+# KEYS: tickets, seen, accounts; ARGV: id.
+_REMOVE = """
+local doc = redis.call('HGET', KEYS[1], ARGV[1])
+if not doc then return 0 end
+local pid = cjson.decode(doc)['pid']
+if redis.call('HGET', KEYS[3], pid) == ARGV[1] then redis.call('HDEL', KEYS[3], pid) end
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[1], ARGV[1])
+return 1
+"""
+
+# KEYS: tickets, tables; ARGV: table id, then each ticket id and its queued document.
+_RELEASE = """
+for i = 2, #ARGV, 2 do
+  local doc = redis.call('HGET', KEYS[1], ARGV[i])
+  if doc and cjson.decode(doc)['state'] == 'claimed' then
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  end
+end
+redis.call('HDEL', KEYS[2], ARGV[1])
+return 1
+"""
+
 _PUT = """
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
   redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
@@ -153,20 +254,36 @@ class RedisQueue(Queue):
         tag = f"{prefix}:{{quickplay}}"
         self._tickets, self._seen = f"{tag}:tickets", f"{tag}:seen"
         self._tables, self._lease_key = f"{tag}:tables", f"{tag}:lease"
+        self._accounts, self._tag = f"{tag}:accounts", tag
         self._lease_script = client.register_script(_LEASE)
         self._claim_script = client.register_script(_CLAIM)
         self._put_script = client.register_script(_PUT)
+        self._add_script = client.register_script(_ADD)
+        self._remove_script = client.register_script(_REMOVE)
+        self._release_script = client.register_script(_RELEASE)
 
-    async def add(self, ticket: Doc) -> None:
-        await self._redis.hset(self._tickets, ticket["ticket"], orjson.dumps(ticket))
+    def _address(self, address: str) -> str:
+        return f"{self._tag}:address:{address}"
+
+    async def add(self, ticket: Doc, cap: int) -> str | None:
+        account = ticket["pid"] if ticket.get("account") else ""
+        keys = [self._tickets, self._accounts, self._address(ticket["address"])]
+        args = [ticket["ticket"], orjson.dumps(ticket), account, cap]
+        refused = int(await self._add_script(keys=keys, args=args))
+        return (None, ALREADY_QUEUED, TOO_MANY)[refused]
+
+    async def held(self, address: str) -> int:
+        ids = [_text(i) for i in await self._redis.smembers(self._address(address))]
+        docs = await self._redis.hmget(self._tickets, ids) if ids else []
+        return sum(1 for d in docs if d is not None and waiting(orjson.loads(d)))
 
     async def get(self, ticket_id: str) -> Doc | None:
         found = await self._redis.hget(self._tickets, ticket_id)
         return None if found is None else dict(orjson.loads(found))
 
     async def remove(self, ticket_id: str) -> bool:
-        await self._redis.hdel(self._seen, ticket_id)
-        return bool(await self._redis.hdel(self._tickets, ticket_id))
+        keys = [self._tickets, self._seen, self._accounts]
+        return bool(await self._remove_script(keys=keys, args=[ticket_id]))
 
     async def put(self, ticket: Doc) -> None:
         await self._put_script(keys=[self._tickets], args=[ticket["ticket"], orjson.dumps(ticket)])
@@ -196,6 +313,14 @@ class RedisQueue(Queue):
 
     async def settle(self, table_id: str) -> None:
         await self._redis.hdel(self._tables, table_id)
+
+    async def release(self, table: Doc) -> None:
+        args: list[Any] = [table["tableId"]]
+        for seat in table["seats"]:
+            found = await self.get(seat["ticket"])
+            if found is not None:
+                args += [seat["ticket"], orjson.dumps(_queued_again(found))]
+        await self._release_script(keys=[self._tickets, self._tables], args=args)
 
 
 def _text(value: bytes | str) -> str:

@@ -9,7 +9,7 @@ store and the REST layer call these functions; they never repeat a rule stated h
     byes(order, size, fewest, had)            who sits a round out, when a table cannot form
     first_round(entrants, size, seed)         seeded random draw, or snake by seed
     later_round(order, points, met, size)     cut by points, repeat table-mates swapped away
-    places(keys) / placement_points(places)   one table's finish -> points on 0-3
+    placement_points(places)                  one table's finish (app.placings) -> points on 0-3
     standings(entrants, results, seed, byes)  points, then the tie-break chain
 """
 
@@ -235,18 +235,6 @@ def repeat_pairs(seating: Seating, met: Mapping[str, frozenset[str]]) -> int:
         for q in table[i + 1 :]
         if q in met.get(p, frozenset())
     )
-
-
-def places(keys: Mapping[str, Sequence[int]]) -> dict[str, int]:
-    """Places from sort keys (lower is better): equal keys share the better place (1, 2, 2, 4)."""
-    ordered = sorted(keys.items(), key=lambda item: tuple(item[1]))
-    result: dict[str, int] = {}
-    for index, (player, key) in enumerate(ordered):
-        if index and tuple(key) == tuple(ordered[index - 1][1]):
-            result[player] = result[ordered[index - 1][0]]
-        else:
-            result[player] = index + 1
-    return result
 
 
 def placement_points(seat_places: Mapping[str, int]) -> dict[str, Fraction]:

@@ -16,12 +16,11 @@ from typing import Any
 import engine
 from app.accounts.ratings import pool_of
 from app.errors import RoomError
+from app.placings import SeatResult, places
 from app.rooms import commands, tokens
 from app.rooms.doc import ENDED, LOBBY, OVER, new_doc
 from app.rooms.service import RoomService
-from app.tournaments import swiss
 from app.tournaments.rounds import seat_token
-from engine.scoring import places as match_places
 
 log = logging.getLogger(__name__)
 
@@ -123,8 +122,9 @@ def finished(room: dict[str, Any]) -> bool:
 
 
 def result_of(room: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
-    """A finished table's result (places by the match's totals, then fewer card points left
-    in hand) and the players who never came to it."""
+    """A finished table's result (places by the match's finishing order, app.placings,
+    with fewer card points left in hand breaking equal totals) and the players who never
+    came to it."""
     players = sorted(room["players"], key=lambda p: p["seat"])
     tally: list[dict[str, Any]] = room.get("tally") or []
     count = len(players)
@@ -132,12 +132,23 @@ def result_of(room: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
     won = [sum(1 for d in tally if d["winner"] == s) for s in range(count)]
     totals = tally[-1]["totals"] if tally else [0] * count
     lowest = engine.rules_from_json(room["rules"]).lowest_wins
-    by_total = match_places(totals, lowest)
-    seat_places = swiss.places({str(s): (by_total[s], left[s]) for s in range(count)})
+    results = [
+        SeatResult(
+            seat=s,
+            total=int(totals[s]),
+            left=bool(p.get("left")),
+            moves=int(p.get("moves", 0)),
+            auto=int(p.get("auto", 0)),
+            tiebreak=left[s],
+        )
+        for s, p in enumerate(players)
+    ]
+    # No winner given: the tally knows each deal's winner, and the match's leads by total.
+    seat_places = places(results, None, lowest)
     seats = [
         {
             "pid": p["pid"],
-            "place": seat_places[str(s)],
+            "place": seat_places[s],
             "leftInHand": left[s],
             "dealsWon": won[s],
         }

@@ -89,23 +89,48 @@ async def test_a_match_is_rated_once_however_often_its_end_is_written(db: Databa
     }
 
 
-async def test_a_leaver_is_placed_last_and_a_table_with_one_account_is_not_rated(
+async def test_a_leaver_is_placed_last_and_the_others_are_rated_as_if_it_never_sat(
     db: Database,
 ) -> None:
-    anna, ben = await _account(db, "Anna"), await _account(db, "Ben")
+    anna, ben, cleo, dora = [await _account(db, n) for n in ("Anna", "Ben", "Cleo", "Dora")]
     seats = [
+        # Anna's bot went out first, after she left: her win counts for nobody.
         {"seat": 0, "playerId": anna, "name": "Anna", "left": True},
-        {"seat": 1, "playerId": "guest", "name": "Guest"},
-        # Ben's seat was played by the autopilot for more than half the match.
-        {"seat": 2, "playerId": ben, "name": "Ben", "moves": 9, "auto": 5},
+        {"seat": 1, "playerId": ben, "name": "Ben", "moves": 9, "auto": 1},
+        {"seat": 2, "playerId": cleo, "name": "Cleo", "moves": 9},
+        {"seat": 3, "playerId": dora, "name": "Dora", "moves": 9, "auto": 5},  # autopilot
     ]
-    await db.record_player("guest", "Guest")
-    await db.record_deal("r1", _end("m2", seats, [60, 0, 0], 0))
+    await db.record_deal("r1", _end("m2", seats, [60, 5, 0, 0], 0))
     changes = await db.rating_changes("m2")
-    assert changes[0]["place"] == changes[2]["place"] == 2
-    assert changes[0]["ratingAfter"] < 1500 and changes[2]["ratingAfter"] < 1500
+    assert [changes[s]["place"] for s in range(4)] == [3, 1, 2, 3]
+    assert changes[0]["ratingAfter"] < 1500 and changes[3]["ratingAfter"] < 1500
+    # Ben and Cleo change as in a match of the two of them alone.
+    eve, finn = await _account(db, "Eve"), await _account(db, "Finn")
+    pair = [
+        {"seat": 0, "playerId": eve, "name": "Eve", "moves": 9},
+        {"seat": 1, "playerId": finn, "name": "Finn", "moves": 9},
+    ]
+    await db.record_deal("r2", _end("m2b", pair, [5, 0], 0))
+    alone = await db.rating_changes("m2b")
+    assert changes[1]["ratingAfter"] == alone[0]["ratingAfter"] > 1500
+    assert changes[2]["ratingAfter"] == alone[1]["ratingAfter"] < 1500
+
+
+async def test_a_puppet_account_that_leaves_rates_nothing(db: Database) -> None:
+    """The rating farm: a fresh account per match sits down and leaves, its bot even
+    wins; the farmer is the only account still playing, so no match is rated."""
+    farmer = await _account(db, "Farmer")
+    for i in range(3):
+        puppet = await _account(db, f"Puppet{i}")
+        seats = [
+            {"seat": 0, "playerId": farmer, "name": "Farmer", "moves": 8},
+            {"seat": 1, "playerId": puppet, "name": f"Puppet{i}", "left": True},
+        ]
+        await db.record_deal("r1", _end(f"farm{i}", seats, [0, 50], 1))
+        assert await db.rating_changes(f"farm{i}") == {}
+    assert (await db.ratings_of(farmer))["classic"]["games"] == 0
     alone = [
-        {"seat": 0, "playerId": anna, "name": "Anna"},
+        {"seat": 0, "playerId": farmer, "name": "Farmer"},
         {"seat": 1, "playerId": None, "name": "x"},
     ]
     await db.record_deal("r1", _end("m3", alone, [10, 0], 0))
@@ -123,22 +148,23 @@ async def test_an_unrated_room_rates_nothing(db: Database) -> None:
     assert DealRecord.from_json(old).rated is False
 
 
-async def test_the_leaderboard_lists_players_with_30_rated_games_best_first(
-    db: Database,
-) -> None:
+async def test_the_leaderboard_lists_every_rated_player_by_ordinal(db: Database) -> None:
     a, b, c = [await _account(db, n) for n in ("Anna", "Ben", "Cleo")]
+    await _account(db, "Dora")  # no rated game: not listed
     for i in range(30):
         seats = [
             {"seat": 0, "playerId": a, "name": "Anna"},
             {"seat": 1, "playerId": b, "name": "Ben"},
         ]
-        if i < 5:
-            seats.append({"seat": 2, "playerId": c, "name": "Cleo"})
-        totals = [50, 0, 0][: len(seats)]
-        await db.record_deal("r1", _end(f"lb{i}", seats, totals, 0))
+        won = 0 if i % 3 else 1  # Anna wins two games of three
+        await db.record_deal("r1", _end(f"lb{i}", seats, [50 * (1 - won), 50 * won], won))
+    once = [{"seat": 0, "playerId": c, "name": "Cleo"}, {"seat": 1, "playerId": b, "name": "Ben"}]
+    await db.record_deal("r1", _end("lb-c", once, [50, 0], 0))
     board = await db.leaderboard("classic", 50)
-    assert [row["name"] for row in board] == ["Anna", "Ben"]  # Cleo: 5 games
+    # Cleo, one lucky game, shows more than Ben but is far less certain: below him.
+    assert [row["name"] for row in board] == ["Anna", "Ben", "Cleo"]
+    assert board[2]["value"] > board[1]["value"]
     assert board[0]["rank"] == 1 and board[0]["games"] == 30
-    assert board[0]["provisional"] is False and board[0]["value"] > board[1]["value"]
+    assert board[0]["provisional"] is False and board[2]["provisional"] is True
     assert await db.leaderboard("duo", 50) == []
     assert [r["name"] for r in await db.leaderboard("classic", 1)] == ["Anna"]

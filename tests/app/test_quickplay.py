@@ -14,6 +14,7 @@ import websockets
 from live import Server, running_server
 
 from app.quickplay.queue import Queue
+from app.quickplay.tickets import ticket_id
 
 
 async def _ticket(server: Server, name: str, pool: str = "classic") -> str:
@@ -69,14 +70,19 @@ async def test_one_matching_round_seats_a_full_table(store_kind: str, tmp_path: 
         matcher = server.app.state.matcher
         await matcher.close()
         tickets = [await _ticket(server, f"r{i}") for i in range(5)]
+        sockets = [await _socket(server, t) for t in tickets]
+        for ws in sockets:  # each socket has said it is open
+            assert orjson.loads(await ws.recv())["type"] == "queued"
         async with asyncio.timeout(10):  # the closed matcher's lease lapses
             while (seated := await matcher.round(server.app.state.rooms.now_ms())) == 0:
                 await asyncio.sleep(0.2)
         assert seated == 1
         queue: Queue = server.app.state.quickplay_queue
-        states = [(await queue.get(t) or {}).get("state") for t in tickets]
+        states = [(await queue.get(ticket_id(t)) or {}).get("state") for t in tickets]
         assert states == ["matched"] * 4 + ["queued"]  # the oldest four
         assert await queue.tables() == []
+        for ws in sockets:
+            await ws.close()
 
 
 async def test_after_the_fill_time_bots_take_the_free_seats(store_kind: str, tmp_path: Any) -> None:
@@ -90,8 +96,6 @@ async def test_after_the_fill_time_bots_take_the_free_seats(store_kind: str, tmp
 
 
 async def test_leaving_the_queue_and_the_refusals(server: Server) -> None:
-    r = await server.http.post("/api/quickplay", json={"pool": "classic"})
-    assert r.status_code == 422 and r.json()["code"] == "quickplay/name_required"
     r = await server.http.post("/api/quickplay", json={"pool": "chess", "name": "x"})
     assert r.status_code == 422 and r.json()["code"] == "invalid_request"
     ticket = await _ticket(server, "leaver")
@@ -134,7 +138,7 @@ async def test_a_table_claimed_by_a_node_that_died_is_finished_once_by_the_next(
         await matcher.close()  # this node stands still while the "dead" node claims
         tickets = [await _ticket(server, f"d{i}") for i in range(4)]
         sockets = [await _socket(server, t) for t in tickets]
-        docs = [await queue.get(t) for t in tickets]
+        docs = [await queue.get(ticket_id(t)) for t in tickets]
         async with asyncio.timeout(10):  # this node's lease lapses first
             while not await queue.lease("dead-node", 1000):
                 await asyncio.sleep(0.1)

@@ -34,7 +34,8 @@ async def test_killing_the_matching_node_loses_no_ticket_and_seats_nobody_twice(
 ) -> None:
     with own_redis(tmp_path / "redis") as url:
         args = ("--redis", url, "--database", f"sqlite+aiosqlite:///{tmp_path}/uno.db")
-        env = {"UNO_QUICKPLAY_FILL_SECONDS": "60"}
+        # Twelve tickets from one address: past the default cap of open rooms.
+        env = {"UNO_QUICKPLAY_FILL_SECONDS": "60", "UNO_MAX_OPEN_LOBBIES_PER_ADDRESS": "100"}
         # One after the other: the first migrates the database the second then finds.
         nodes = [AppProcess(tmp_path / "n0", *args, env=env)]
         try:

@@ -186,8 +186,8 @@ export class TournamentFeed extends LiveSocket {
 const QUICKPLAY_FATAL = new Set([1008, 4004]);
 
 /** `client.quickplayFeed(ticket)`: a quick-play ticket's wait, kept open (an open socket
- * keeps the ticket in the queue). Emits `queued ({waitedSeconds, searching, gap})` every
- * second, then `matched ({roomId, seat, token})` once, and closes; `matched` is also a
+ * keeps the ticket in the queue). Emits `queued ({waitedSeconds, searching, gap, waiting,
+ * fillSeconds})` every second, then `matched ({roomId, seat, token, name})` once, and closes; `matched` is also a
  * promise of that table (it rejects when the ticket is dropped or the feed closed). */
 export class QuickplayFeed extends LiveSocket {
   constructor(client, ticket, options = {}) {

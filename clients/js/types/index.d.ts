@@ -292,6 +292,8 @@ export interface DealFrames {
   frames: Frame[];
 }
 
+/** Every account with a rated game in the pool, by OpenSkill's ordinal (mu - 3 sigma);
+ * a provisional rating is shown with a "?". */
 export interface Leaderboard {
   pool: Pool;
   players: { rank: number; name: string; value: number; provisional: boolean; games: number }[];
@@ -302,6 +304,10 @@ export interface QuickplayWait {
   waitedSeconds: number;
   searching: boolean;
   gap: number;
+  /** Players waiting in the pool, this one included. */
+  waiting: number;
+  /** Seconds before bots fill this ticket's table, as things stand. */
+  fillSeconds: number;
 }
 
 /** The table quick play found: the seat token opens `/ws/rooms/{roomId}`. */
@@ -309,6 +315,8 @@ export interface QuickplayMatch {
   roomId: string;
   seat: number;
   token: string;
+  /** The seat's name (a nameless guest's is the server's: "Guest 4821"). */
+  name: string;
 }
 
 export declare class QuickplayFeed extends LiveSocket {

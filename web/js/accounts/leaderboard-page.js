@@ -1,4 +1,4 @@
-// leaderboard.html?pool=POOL: the pool's players with at least 30 rated games.
+// leaderboard.html?pool=POOL: the pool's players with a rated game ("?": provisional).
 import { fillPools, leaderboard, ratingText, say } from "./client.js";
 import { pageInLanguage } from "./page.js";
 

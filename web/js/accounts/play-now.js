@@ -66,7 +66,9 @@ export function playNowSection(guestName) {
 
   start.addEventListener("click", async () => {
     const account = signedIn();
-    const name = account ? account.name : guestName() || "Guest";
+    // A guest who typed no name is named by the server ("Guest 4821"): a shared
+    // "Guest" would never sit at one table with another.
+    const name = account ? account.name : guestName() || undefined;
     status.textContent = t("playNow.joining");
     let joined;
     try {
@@ -85,7 +87,7 @@ export function playNowSection(guestName) {
       status.textContent = waitText(wait);
     });
     feed.on("matched", (match) => {
-      storage.setSeat(match.roomId, { seat: match.seat, token: match.token, name, code: null });
+      storage.setSeat(match.roomId, { seat: match.seat, token: match.token, name: match.name ?? name, code: null });
       socket = null;
       idle(t("playNow.found"));
       location.hash = `#/room/${encodeURIComponent(match.roomId)}`;
