@@ -176,7 +176,7 @@ async def session_for(db: Database, authorization: str | None) -> tuple[SessionR
         has this token: never issued, signed out, expired, or not an account token).
     """
     token_hash = tokens.hash_token(bearer(authorization))
-    found = await db.account_by_token(token_hash)
+    found = await db.session_by_token(token_hash)
     if found is None:
         raise RoomError(401, "account/bad_token", "this token is no account's session")
     return found, token_hash

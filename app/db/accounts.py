@@ -109,7 +109,7 @@ async def session_of(session: AsyncSession, token_hash: str) -> SessionRecord | 
     ).first()
     if found is None:
         return None
-    account, live = found.tuple()
+    account, live = found
     return SessionRecord(_record(account), live.created, live.last_used)
 
 

@@ -197,7 +197,7 @@ class Database:
             await accounts.end_sessions(session, account_id, keep)
             return True
 
-    async def account_by_token(self, token_hash: str) -> SessionRecord | None:
+    async def session_by_token(self, token_hash: str) -> SessionRecord | None:
         """The live session with this token, its use written; None: no such session, or
         it expired (and is deleted)."""
         now = utcnow()
