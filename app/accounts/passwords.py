@@ -10,8 +10,7 @@ Hashing takes tens of milliseconds of CPU on purpose. It runs on threads of its 
 way on this node, the next is refused at once (:class:`Busy`, answered ``503
 account/busy`` with ``Retry-After``) instead of waiting in line. However many sign-ins
 pour in, they take at most ``workers`` cores, and the event loop, which serves every
-live room's socket, keeps its own; on Linux the hashing threads also run at a lower
-priority (nice 10), so that on a busy machine the loop is served first.
+live room's socket, keeps its own.
 
 A sign-in for a name nobody holds hashes the password it was sent, which costs what a
 verification costs, so that the answer's timing does not tell which names exist.
@@ -20,8 +19,6 @@ verification costs, so that the answer's timing does not tell which names exist.
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -32,7 +29,6 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
-HASHING_NICENESS = 10
 
 T = TypeVar("T")
 
@@ -46,13 +42,6 @@ class Cost:
     parallelism: int = 4
 
 
-def _yield_to_the_loop() -> None:
-    """On Linux, where each thread has a nice value of its own: hashing threads yield the
-    CPU to the event loop's (a game waits on it; a sign-in may wait a little)."""
-    if sys.platform == "linux":
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASHING_NICENESS)
-
-
 class Busy(Exception):
     """Every hashing thread is busy and the queue is full: retry in a moment."""
 
@@ -64,9 +53,7 @@ class Passwords:
         self._hasher = PasswordHasher(
             time_cost=cost.time_cost, memory_cost=cost.memory_kib, parallelism=cost.parallelism
         )
-        self._pool = ThreadPoolExecutor(
-            workers, thread_name_prefix="password-hash", initializer=_yield_to_the_loop
-        )
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="password-hash")
         self._room = workers + queue
         self._under_way = 0
         # Released from the hashing thread when a hashing ends (also one whose request

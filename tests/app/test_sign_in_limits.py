@@ -20,8 +20,8 @@ from own_redis import own_redis
 
 pytestmark = pytest.mark.redis
 
-# Cheap hashing where the cost does not matter to the test.
-CHEAP = {"argon2_time_cost": 1, "argon2_memory_kib": 1024, "argon2_parallelism": 1}
+# Hashing at argon2's default cost, where the cost matters (live servers hash cheaply).
+DEFAULT_COST = {"argon2_time_cost": 3, "argon2_memory_kib": 65536, "argon2_parallelism": 4}
 
 
 def _from(server: Server, address: str) -> httpx.AsyncClient:
@@ -40,7 +40,7 @@ async def test_forty_wrong_passwords_at_once_on_two_nodes_are_checked_five_times
     tmp_path: Path,
 ) -> None:
     prefix = f"t{secrets.token_hex(4)}"
-    shared = {"database_url": f"sqlite+aiosqlite:///{tmp_path}/uno.db", **CHEAP}
+    shared = {"database_url": f"sqlite+aiosqlite:///{tmp_path}/uno.db"}
     async with (
         running_server("redis", tmp_path, prefix=prefix, **shared) as one,
         running_server("redis", tmp_path, prefix=prefix, **shared) as two,
@@ -62,7 +62,7 @@ async def test_forty_wrong_passwords_at_once_on_two_nodes_are_checked_five_times
 
 
 async def test_right_passwords_give_their_place_back(tmp_path: Path) -> None:
-    async with running_server("redis", tmp_path, **CHEAP) as server:
+    async with running_server("redis", tmp_path) as server:
         await _sign_up(server, "Emil")
         right = {"name": "Emil", "password": "correct horse"}
         for _ in range(4):
@@ -80,7 +80,12 @@ async def test_sign_ins_past_the_hashing_queue_are_busy_and_a_live_room_is_answe
     # own, so that no failure limit stops them first) saturate it. The lease is long: on a
     # loaded machine, the test's own clients in this loop may stall it past a short one.
     async with running_server(
-        "redis", tmp_path, password_hash_workers=1, password_hash_queue=2, lease_ttl_ms=60_000
+        "redis",
+        tmp_path,
+        password_hash_workers=1,
+        password_hash_queue=2,
+        lease_ttl_ms=60_000,
+        **DEFAULT_COST,
     ) as server:
         clients = [_from(server, f"127.0.0.{10 + i}") for i in range(32)]
         room, seats = await server.table(2)
@@ -114,7 +119,7 @@ async def test_sign_ins_past_the_hashing_queue_are_busy_and_a_live_room_is_answe
 
 
 async def test_sign_ups_from_one_address_have_a_limit_of_their_own(tmp_path: Path) -> None:
-    async with running_server("redis", tmp_path, sign_up_rate="2/hour", **CHEAP) as server:
+    async with running_server("redis", tmp_path, sign_up_rate="2/hour") as server:
         await _sign_up(server, "Finn")
         await _sign_up(server, "Gala")
         r = await server.http.post("/api/accounts", json={"name": "Hugo", "password": "a" * 8})
@@ -129,7 +134,7 @@ async def test_sign_ups_from_one_address_have_a_limit_of_their_own(tmp_path: Pat
 async def test_sign_in_is_refused_while_the_limits_redis_is_away(tmp_path: Path) -> None:
     with own_redis(tmp_path / "redis") as url:
         async with running_server(
-            "redis", tmp_path, redis_url=url, command_timeout_seconds=2.0, **CHEAP
+            "redis", tmp_path, redis_url=url, command_timeout_seconds=2.0
         ) as server:
             await _sign_up(server, "Ines")
             client = aioredis.Redis.from_url(url)
