@@ -110,16 +110,8 @@ async def attack(nodes: list[Node], wrong: int, burst: int, report: Report) -> N
     report.add("/healthz during the burst, max ms", round(max(health), 1))
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m reliability.sign_in_burst", description=__doc__
-    )
-    parser.add_argument("--wrong", type=int, default=40)
-    parser.add_argument("--burst", type=int, default=32)
-    args = parser.parse_args(argv)
-    report = Report(
-        f"sign_in_burst: {args.wrong} wrong passwords on 2 nodes, {args.burst} sign-ins at once"
-    )
+def run(wrong: int = 40, burst: int = 32) -> Report:
+    report = Report(f"sign_in_burst: {wrong} wrong passwords on 2 nodes, {burst} sign-ins at once")
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         redis = RedisServer(directory)
@@ -129,14 +121,24 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for node in nodes:  # one after the other: the first migrates the database
                 node.start()
-            asyncio.run(attack(nodes, args.wrong, args.burst, report))
+            asyncio.run(attack(nodes, wrong, burst, report))
             problems = sum((node.problems() for node in nodes), Counter())
             report.add("tracebacks in the nodes' logs", sum(problems.values()), "0", not problems)
         finally:
             for node in nodes:
                 node.stop()
             redis.stop()
-    return print_report(report)
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m reliability.sign_in_burst", description=__doc__
+    )
+    parser.add_argument("--wrong", type=int, default=40)
+    parser.add_argument("--burst", type=int, default=32)
+    args = parser.parse_args(argv)
+    return print_report(run(args.wrong, args.burst))
 
 
 if __name__ == "__main__":
