@@ -134,7 +134,7 @@ async def test_sign_ups_from_one_address_have_a_limit_of_their_own(tmp_path: Pat
 async def test_sign_in_is_refused_while_the_limits_redis_is_away(tmp_path: Path) -> None:
     with own_redis(tmp_path / "redis") as url:
         async with running_server(
-            "redis", tmp_path, redis_url=url, command_timeout_seconds=2.0
+            "redis", tmp_path, redis_url=url, command_timeout_seconds=2.0, sign_up_rate="10/hour"
         ) as server:
             await _sign_up(server, "Ines")
             client = aioredis.Redis.from_url(url)
