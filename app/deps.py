@@ -18,9 +18,9 @@ from typing import Annotated
 from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
-from app.accounts.secrets import token_hash
+from app.accounts.passwords import Passwords
 from app.db import Database
-from app.db.accounts import AccountRecord
+from app.db.accounts import AccountRecord, SessionRecord
 from app.errors import RoomError
 from app.frame_cache import FrameCache
 from app.limits import RestLimits, SpectatorSockets
@@ -86,6 +86,11 @@ def get_sign_in(conn: HTTPConnection) -> SignInLimits:
     return limits
 
 
+def get_passwords(conn: HTTPConnection) -> Passwords:
+    passwords: Passwords = conn.app.state.passwords
+    return passwords
+
+
 def get_queue(conn: HTTPConnection) -> Queue:
     queue: Queue = conn.app.state.quickplay_queue
     return queue
@@ -105,6 +110,7 @@ def get_frame_cache(conn: HTTPConnection) -> FrameCache:
 
 Frames = Annotated[FrameCache, Depends(get_frame_cache)]
 SignIn = Annotated[SignInLimits, Depends(get_sign_in)]
+Hasher = Annotated[Passwords, Depends(get_passwords)]
 QuickplayQueue = Annotated[Queue, Depends(get_queue)]
 Rooms = Annotated[RoomService, Depends(get_rooms)]
 Tournaments = Annotated[TournamentService, Depends(get_tournaments)]
@@ -176,23 +182,30 @@ RoomHost = Annotated[HostCheck, Depends(_host_check)]
 RoomSeat = Annotated[SeatCheck, Depends(_seat_check)]
 
 
-async def account_for(db: Database, authorization: str | None) -> AccountRecord:
-    """The account whose token ``Authorization: Bearer`` holds.
+async def session_for(db: Database, authorization: str | None) -> tuple[SessionRecord, str]:
+    """The live session whose token ``Authorization: Bearer`` holds, and the token's hash.
 
-    :raises RoomError: 401 ``missing_token``, or 401 ``account/bad_token`` (no session
-        has this token: never issued, signed out, or not an account token).
+    :raises RoomError: 401 ``missing_token``, or 401 ``account/bad_token`` (no live session
+        has this token: never issued, signed out, expired, or not an account token).
     """
-    token = bearer(authorization)
-    account = await db.account_by_token(token_hash(token))
-    if account is None:
+    token_hash = tokens.hash_token(bearer(authorization))
+    found = await db.session_by_token(token_hash)
+    if found is None:
         raise RoomError(401, "account/bad_token", "this token is no account's session")
-    return account
+    return found, token_hash
+
+
+async def account_for(db: Database, authorization: str | None) -> AccountRecord:
+    """The account whose token ``Authorization: Bearer`` holds (see :func:`session_for`)."""
+    found, _ = await session_for(db, authorization)
+    return found.account
 
 
 @dataclass(frozen=True, slots=True)
 class AccountCheck:
     """``await account()``: the bearer's account; ``await account.optional()``: the same,
-    or None when the request has no ``Authorization`` (a guest)."""
+    or None when the request has no ``Authorization`` (a guest); ``await
+    account.session()``: the bearer's session and its token's hash."""
 
     db: Database
     authorization: str | None
@@ -204,6 +217,9 @@ class AccountCheck:
         if self.authorization is None:
             return None
         return await account_for(self.db, self.authorization)
+
+    async def session(self) -> tuple[SessionRecord, str]:
+        return await session_for(self.db, self.authorization)
 
 
 def _account_check(db: Db, authorization: Authorization = None) -> AccountCheck:

@@ -48,7 +48,7 @@ from app.rooms.autoplay import RoomTimes
 from app.rooms.races import RaceSettings
 from app.rooms.service import RoomService
 from app.settings import Settings, get_settings
-from app.sign_in import SignInLimits
+from app.sign_in import passwords_for, sign_in_limits_for
 from app.store import OUTAGE, RoomStore, open_room_store
 from app.store.base import StoreFull
 from app.tournaments.runner import TournamentRunner
@@ -129,7 +129,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.tournament_runner.start()
     app.state.rest_limits = rest_limits
     app.state.spectator_sockets = SpectatorSockets()
-    app.state.sign_in = SignInLimits(rest_limits.storage)
+    app.state.sign_in = sign_in_limits_for(rest_limits, settings)
+    app.state.passwords = passwords_for(settings)
     app.state.open_lobbies = OpenLobbies(rest_limits, settings.empty_lobby_seconds)
     app.state.quickplay_queue = queue_beside(store)
     app.state.matcher = Matcher(
@@ -149,6 +150,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await store.close()
         await db.close()
         await rest_limits.close()
+        app.state.passwords.close()
 
 
 async def _warn_about(store: RoomStore) -> None:
@@ -206,7 +208,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONBody:
         # With what the refusal adds (a full room's code: the roomId to watch instead).
-        return _error(exc.status, exc.code, exc.message, **exc.detail)
+        answer = _error(exc.status, exc.code, exc.message, **exc.detail)
+        if "retryAfter" in exc.detail:
+            answer.headers["Retry-After"] = str(exc.detail["retryAfter"])
+        return answer
 
     @app.exception_handler(StoreFull)
     async def full(request: Request, exc: StoreFull) -> JSONBody:

@@ -3,16 +3,20 @@
 ``clean_name`` is the name as stored and shown: control (Unicode Cc) and format (Cf:
 zero-width spaces and joiners, bidirectional overrides, soft hyphens) characters removed,
 trimmed, each run of inner whitespace one space. ``name_key`` is what two names are
-compared by (bans, one name per room and per tournament): the cleaned name in NFKC
-(fullwidth and other compatibility forms become their plain letters), case-folded, and
-mapped to its confusables skeleton (UTS #39: each character replaced by the prototype it
-looks like, so the Cyrillic "о" and the digit "0" compare as the Latin "o"). Two names
-with one key are the same name here; a kicked "Bob" cannot come back as "B0b".
+compared by (bans, one name per room and per tournament, one account per name): the
+cleaned name in NFKC (fullwidth and other compatibility forms become their plain
+letters), mapped to its confusables skeleton (UTS #39: each character replaced by the
+prototype it looks like, so the Cyrillic "о" and the digit "0" compare as the Latin "O")
+and then case-folded. Two names with one key are the same name here; a kicked "Bob"
+cannot come back as "B0b".
 
-Case is folded before the skeleton, so that names equal but for case always share a key
-(the table maps some capitals and their small letters apart: "I" looks like "l", "i" does
-not); the price is a capital that looks like a Latin one only as a capital (the Greek "Β"
-folds to "β", whose prototype is "ß") is told apart from it.
+The skeleton is taken before case is folded: the table maps some capitals and their
+small letters apart ("I" looks like "l", "i" does not), and folded first, "WiII" (capital
+i's) would read "wiii" and pass for another name than "Will". Then the folded name goes
+once more through its capitals and the skeleton, so that case never parts two names:
+"ian", "Ian" and "lan" all meet as "IAN", "lAN", "lan". The price is that more names meet
+than an eye would join ("ian" and "lan"); for names chosen to be told apart, that is the
+safe side.
 
 A leaf module: standard library and the generated table only.
 """
@@ -43,8 +47,16 @@ def skeleton(text: str) -> str:
     return unicodedata.normalize("NFD", mapped)
 
 
+def _folded_skeleton(text: str) -> str:
+    return skeleton(text).casefold()
+
+
 def name_key(name: str) -> str:
-    """What names are compared by: equal keys, the same name."""
-    plain = clean_name(unicodedata.normalize("NFKC", clean_text(name))).casefold()
-    # Folded again after the skeleton: some prototypes are capitals ("l" looks like "I").
-    return skeleton(plain).casefold()
+    """What names are compared by: equal keys, the same name.
+
+    >>> name_key("WiII") == name_key("Will") and name_key("lan") == name_key("Ian")
+    True
+    """
+    plain = clean_name(unicodedata.normalize("NFKC", clean_text(name)))
+    once = _folded_skeleton(plain)
+    return _folded_skeleton(_folded_skeleton(once.upper()))

@@ -143,6 +143,17 @@ class Settings(BaseSettings):
     # Lobby rooms one client address may have open at once (POST /api/rooms past it:
     # 429 too_many_rooms), counted across nodes.
     max_open_lobbies_per_address: int = Field(default=10, ge=1)
+    # Accounts made from one client address ("10/hour", the ``limits`` notation; ""
+    # turns it off). Over it: 429 account/too_many_sign_ups.
+    sign_up_rate: str = "10/hour"
+    # Password hashing (argon2id): its cost, and the threads it runs on with the hashings
+    # that may wait for one; past those, 503 account/busy. A hash made with another cost
+    # is made anew at its account's next sign-in.
+    argon2_time_cost: int = Field(default=3, ge=1)
+    argon2_memory_kib: int = Field(default=65536, ge=8)
+    argon2_parallelism: int = Field(default=4, ge=1)
+    password_hash_workers: int = Field(default=1, ge=1)
+    password_hash_queue: int = Field(default=8, ge=0)
 
     @property
     def max_frame_bytes(self) -> int:

@@ -3,7 +3,8 @@ write and read them).
 
 ``accounts`` (a player who signed up: name, the name's comparison key, the password's
 argon2id hash; its id is also a ``players`` row, so its seats are in ``match_seats``),
-``account_sessions`` (the sha256 of each live token: deleting the row ends the session),
+``account_sessions`` (the sha256 of each live token, when it was opened and last used:
+deleting the row ends the session),
 ``ratings`` (one row per account and pool), ``rated_matches`` (one row per rated match:
 its key is what makes rating a match twice impossible) and ``rating_changes`` (each rated
 seat's rating before and after the match).
@@ -43,6 +44,8 @@ class AccountSession(Base):
         ForeignKey("accounts.id", ondelete="CASCADE"), index=True
     )
     created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # Its end moves on with each use (app.accounts.sessions.expires_at).
+    last_used: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class Rating(Base):

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import event
@@ -22,7 +24,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from app.db import accounts, games, migrate, ratings, scoresheets, tournaments
-from app.db.accounts import AccountRecord, NameTaken
+from app.db.accounts import AccountRecord, NameTaken, SessionRecord
 from app.db.base import utcnow
 from app.db.records import DealReplay, MatchRecord, PlayerMatch, ScoresheetRecord
 from app.db.scoresheets import DealCheck, RulesChange
@@ -175,17 +177,57 @@ class Database:
         async with self.sessions() as session:
             return await accounts.by_key(session, key)
 
-    async def account_by_token(self, token_hash: str) -> AccountRecord | None:
+    async def password_of(self, key: str) -> tuple[AccountRecord, str] | None:
+        """The account with this name key and its password's hash (for a sign-in only)."""
         async with self.sessions() as session:
-            return await accounts.by_token(session, token_hash)
+            return await accounts.password_of(session, key)
 
-    async def open_session(self, account_id: str, token_hash: str) -> None:
+    async def set_password(self, account_id: str, old_hash: str, new_hash: str) -> bool:
+        """Replace the hash unless it changed since ``old_hash`` was read (False)."""
         async with self.transaction() as session:
-            await accounts.open_session(session, account_id, token_hash, utcnow())
+            return await accounts.set_password(session, account_id, old_hash, new_hash)
+
+    async def change_password(
+        self, account_id: str, old_hash: str, new_hash: str, keep: str
+    ) -> bool:
+        """Replace the hash (unless it changed since read: False) and end every session of
+        the account but ``keep`` (a token hash), in one transaction."""
+        async with self.transaction() as session:
+            if not await accounts.set_password(session, account_id, old_hash, new_hash):
+                return False
+            await accounts.end_sessions(session, account_id, keep)
+            return True
+
+    async def session_by_token(self, token_hash: str) -> SessionRecord | None:
+        """The live session with this token, its use written; None: no such session, or
+        it expired (and is deleted)."""
+        now = utcnow()
+        async with self.sessions() as session:
+            found = await accounts.session_of(session, token_hash)
+        if found is None:
+            return None
+        if found.expires() <= now:
+            await self.end_session(token_hash)
+            return None
+        if not found.stale(now):
+            return found
+        async with self.transaction() as session:
+            await accounts.mark_used(session, token_hash, now)
+        return replace(found, last_used=now)
+
+    async def open_session(self, account_id: str, token_hash: str) -> datetime:
+        """A new session of the account; when it expires unless used."""
+        async with self.transaction() as session:
+            return await accounts.open_session(session, account_id, token_hash, utcnow())
 
     async def end_session(self, token_hash: str) -> bool:
         async with self.transaction() as session:
             return await accounts.end_session(session, token_hash)
+
+    async def end_sessions(self, account_id: str) -> int:
+        """End every session of the account; how many ended."""
+        async with self.transaction() as session:
+            return await accounts.end_sessions(session, account_id)
 
     async def ratings_of(self, account_id: str) -> dict[str, dict[str, Any]]:
         async with self.sessions() as session:

@@ -262,6 +262,12 @@ async def running_server(
     settings.setdefault("room_create_rate", "100000/second")
     settings.setdefault("max_open_lobbies_per_address", 100_000)
     settings.setdefault("max_spectators_per_address", 100_000)
+    settings.setdefault("sign_up_rate", "")
+    # Passwords hashed cheaply (a loaded test machine makes argon2's default cost seconds);
+    # the tests of hashing itself set its cost.
+    settings.setdefault("argon2_time_cost", 1)
+    settings.setdefault("argon2_memory_kib", 1024)
+    settings.setdefault("argon2_parallelism", 1)
     settings.setdefault(
         "database_url", f"sqlite+aiosqlite:///{tmp_path}/uno-{secrets.token_hex(4)}.db"
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from db_fixtures import (  # noqa: F401 (fixtures)
@@ -10,11 +11,11 @@ from db_fixtures import (  # noqa: F401 (fixtures)
     fixture_db,
     fixture_postgres_session_url,
 )
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from app.accounts.account_names import name_key
 from app.db import Database, DealRecord
-from app.db.account_models import RatedMatch, RatingChange
+from app.db.account_models import AccountSession, RatedMatch, RatingChange
 
 
 async def _account(db: Database, name: str) -> str:
@@ -41,12 +42,63 @@ async def test_a_session_ends_when_its_token_is_deleted(db: Database) -> None:
     account_id = await _account(db, "Ben")
     await db.open_session(account_id, "h1")
     await db.open_session(account_id, "h2")
-    found = await db.account_by_token("h1")
-    assert found is not None and found.id == account_id
+    found = await db.session_by_token("h1")
+    assert found is not None and found.account.id == account_id
     assert await db.end_session("h1")
     assert not await db.end_session("h1")
-    assert await db.account_by_token("h1") is None
-    assert await db.account_by_token("h2") is not None
+    assert await db.session_by_token("h1") is None
+    assert await db.session_by_token("h2") is not None
+
+
+async def _age(db: Database, token_hash: str, opened: timedelta, used: timedelta) -> None:
+    now = datetime.now(UTC)
+    async with db.transaction() as session:
+        await session.execute(
+            update(AccountSession)
+            .where(AccountSession.token_hash == token_hash)
+            .values(created=now - opened, last_used=now - used)
+        )
+
+
+async def test_a_session_ends_30_days_after_its_last_use_and_a_year_after_it_began(
+    db: Database,
+) -> None:
+    account_id = await _account(db, "Cleo")
+    expires = await db.open_session(account_id, "fresh")
+    assert timedelta(days=29) < expires - datetime.now(UTC) <= timedelta(days=30)
+    for token_hash in ("used", "idle", "old"):
+        await db.open_session(account_id, token_hash)
+    await _age(db, "used", timedelta(days=300), timedelta(days=29))
+    await _age(db, "idle", timedelta(days=40), timedelta(days=30, minutes=1))
+    await _age(db, "old", timedelta(days=366), timedelta(minutes=5))
+    used = await db.session_by_token("used")
+    # Used now: its end moves on, to 30 days from now (within its year).
+    assert used is not None and used.expires() - datetime.now(UTC) > timedelta(days=29)
+    assert await db.session_by_token("idle") is None
+    assert await db.session_by_token("old") is None
+    # An expired session is gone, as one signed out.
+    assert not await db.end_session("idle") and not await db.end_session("old")
+
+
+async def test_ending_every_session_and_a_password_change_keep_only_what_they_say(
+    db: Database,
+) -> None:
+    anna, ben = await _account(db, "Anna"), await _account(db, "Ben")
+    for token_hash in ("a1", "a2", "a3"):
+        await db.open_session(anna, token_hash)
+    await db.open_session(ben, "b1")
+    assert await db.change_password(anna, "hash", "new hash", keep="a2")
+    assert [await db.session_by_token(t) is not None for t in ("a1", "a2", "a3")] == [
+        False,
+        True,
+        False,
+    ]
+    # Changed meanwhile: the old hash no longer matches, nothing changes.
+    assert not await db.change_password(anna, "hash", "other", keep="a2")
+    assert (await db.password_of(name_key("anna")))[1] == "new hash"  # type: ignore[index]
+    assert await db.end_sessions(anna) == 1
+    assert await db.session_by_token("a2") is None
+    assert await db.session_by_token("b1") is not None
 
 
 def _end(match_id: str, seats: list[dict[str, Any]], totals: list[int], winner: int) -> DealRecord:

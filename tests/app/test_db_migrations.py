@@ -8,6 +8,7 @@ import asyncio
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from alembic.autogenerate import compare_metadata
@@ -18,13 +19,14 @@ from db_fixtures import (  # noqa: F401 (fixtures)
     fixture_empty_database_url,
     fixture_postgres_session_url,
 )
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.db import Database
 from app.db.base import Base
 from app.db.migrate import MIGRATIONS_DIR, alembic_config, downgrade, upgrade
+from app.names import name_key
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = {
@@ -163,3 +165,43 @@ def test_documented_migrate_command(tmp_path: Path) -> None:
         ).stdout
     )
     assert (tmp_path / "cli.db").exists()
+
+
+async def test_sessions_get_their_last_use_and_accounts_their_new_name_keys(
+    empty_database_url: str,
+) -> None:
+    # Made under the accounts' first revision: keys folded before the skeleton.
+    engine = create_async_engine(empty_database_url)
+    opened = datetime(2026, 12, 1, tzinfo=UTC)
+    accounts = [("a1", "Will", "will"), ("a2", "WiII", "wiii"), ("a3", "Anna", "anna")]
+    try:
+        await upgrade(engine, "20261202_0003")
+        async with engine.begin() as connection:
+            for n, (pid, name, key) in enumerate(accounts):
+                row = {"id": pid, "name": name, "key": key, "at": opened + timedelta(n)}
+                await connection.execute(
+                    text("INSERT INTO players (id, name, created) VALUES (:id, :name, :at)"), row
+                )
+                await connection.execute(
+                    text(
+                        "INSERT INTO accounts (id, name, name_key, password_hash, created)"
+                        " VALUES (:id, :name, :key, 'x', :at)"
+                    ),
+                    row,
+                )
+            await connection.execute(
+                text(
+                    "INSERT INTO account_sessions (token_hash, account_id, created)"
+                    " VALUES ('t1', 'a1', :at)"
+                ),
+                {"at": opened},
+            )
+        await upgrade(engine)
+        async with engine.connect() as connection:
+            keys = dict((await connection.execute(text("SELECT id, name_key FROM accounts"))).all())
+            used = (await connection.execute(text("SELECT last_used FROM account_sessions"))).all()
+    finally:
+        await engine.dispose()
+    # "WiII" now reads as the older "Will": it is left under no name, not merged.
+    assert keys == {"a1": name_key("Will"), "a2": "#a2", "a3": name_key("Anna")}
+    assert len(used) == 1 and str(used[0][0])[:10] == "2026-12-01"

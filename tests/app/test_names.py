@@ -112,3 +112,22 @@ async def test_a_tournament_registers_one_player_per_name(server: Server) -> Non
     for name in LOOK_ALIKES:
         r = await server.http.post(players, json={"name": name})
         assert r.status_code == 409 and r.json()["code"] == "tournament/name_taken", name
+
+
+ascii_names = st.text(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-", max_size=20
+)
+
+
+@given(ascii_names)
+def test_case_never_parts_two_names(name: str) -> None:
+    assert name_key(name) == name_key(name.upper()) == name_key(name.lower())
+
+
+@given(ascii_names)
+def test_capital_i_small_l_and_one_are_one_letter_whatever_the_case(name: str) -> None:
+    # UTS #39 joins "I", "l" and "1", "O" and "0": the skeleton is taken before case is
+    # folded, so "WiII" is "Will" and "lan" is "Ian".
+    swapped = name.translate(str.maketrans("Il1O0", "l1I0O"))
+    assert name_key(swapped) == name_key(name)
+    assert name_key("WiII") == name_key("Will") and name_key("lan") == name_key("Ian")

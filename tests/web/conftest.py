@@ -110,6 +110,8 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # Every test's rooms come from this one address, and many stay open lobbies.
     env.setdefault("UNO_MAX_OPEN_LOBBIES_PER_ADDRESS", "100000")
     env.setdefault("UNO_MAX_SPECTATORS_PER_ADDRESS", "100000")
+    # ...and every account: no sign-up limit.
+    env.setdefault("UNO_SIGN_UP_RATE", "")
     cmd = [sys.executable, "-m", "app", "--port", str(port)]
     cmd += ["--database", f"sqlite+aiosqlite:///{tmp}/t.db", "--log-level", "warning"]
     with log.open("wb") as out:
