@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
-from web_helpers import ROOM_URL, open_settled_lobby
+from web_helpers import ROOM_URL, Seat, open_settled_lobby, play_seats
 
 pytestmark = pytest.mark.browser
 
@@ -144,10 +144,16 @@ def test_a_rated_matchs_summary_shows_each_rated_seats_rating_change(
     host = {"Authorization": f"Bearer {room['hostToken']}"}
     assert httpx.post(f"{base}/api/rooms/{room['roomId']}/start", headers=host).status_code == 200
     expect(page.get_by_test_id("turn-indicator")).to_be_visible()
-    # Dan leaves the two-seat match; Cleo claims it and wins.
-    seat = {"Authorization": f"Bearer {joined.json()['token']}"}
-    assert httpx.post(f"{base}/api/rooms/{room['roomId']}/leave", headers=seat).status_code == 204
-    page.get_by_test_id("claim").click()
+    # Both accounts play the match to its end, each over a socket of its own (Cleo's
+    # with the seat token her browser keeps), so both are still playing: it is rated.
+    mine = page.evaluate(f"JSON.parse(localStorage.getItem('uno.room.{room['roomId']}'))")
+    play_seats(
+        base,
+        [
+            Seat(room["roomId"], mine["seat"], mine["token"]),
+            Seat(room["roomId"], joined.json()["seat"], joined.json()["token"]),
+        ],
+    )
     summary = page.get_by_test_id("summary")
     expect(summary).to_be_visible()
     block = summary.get_by_test_id("rating-changes")
@@ -166,9 +172,10 @@ def test_a_rated_matchs_summary_shows_each_rated_seats_rating_change(
             f"{change['ratingBefore']} → {change['ratingAfter']}? ({signed})"
         )
         # Why it moved: the place among the match's players.
-        place = "1st" if change["seat"] == 0 else "2nd"
+        place = {1: "1st", 2: "2nd"}[change["place"]]
         expect(row.get_by_test_id("rating-reason")).to_contain_text(f"{place} of 2")
-    assert rated["seats"][0]["ratingAfter"] > 1500 > rated["seats"][1]["ratingAfter"]
+    winner, loser = sorted(rated["seats"], key=lambda change: change["place"])
+    assert winner["ratingAfter"] > 1500 > loser["ratingAfter"]
     # The changes on the first screen, without scrolling (the table folds away on a phone).
     assert page.evaluate("window.scrollY") == 0
     b = block.bounding_box()

@@ -21,7 +21,8 @@ from playwright.sync_api import Page, expect
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "python"
 sys.path.insert(0, str(CLIENT))
 
-from uno_client import ActionRefused, Seat, UnoServer, complete  # noqa: E402
+from uno_client import UnoServer  # noqa: E402
+from web_helpers import play_seat  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -35,23 +36,6 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
         return found
 
 
-async def _play(server: UnoServer, seat: Seat) -> dict[str, Any]:
-    """Play the seat to the match's end, shedding cards first."""
-    async with server.session(seat) as room:
-        while room.view["phase"] != "matchOver":
-            view = room.view
-            if view["turn"] != room.me:
-                await room.changed()
-                continue
-            moves = [e for e in room.legal if e["type"] not in ("callUno", "catchUno")]
-            sheds = [e for e in moves if e["type"] == "play"]
-            try:
-                await room.act(complete((sheds or moves)[0]))
-            except ActionRefused:
-                pass
-        return dict(room.view)
-
-
 async def _a_finished_match(base: str, account_token: str) -> tuple[str, str]:
     async with UnoServer(base) as server:
         room = await server.create_room("Replay night", {"preset": "oneAndDone"}, 2)
@@ -60,7 +44,7 @@ async def _a_finished_match(base: str, account_token: str) -> tuple[str, str]:
             await server.join(room.room_id, "Bo"),
         ]
         await server.start(room)
-        views = await asyncio.gather(*(_play(server, s) for s in seats))
+        views = await asyncio.gather(*(play_seat(server, s) for s in seats))
         return room.room_id, views[0]["room"]["matchId"]
 
 

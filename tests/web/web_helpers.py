@@ -6,11 +6,20 @@ Everything goes through the page as a person would (click, type) and the stable
 
 from __future__ import annotations
 
+import asyncio
 import re
+import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
+
+# uno-client for Python plays seats over sockets beside the browser.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients" / "python"))
+
+from uno_client import ActionRefused, Seat, UnoServer, complete  # noqa: E402
 
 ROOM_URL = re.compile(r"#/room/")
 
@@ -209,3 +218,34 @@ def open_settled_lobby(page: Page, base: str) -> Page:
     expect(page.get_by_test_id("rules-editor")).to_be_attached()
     expect(page.get_by_test_id("create-room")).to_be_visible()
     return page
+
+
+async def play_seat(server: UnoServer, seat: Seat) -> dict[str, Any]:
+    """Play the seat over a socket of its own to the match's end, shedding cards first;
+    its last view."""
+    async with server.session(seat) as room:
+        while room.view["phase"] != "matchOver":
+            view = room.view
+            if view["turn"] != room.me:
+                await room.changed()
+                continue
+            moves = [e for e in room.legal if e["type"] not in ("callUno", "catchUno")]
+            sheds = [e for e in moves if e["type"] == "play"]
+            try:
+                await room.act(complete((sheds or moves)[0]))
+            except ActionRefused:
+                pass
+        return dict(room.view)
+
+
+def play_seats(base: str, seats: list[Seat]) -> list[dict[str, Any]]:
+    """Play every seat of a started match to its end, each over a socket of its own (as
+    its player would, so none is played by the autopilot); each seat's last view."""
+
+    async def play_all() -> list[dict[str, Any]]:
+        async with UnoServer(base) as server:
+            return list(await asyncio.gather(*(play_seat(server, s) for s in seats)))
+
+    # Playwright's sync API keeps an event loop of its own: the match is played on another.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, play_all()).result()

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { NotFoundError, UnauthorizedError } from "../src/index.js";
+import { complete, NotFoundError, UnauthorizedError } from "../src/index.js";
 import { startServer, until } from "./server.js";
 
 let server;
@@ -83,7 +83,32 @@ test("four quick-play tickets of one pool are seated at one table", async () => 
   session.close();
 });
 
-test("an account's seat is the account's, and a match whose opponent left is not rated", async () => {
+// Play the session's seat to the match's end as its player would: a card when one may be
+// played, else whatever else is on offer (draw, pass, ...).
+function playToTheEnd(session) {
+  let busy = false;
+  const move = async () => {
+    const view = session.view;
+    if (busy || view.phase === "matchOver" || view.turn !== view.you) return;
+    const moves = (view.legal || []).filter((e) => e.type !== "callUno" && e.type !== "catchUno");
+    const plays = moves.filter((e) => e.type === "play");
+    if (!moves.length) return;
+    busy = true;
+    try {
+      await session.act({ ...complete((plays.length ? plays : moves)[0]), at: view.moves });
+    } catch {
+      // Overtaken by the table: the next view decides again.
+    } finally {
+      busy = false;
+    }
+    move();
+  };
+  session.on("view", move);
+  move();
+  return until(session, "view", () => session.view.phase === "matchOver");
+}
+
+test("an account's seat is the account's, and a rated match's changes read by matchRatings", async () => {
   const client = server.client();
   const [hana, ivo] = await Promise.all([
     client.signUp("Hana", "a long password"),
@@ -103,23 +128,29 @@ test("an account's seat is the account's, and a match whose opponent left is not
     ],
   );
   await client.startRoom(room.roomId, room.hostToken);
-  const session = client.connect(room.roomId, first.token);
-  await session.ready;
-  // Ivo leaves; Hana claims the two-seat match and wins it. One account is left
-  // playing, so the match is not rated: nobody gains from an opponent who left.
-  await client.leaveRoom(room.roomId, second.token);
-  await client.request("POST", `/api/rooms/${room.roomId}/claim`, { token: first.token });
-  await until(session, "view", () => session.view?.phase === "matchOver");
-  const matchId = session.view.room.matchId;
-  session.close();
-  let profile = await client.player("Hana");
-  for (let i = 0; i < 200 && profile.stats.matches < 1; i += 1) {
+  // Both accounts play the match to its end: both still playing, so it is rated.
+  const sessions = [first, second].map((seat) => client.connect(room.roomId, seat.token));
+  await Promise.all(sessions.map((session) => session.ready));
+  await Promise.all(sessions.map(playToTheEnd));
+  const matchId = sessions[0].view.room.matchId;
+  for (const session of sessions) session.close();
+  let changes = await client.matchRatings(matchId);
+  for (let i = 0; i < 200 && !changes.rated; i += 1) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    profile = await client.player("Hana");
+    changes = await client.matchRatings(matchId);
   }
-  assert.equal(profile.stats.matches, 1);
-  assert.deepEqual(await client.matchRatings(matchId), { matchId, rated: false, seats: [] });
-  assert.equal(profile.ratings.classic.games, 0);
+  assert.equal(changes.rated, true);
+  assert.deepEqual(
+    changes.seats.map((s) => [s.seat, s.ratingBefore, s.games, s.provisional]),
+    [
+      [0, 1500, 1, true],
+      [1, 1500, 1, true],
+    ],
+  );
+  const [winner, loser] = [...changes.seats].sort((a, b) => a.place - b.place);
+  assert.deepEqual([winner.place, loser.place], [1, 2]);
+  assert.ok(winner.ratingAfter > 1500 && loser.ratingAfter < 1500);
+  assert.equal((await client.player("Hana")).ratings.classic.games, 1);
   // The match is over and stored: its deal, frame by frame, every hand shown.
   const frames = await client.frames(matchId, 1);
   assert.equal(frames.matchId, matchId);
