@@ -3,9 +3,10 @@
 The engine orders a match by its result (:func:`engine.scoring.places`: the winner
 first, then by total, then by a tiebreak); the app adds one rule of its own: a seat that
 left, or that the autopilot (or a bot standing in) played for more than half of its
-moves, is *gone* and placed last, after every seat still playing, all such seats sharing
-the last place. A gone seat's winning (its bot went out first) counts for nobody: the
-seats still playing are ordered by their totals.
+moves, is *gone* and placed after every seat still playing. A gone seat's winning (its
+bot went out first) counts for nobody: the seats still playing are ordered by their
+totals, and so are the gone seats among themselves (a table the autopilot played whole
+still has a first place).
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ def places(seats: Sequence[SeatResult], winner: int | None, lowest_wins: bool) -
     [1, 2, 3]
     >>> places([SeatResult(0, 0), SeatResult(1, 50, left=True), SeatResult(2, 9)], 1, False)
     [2, 3, 1]
+    >>> places([SeatResult(0, 5, left=True), SeatResult(1, 0), SeatResult(2, 9, left=True)], 0, False)
+    [3, 1, 2]
     """
     playing = [s for s in seats if not s.gone]
     order = match_places(
@@ -48,5 +51,10 @@ def places(seats: Sequence[SeatResult], winner: int | None, lowest_wins: bool) -
         next((i for i, s in enumerate(playing) if s.seat == winner), None),
         [s.tiebreak for s in playing],
     )
+    gone = [s for s in seats if s.gone]
+    gone_order = match_places(
+        [s.total for s in gone], lowest_wins, None, [s.tiebreak for s in gone]
+    )
     place = dict(zip((s.seat for s in playing), order, strict=True))
-    return [place.get(s.seat, len(playing) + 1) for s in seats]
+    place |= {s.seat: len(playing) + p for s, p in zip(gone, gone_order, strict=True)}
+    return [place[s.seat] for s in seats]

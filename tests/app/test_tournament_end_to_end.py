@@ -82,7 +82,11 @@ async def test_a_32_player_tournament_runs_to_its_final_standings(tmp_path: Any)
     # Points: every 4-seat table gives 6, every 3-seat table 4.5 (ties share).
     assert sum(r["points"] for r in rows) == pytest.approx(8 * 6 + 3 * (7 * 6 + 4.5))
     assert [r["points"] for r in rows] == sorted((r["points"] for r in rows), reverse=True)
-    # Every host action in order: the start, round 2, the correction, rounds 3 and 4.
-    assert [a["action"] for a in doc["audit"]] == ["start", "round", "correct", "round", "round"]
-    assert [a["round"] for a in doc["audit"] if a["action"] == "round"] == [2, 3, 4]
-    assert doc["audit"][2]["reason"] == "cards counted wrongly"
+    # Every host action in order: the start, round 2, the correction, rounds 3 and 4; the
+    # player's own withdrawal is in the audit too, as not absent.
+    hosted = [a for a in doc["audit"] if a["action"] != "withdrawn"]
+    assert [a["action"] for a in hosted] == ["start", "round", "correct", "round", "round"]
+    assert [a["round"] for a in hosted if a["action"] == "round"] == [2, 3, 4]
+    assert hosted[2]["reason"] == "cards counted wrongly"
+    own = [a for a in doc["audit"] if a["action"] == "withdrawn" and not a["absent"]]
+    assert [a["playerId"] for a in own] == [field[5]["playerId"]]

@@ -4,6 +4,7 @@ casual room's share tools or rules), and on a phone the standings first."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import httpx
@@ -172,7 +173,9 @@ def _signed_in(page: Page, base: str, account: dict[str, Any]) -> None:
 def test_a_signed_in_host_runs_the_console_from_any_device_and_takes_a_player_back(
     new_page, server_url
 ):
-    r = httpx.post(f"{server_url}/api/accounts", json={"name": "Hana", "password": "pw-hana-1"})
+    # A name of its own: the browser group's server outlives a test and its rerun.
+    hana = f"Hana-{secrets.token_hex(3)}"
+    r = httpx.post(f"{server_url}/api/accounts", json={"name": hana, "password": "pw-hana-1"})
     assert r.status_code == 201, r.text
     account = r.json()
     host: Page = new_page(**LAPTOP)
