@@ -41,7 +41,8 @@ def places(seats: Sequence[SeatResult], winner: int | None, lowest_wins: bool) -
     [1, 2, 3]
     >>> places([SeatResult(0, 0), SeatResult(1, 50, left=True), SeatResult(2, 9)], 1, False)
     [2, 3, 1]
-    >>> places([SeatResult(0, 5, left=True), SeatResult(1, 0), SeatResult(2, 9, left=True)], 0, False)
+    >>> gone = [SeatResult(0, 5, left=True), SeatResult(2, 9, left=True)]
+    >>> places([gone[0], SeatResult(1, 0), gone[1]], 0, False)
     [3, 1, 2]
     """
     playing = [s for s in seats if not s.gone]
