@@ -10,7 +10,8 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import FloatRect, Locator, Page, expect
 from test_components import HARNESS, base_view
 from web_helpers import (
     create_room,
@@ -300,9 +301,26 @@ def test_the_lobby_lists_running_games_to_watch_live_and_drops_empty_rooms(
     assert not [line for line in console if "409" in line], console
 
 
+def _box_in_view(button: Locator) -> FloatRect | None:
+    """The button's box once scrolled into view; a redraw of the waiting room (a player's
+    join, the room's info refresh) replaces its node, so a detached one is looked up again."""
+    for _ in range(3):
+        try:
+            button.scroll_into_view_if_needed()
+            return button.bounding_box()
+        except PlaywrightError as err:
+            if "not attached" not in str(err):
+                raise
+    button.scroll_into_view_if_needed()
+    return button.bounding_box()
+
+
 def test_reaction_buttons_carry_words_within_a_phone_screen(new_page, server_url):
     page = new_page(**PHONE)
     room_id, _ = create_room(page, server_url, "Mia", seats=2)
+    # The bot picker comes with the rules catalogue, whose arrival redraws the waiting
+    # room: measure the buttons after it.
+    expect(page.get_by_test_id("bots")).to_be_visible()
     buttons = page.locator("[data-testid^=react-]")
     expect(buttons).to_have_count(8)
     labels = [label.strip() for label in buttons.all_inner_texts()]
@@ -311,9 +329,7 @@ def test_reaction_buttons_carry_words_within_a_phone_screen(new_page, server_url
     size = page.viewport_size
     assert size
     for i in range(8):
-        button = buttons.nth(i)
-        button.scroll_into_view_if_needed()
-        box = button.bounding_box()
+        box = _box_in_view(buttons.nth(i))
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= size["width"], box
         assert box["height"] >= 44, box
     page.get_by_test_id("react-gg").click()
