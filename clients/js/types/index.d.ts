@@ -169,6 +169,27 @@ export interface Tournament {
   tournamentId: string;
   name: string;
   status: "registration" | "running" | "over";
+  /** The round playing or last played (0 before the start), of `rounds`. */
+  round: number;
+  rounds: number;
+  checkIn: boolean;
+  paused: boolean;
+  /** The host's account, when a signed-in host made it. */
+  hostAccount: string | null;
+  players: { playerId: string; name: string; status: string; checkedIn: boolean; [key: string]: unknown }[];
+  roundLog: { number: number; done: boolean; tables: TournamentTable[]; [key: string]: unknown }[];
+  /** The host's actions and the withdrawals, each `{at, action, ...}`. */
+  audit: { at: number; action: string; [key: string]: unknown }[];
+  [key: string]: unknown;
+}
+
+export interface TournamentTable {
+  tableId: string;
+  number: number;
+  roomId: string;
+  players: string[];
+  started: boolean;
+  result: Record<string, unknown>[] | null;
   [key: string]: unknown;
 }
 
