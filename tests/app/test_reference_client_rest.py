@@ -100,6 +100,47 @@ async def test_a_room_by_code_with_a_bot_and_a_seat_that_leaves(live: Server) ->
         assert left["left"] is True and left["bot"] == "normal"  # a bot plays the seat on
 
 
+async def test_the_host_changes_settings_mutes_and_kicks_and_a_seat_left_alone_claims(
+    live: Server,
+) -> None:
+    async with UnoServer(live.base) as server:
+        room = await server.create_room("hosted", {"preset": "classic"}, 3)
+        assert (await server.room_by_code(room.code.lower()))["roomId"] == room.room_id
+        changed = await server.change_settings(room, name="renamed", seats=2)
+        assert (changed["name"], changed["seats"]) == ("renamed", 2)
+        anna = await server.join_room(room.room_id, "Anna")
+        await server.join_room(room.room_id, "Ben")
+        await server.mute_seat(room, 1)
+        async with server.session(anna) as session:
+            assert session.view["room"]["muted"] == [1]
+        await server.mute_seat(room, 1, muted=False)
+        await server.kick(room, 1)
+        shown = await server.get_room(room.room_id)
+        assert [p["name"] for p in shown["players"]] == ["Anna"] and shown["bans"] == ["Ben"]
+        with pytest.raises(ApiError) as banned:
+            await server.join_room(room.room_id, "Ben")
+        assert (banned.value.status, banned.value.code) == (403, "banned")
+        cara = await server.join_room(room.room_id, "Cara")
+        await server.start(room)
+        with pytest.raises(ApiError) as present:
+            await server.back_to_seat(anna)
+        assert (present.value.status, present.value.code) == (409, "not_away")
+        await server.leave_room(cara)
+        await server.claim_win(anna)
+        async with server.session(anna) as session:
+            assert session.view["phase"] == "matchOver" and session.view["winner"] == 0
+            assert session.view["room"]["ended"]["reason"] == "claim"
+
+
+async def test_the_reference_tables_list_rules_cards_and_drinks(live: Server) -> None:
+    async with UnoServer(live.base) as server:
+        rules = await server.rules()
+        assert "classic" in rules["presets"] and rules["botLevels"] == ["easy", "normal", "hard"]
+        decks = {d["name"]: d["size"] for d in (await server.cards())["decks"]}
+        assert decks["classic108"] == 108
+        assert (await server.drinks())["beverages"]
+
+
 async def test_quick_play_queues_and_leaves(live: Server) -> None:
     async with UnoServer(live.base) as server:
         account = await server.sign_up(_name(), "a long password")
@@ -142,10 +183,10 @@ async def test_a_tournament_registers_checks_in_and_seats_its_players(live: Serv
             await server.join_tournament(made.tournament_id, n) for n in ("Ann", "Bo", "Cy")
         ]
         assert all(isinstance(e, Entrant) for e in entrants)
-        await server.host_tournament(made, "check-in/open")
+        assert (await server.open_check_in(made))["checkIn"] is True
         for entrant in entrants:
             await server.check_in(entrant)
-        started = await server.host_tournament(made, "start")
+        started = await server.start_tournament(made)
         assert started["status"] == "running"
         seats = [await server.tournament_seat(e) for e in entrants]
         assert all(isinstance(s, Seat) for s in seats)
@@ -157,3 +198,43 @@ async def test_a_tournament_registers_checks_in_and_seats_its_players(live: Serv
         with pytest.raises(ApiError) as gone:
             await server.check_in(entrants[1])
         assert gone.value.status in (401, 403, 409)
+
+
+async def test_a_signed_in_host_runs_a_tournament_with_every_host_action(live: Server) -> None:
+    async with UnoServer(live.base) as server:
+        account = await server.sign_up(_name(), "a long password")
+        made = await server.create_tournament(
+            "Club",
+            account.token,
+            rules={"preset": "classic"},
+            rounds=2,
+            tableSize=3,
+            turnSeconds=60,
+        )
+        names = ("Ada", "Bo", "Cy", "Di", "Ed", "Fay")
+        ada, bo, *_, fay = [await server.join_tournament(made.tournament_id, n) for n in names]
+        # The host account's token hosts it as well as the host token.
+        as_account = Tournament(made.tournament_id, account.token)
+        shown = await server.start_tournament(as_account)
+        assert shown["hostAccount"] == account.player_id and shown["round"] == 1
+        first, second = shown["roundLog"][0]["tables"]
+        shown = await server.reseat(made, first["players"][0], second["players"][0])
+        assert first["players"][0] in shown["roundLog"][0]["tables"][1]["players"]
+        assert (await server.pause_tournament(made))["paused"] is True
+        assert (await server.resume_tournament(made))["paused"] is False
+        shown = await server.disqualify(made, fay.player_id, "left the venue")
+        await server.withdraw(bo)
+        shown = await server.reinstate(made, bo.player_id)
+        status = {p["playerId"]: p["status"] for p in shown["players"]}
+        assert (status[fay.player_id], status[bo.player_id]) == ("disqualified", "active")
+        for table in shown["roundLog"][0]["tables"]:
+            result = [{"playerId": p, "place": i + 1} for i, p in enumerate(table["players"])]
+            shown = await server.correct_result(made, table["tableId"], result, "as reported")
+        assert (await server.next_round(made, 2))["round"] == 2
+        with pytest.raises(ApiError) as twice:
+            await server.next_round(made, 2)
+        assert (twice.value.status, twice.value.code) == (409, "tournament/round_started")
+        with pytest.raises(ApiError) as not_host:
+            await server.end_tournament(Tournament(made.tournament_id, ada.token))
+        assert not_host.value.code == "tournament/not_host"
+        assert (await server.end_tournament(made))["status"] == "over"

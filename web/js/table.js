@@ -27,20 +27,6 @@ import { renderBottle } from "./bottle.js";
 import { renderRommy } from "./rommy.js";
 
 export const GAME_PHASES = new Set(["draft", "chooseColor", "playing", "dealOver", "matchOver"]);
-// Action types with their own controls; any other legal action gets a plain button.
-const KNOWN_ACTIONS = new Set([
-  "play",
-  "draw",
-  "pass",
-  "callUno",
-  "catchUno",
-  "challenge",
-  "chooseColor",
-  "nextDeal",
-  "keep",
-  "discard",
-]);
-
 /** What the view says this seat may do, in handy form. */
 export function legalInfo(view) {
   const legal = view?.legal || [];
@@ -365,69 +351,94 @@ function colorButtons(onPick, colors = wildColors()) {
   );
 }
 
+function colorPrompt(view, ctx) {
+  return h("div", { class: "prompt", role: "group", "aria-label": t("table.chooseColor") }, [
+    h("p", {}, [t("table.mustChooseColor")]),
+    h(
+      "div",
+      { class: "colors" },
+      colorButtons(
+        (color) => ctx.send({ type: "chooseColor", color }),
+        (view.legal || []).filter((a) => a.type === "chooseColor").map((a) => a.color),
+      ),
+    ),
+  ]);
+}
+
+function challengePrompt(view, ctx) {
+  return h("div", { class: "prompt warn", role: "group", "data-testid": "challenge-prompt" }, [
+    h("p", {}, [t("table.challengePrompt", { n: view.pendingDraw })]),
+    h("div", { class: "row" }, [
+      h(
+        "button",
+        {
+          type: "button",
+          class: "danger",
+          "data-testid": "challenge",
+          "data-focus-key": "challenge",
+          onClick: () => ctx.send({ type: "challenge" }),
+        },
+        [t("table.challenge")],
+      ),
+      h("button", { type: "button", onClick: () => ctx.send({ type: "draw" }) }, [
+        t("table.takePenalty", { n: view.pendingDraw }),
+      ]),
+    ]),
+  ]);
+}
+
+// The draft's one prompt offers keep, discard or both.
+function draftPrompt(view, ctx, info) {
+  return h("div", { class: "prompt", role: "group", "data-testid": "draft-prompt" }, [
+    h("p", {}, [t("table.draft")]),
+    h("div", { class: "row" }, [
+      view.offer ? cardFace(view.offer) : null,
+      info.has("keep")
+        ? h("button", { type: "button", class: "primary", "data-testid": "keep", onClick: () => ctx.send({ type: "keep" }) }, [
+            t("table.keepCard"),
+          ])
+        : null,
+      info.has("discard")
+        ? h("button", { type: "button", "data-testid": "discard", onClick: () => ctx.send({ type: "discard" }) }, [
+            t("table.discardCard"),
+          ])
+        : null,
+    ]),
+  ]);
+}
+
+// The prompts of action types with a prompt of their own, in the order they are shown:
+// each drawn once while `legal` lists one of its types.
+const PROMPTS = {
+  chooseColor: colorPrompt,
+  challenge: challengePrompt,
+  keep: draftPrompt,
+  discard: draftPrompt,
+};
+
+// Every action type with a control of its own, by the part of the table that draws it;
+// any other action `legal` lists gets a plain button (`prompts`).
+const CONTROLS = {
+  ...PROMPTS,
+  play: hand,
+  draw: center,
+  catchUno: playerChip,
+  pass: controls,
+  callUno: controls,
+  nextDeal: summary,
+};
+
 function prompts(view, ctx, info) {
   const out = [];
-  if (info.has("chooseColor")) {
-    out.push(
-      h("div", { class: "prompt", role: "group", "aria-label": t("table.chooseColor") }, [
-        h("p", {}, [t("table.mustChooseColor")]),
-        h(
-          "div",
-          { class: "colors" },
-          colorButtons(
-            (color) => ctx.send({ type: "chooseColor", color }),
-            (view.legal || []).filter((a) => a.type === "chooseColor").map((a) => a.color),
-          ),
-        ),
-      ]),
-    );
-  }
-  if (info.has("challenge")) {
-    out.push(
-      h("div", { class: "prompt warn", role: "group", "data-testid": "challenge-prompt" }, [
-        h("p", {}, [t("table.challengePrompt", { n: view.pendingDraw })]),
-        h("div", { class: "row" }, [
-          h(
-            "button",
-            {
-              type: "button",
-              class: "danger",
-              "data-testid": "challenge",
-              "data-focus-key": "challenge",
-              onClick: () => ctx.send({ type: "challenge" }),
-            },
-            [t("table.challenge")],
-          ),
-          h("button", { type: "button", onClick: () => ctx.send({ type: "draw" }) }, [
-            t("table.takePenalty", { n: view.pendingDraw }),
-          ]),
-        ]),
-      ]),
-    );
-  }
-  if (info.has("keep") || info.has("discard")) {
-    out.push(
-      h("div", { class: "prompt", role: "group", "data-testid": "draft-prompt" }, [
-        h("p", {}, [t("table.draft")]),
-        h("div", { class: "row" }, [
-          view.offer ? cardFace(view.offer) : null,
-          info.has("keep")
-            ? h("button", { type: "button", class: "primary", "data-testid": "keep", onClick: () => ctx.send({ type: "keep" }) }, [
-                t("table.keepCard"),
-              ])
-            : null,
-          info.has("discard")
-            ? h("button", { type: "button", "data-testid": "discard", onClick: () => ctx.send({ type: "discard" }) }, [
-                t("table.discardCard"),
-              ])
-            : null,
-        ]),
-      ]),
-    );
+  const drawn = new Set();
+  for (const [type, prompt] of Object.entries(PROMPTS)) {
+    if (!info.has(type) || drawn.has(prompt)) continue;
+    drawn.add(prompt);
+    out.push(prompt(view, ctx, info));
   }
   // Actions of variants this table has no special controls for still get a button each,
   // exactly as the server lists them.
-  const others = (view.legal || []).filter((a) => !KNOWN_ACTIONS.has(a.type));
+  const others = (view.legal || []).filter((a) => !Object.hasOwn(CONTROLS, a.type));
   if (others.length) {
     out.push(
       h(

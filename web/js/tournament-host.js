@@ -8,7 +8,7 @@
 
 import { signedIn } from "./accounts/client.js";
 
-import { api } from "./api.js";
+import { client } from "./client.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { showError } from "./lobby.js";
@@ -42,10 +42,11 @@ export function hostConsole(tournamentId, page) {
   };
   const token = () => storage.tournament(tournamentId)?.hostToken || hostAccount()?.token || null;
 
-  async function act(path, body, done) {
+  // `call(hostToken)`: the package's host action; `code` names it in the toast.
+  async function act(code, call, done) {
     try {
-      page.taken(await api.hostTournament(tournamentId, path, token(), body));
-      if (done) toast(done, { code: path });
+      page.taken(await call(token()));
+      if (done) toast(done, { code });
     } catch (err) {
       showError(err);
     }
@@ -115,13 +116,13 @@ export function hostConsole(tournamentId, page) {
     const buttons = [];
     if (tour.status === "registration") {
       if (!tour.checkIn) {
-        buttons.push(button("host-open-check-in", t("host.openCheckIn"), () => act("check-in/open", undefined, t("host.done.checkIn"))));
+        buttons.push(button("host-open-check-in", t("host.openCheckIn"), () => act("check-in/open", (host) => client.openCheckIn(tournamentId, host), t("host.done.checkIn"))));
       }
-      buttons.push(button("host-start", t("host.start"), () => act("start", undefined, t("host.done.start")), { primary: true }));
+      buttons.push(button("host-start", t("host.start"), () => act("start", (host) => client.startTournament(tournamentId, host), t("host.done.start")), { primary: true }));
     }
-    if (running && !tour.paused) buttons.push(button("host-pause", t("host.pause"), () => act("pause", undefined, t("host.done.pause"))));
+    if (running && !tour.paused) buttons.push(button("host-pause", t("host.pause"), () => act("pause", (host) => client.pauseTournament(tournamentId, host), t("host.done.pause"))));
     if (running && tour.paused) {
-      buttons.push(button("host-resume", t("host.resume"), () => act("resume", undefined, t("host.done.resume")), { primary: true }));
+      buttons.push(button("host-resume", t("host.resume"), () => act("resume", (host) => client.resumeTournament(tournamentId, host), t("host.done.resume")), { primary: true }));
     }
     const canPlay = activePlayers().length;
     if (running && tour.round < tour.rounds) {
@@ -138,7 +139,7 @@ export function hostConsole(tournamentId, page) {
         button(
           "host-next-round",
           why || t("host.nextRound", { n }),
-          () => act("rounds", { round: n }, t("host.done.nextRound")),
+          () => act("rounds", (host) => client.nextRound(tournamentId, n, host), t("host.done.nextRound")),
           { primary: !why, disabled: Boolean(why) },
         ),
       );
@@ -150,7 +151,7 @@ export function hostConsole(tournamentId, page) {
               h("span", {}, [t("host.endSure")]),
               button("host-end-confirm", t("host.endYes"), () => {
                 form.confirmEnd = false;
-                act("end", undefined, t("host.done.end"));
+                act("end", (host) => client.endTournament(tournamentId, host), t("host.done.end"));
               }, { danger: true }),
               button("host-end-cancel", t("table.cancel"), () => {
                 form.confirmEnd = false;
@@ -192,7 +193,7 @@ export function hostConsole(tournamentId, page) {
             h("span", {}, [t(why.get(p.playerId) ? "host.withdrawnAbsent" : "host.withdrawnOwn", { name: p.name })]),
             " ",
             button("host-reinstate", t("host.reinstate"), () =>
-              act(`players/${encodeURIComponent(p.playerId)}/reinstate`, undefined, t("host.done.reinstate")),
+              act("reinstate", (host) => client.reinstate(tournamentId, p.playerId, host), t("host.done.reinstate")),
             ),
           ]),
         ),
@@ -231,9 +232,10 @@ export function hostConsole(tournamentId, page) {
       h("legend", {}, [t("host.reseat")]),
       select("reseat-a", "reseatA", seated, t("host.reseatA")),
       select("reseat-b", "reseatB", seated, t("host.reseatB")),
-      button("host-reseat", t("host.reseatButton"), () =>
-        act("reseat", { playerId: form.reseatA, withPlayerId: form.reseatB }, t("host.done.reseat")),
-      ),
+      button("host-reseat", t("host.reseatButton"), () => {
+        const [a, b] = [form.reseatA, form.reseatB];
+        act("reseat", (host) => client.reseat(tournamentId, a, b, host), t("host.done.reseat"));
+      }),
       h("p", { class: "hint" }, [t("host.reseatHelp")]),
     ]);
   }
@@ -253,7 +255,8 @@ export function hostConsole(tournamentId, page) {
             toast(t("host.needPlayerReason"), { kind: "error", code: "need_reason" });
             return;
           }
-          act(`players/${encodeURIComponent(form.dqPlayer)}/disqualify`, { reason: form.dqReason.trim() }, t("host.done.disqualify"));
+          const [player, reason] = [form.dqPlayer, form.dqReason.trim()];
+          act("disqualify", (host) => client.disqualify(tournamentId, player, reason, host), t("host.done.disqualify"));
           form.dqPlayer = "";
           form.dqReason = "";
         },
@@ -330,7 +333,7 @@ export function hostConsole(tournamentId, page) {
   async function correct(table) {
     const result = table.players.map((pid) => ({ playerId: pid, ...form.fix[pid] }));
     try {
-      page.taken(await api.correctResult(tournamentId, table.tableId, { result, reason: form.fixReason.trim() }, token()));
+      page.taken(await client.correctResult(tournamentId, table.tableId, { result, reason: form.fixReason.trim() }, token()));
       toast(t("host.done.correct"), { code: "corrected" });
       form.fixReason = "";
       form.fix = {};

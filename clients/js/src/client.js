@@ -124,11 +124,71 @@ export class UnoClient {
     return this.request("GET", `/api/rooms/${enc(roomId)}/events`, { token });
   }
 
+  /** `GET /api/rooms/code/{code}`: the room that has this join code, as `getRoom`
+   * shows it (whether its match has begun, to watch it, before joining). */
+  roomByCode(code) {
+    return this.request("GET", `/api/rooms/code/${enc(code)}`);
+  }
+
+  /** `PATCH /api/rooms/{roomId}` with the host's token, outside a match: change name,
+   * rules, seats, privacy, spectators or timers; the room, as `getRoom` shows it. */
+  changeSettings(roomId, changes, hostToken) {
+    return this.request("PATCH", `/api/rooms/${enc(roomId)}`, { body: changes, token: hostToken });
+  }
+
+  /** `POST /api/rooms/{roomId}/kick` with the host's token: the seat's player leaves and
+   * their name is banned from the room. */
+  kick(roomId, seat, hostToken) {
+    return this.request("POST", `/api/rooms/${enc(roomId)}/kick`, { body: { seat }, token: hostToken });
+  }
+
+  /** `POST /api/rooms/{roomId}/mute` with the host's token, any time: mute (`muted`
+   * false: unmute) a seat's chat and reactions. */
+  muteSeat(roomId, seat, muted, hostToken) {
+    return this.request("POST", `/api/rooms/${enc(roomId)}/mute`, { body: { seat, muted }, token: hostToken });
+  }
+
+  /** `POST /api/rooms/{roomId}/back` with the seat's token: "I'm back", the autopilot
+   * gives the away seat back. */
+  backToSeat(roomId, token) {
+    return this.request("POST", `/api/rooms/${enc(roomId)}/back`, { token });
+  }
+
+  /** `POST /api/rooms/{roomId}/claim` with the seat's token: two seats, the other away
+   * or left, end the match as its winner. */
+  claimWin(roomId, token) {
+    return this.request("POST", `/api/rooms/${enc(roomId)}/claim`, { token });
+  }
+
+  // ---- reference ----------------------------------------------------------------------
+
+  /** `GET /api/rules`: every rule option and preset, and the lists the server decides
+   * (rating pools, bot levels, match-end options). */
+  rules() {
+    return this.request("GET", "/api/rules");
+  }
+
+  /** `GET /api/cards`: every card code of every deck, with its colour, rank and name. */
+  cards() {
+    return this.request("GET", "/api/cards");
+  }
+
+  /** `GET /api/drinks`: the beverage table of the drinking rules. */
+  drinks() {
+    return this.request("GET", "/api/drinks");
+  }
+
   // ---- tournaments ------------------------------------------------------------------
 
-  /** `POST /api/tournaments`: `{tournamentId, hostToken}`. */
-  createTournament(settings) {
-    return this.request("POST", "/api/tournaments", { body: settings });
+  /** `GET /api/tournaments`: the newest tournaments, as `getTournament` shows them. */
+  listTournaments() {
+    return this.request("GET", "/api/tournaments");
+  }
+
+  /** `POST /api/tournaments`: `{tournamentId, hostToken}`. With an account's
+   * `accountToken` the account hosts it too (its token works as the host token). */
+  createTournament(settings, accountToken) {
+    return this.request("POST", "/api/tournaments", { body: settings, token: accountToken });
   }
 
   /** `POST /api/tournaments/{id}/players`: register `{name}`; `{playerId, token}`. With
@@ -154,6 +214,80 @@ export class UnoClient {
   /** `GET /api/tournaments/{id}/standings`: `{tieBreaks, rows}`. */
   standings(tournamentId) {
     return this.request("GET", `/api/tournaments/${enc(tournamentId)}/standings`);
+  }
+
+  /** `POST /api/tournaments/{id}/check-in` with a player's token, while check-in is
+   * open: the tournament. */
+  checkIn(tournamentId, token) {
+    return this.request("POST", `/api/tournaments/${enc(tournamentId)}/check-in`, { token });
+  }
+
+  /** `POST /api/tournaments/{id}/withdraw` with a player's token: leave it (kept in the
+   * standings as withdrawn); the tournament. */
+  withdraw(tournamentId, token) {
+    return this.request("POST", `/api/tournaments/${enc(tournamentId)}/withdraw`, { token });
+  }
+
+  // ---- a tournament's host console ------------------------------------------------
+  // Each with the host token (or the host account's): the tournament as it is after.
+
+  /** `POST /api/tournaments/{id}/check-in/open`: players who do not check in are dropped
+   * at the start. */
+  openCheckIn(tournamentId, hostToken) {
+    return this.#host(tournamentId, "check-in/open", hostToken);
+  }
+
+  /** `POST /api/tournaments/{id}/start`: seat round 1. */
+  startTournament(tournamentId, hostToken) {
+    return this.#host(tournamentId, "start", hostToken);
+  }
+
+  /** `POST /api/tournaments/{id}/rounds`: seat the next round (`round`: the one meant,
+   * so that a second call for it is refused). */
+  nextRound(tournamentId, round, hostToken) {
+    return this.#host(tournamentId, "rounds", hostToken, round == null ? undefined : { round });
+  }
+
+  /** `POST /api/tournaments/{id}/pause`: every table's clocks stop. */
+  pauseTournament(tournamentId, hostToken) {
+    return this.#host(tournamentId, "pause", hostToken);
+  }
+
+  /** `POST /api/tournaments/{id}/resume`: the tables go on. */
+  resumeTournament(tournamentId, hostToken) {
+    return this.#host(tournamentId, "resume", hostToken);
+  }
+
+  /** `POST /api/tournaments/{id}/reseat`: two players of this round change tables. */
+  reseat(tournamentId, playerId, withPlayerId, hostToken) {
+    return this.#host(tournamentId, "reseat", hostToken, { playerId, withPlayerId });
+  }
+
+  /** `POST /api/tournaments/{id}/players/{playerId}/disqualify`, with the public reason. */
+  disqualify(tournamentId, playerId, reason, hostToken) {
+    return this.#host(tournamentId, `players/${enc(playerId)}/disqualify`, hostToken, { reason });
+  }
+
+  /** `POST /api/tournaments/{id}/players/{playerId}/reinstate`: a withdrawn player plays
+   * again from the next round. */
+  reinstate(tournamentId, playerId, hostToken) {
+    return this.#host(tournamentId, `players/${enc(playerId)}/reinstate`, hostToken);
+  }
+
+  /** `PUT /api/tournaments/{id}/tables/{tableId}/result`: replace a table's result,
+   * `{result: [{playerId, place, leftInHand, dealsWon}], reason}`. */
+  correctResult(tournamentId, tableId, correction, hostToken) {
+    const path = `/api/tournaments/${enc(tournamentId)}/tables/${enc(tableId)}/result`;
+    return this.request("PUT", path, { body: correction, token: hostToken });
+  }
+
+  /** `POST /api/tournaments/{id}/end`: end now; the standings are final. */
+  endTournament(tournamentId, hostToken) {
+    return this.#host(tournamentId, "end", hostToken);
+  }
+
+  #host(tournamentId, action, hostToken, body) {
+    return this.request("POST", `/api/tournaments/${enc(tournamentId)}/${action}`, { body, token: hostToken });
   }
 
   // ---- accounts and ratings ---------------------------------------------------------

@@ -85,6 +85,64 @@ export interface JoinedSeat {
   playerId: string;
 }
 
+/** What `changeSettings` may change (host only, outside a match). */
+export type RoomSettings = Partial<
+  Pick<
+    CreateRoom,
+    "name" | "rules" | "seats" | "private" | "spectators" | "nextDealDelay" | "fairRaces" | "turnSeconds" | "timeBank" | "absentAfter"
+  >
+>;
+
+/** `GET /api/rules`: every option and preset, and the lists the server decides. */
+export interface RuleCatalogue {
+  options: { name: string; kind: string; default: unknown; group?: string; help?: string; [key: string]: unknown }[];
+  presets: Record<string, Record<string, unknown>>;
+  presetFacts: Record<string, Record<string, unknown>>;
+  ratingPools: Partial<Record<Pool, string[]>>;
+  botLevels: ("easy" | "normal" | "hard")[];
+  matchEndOptions: string[];
+}
+
+/** `GET /api/cards`: every deck's card codes, and the cards rule options add. */
+export interface CardTable {
+  colors: Record<string, string>;
+  sideColors: Record<string, string[]>;
+  decks: {
+    name: string;
+    help: string;
+    size: number;
+    cards: CardFace[];
+    /** UNO Flip: the light and the dark faces (null for the other decks). */
+    light: CardFace[] | null;
+    dark: CardFace[] | null;
+  }[];
+  /** Cards a rule option adds (`option`: the option whose value is the number added). */
+  extras: (Omit<CardFace, "count"> & { option: string })[];
+}
+
+/** One card face: `color` is null for a wild. */
+export interface CardFace {
+  code: string;
+  name: string;
+  color: string | null;
+  rank: string;
+  wild: boolean;
+  count: number;
+}
+
+/** `GET /api/drinks`: the beverage table a sip is measured against. */
+export interface Drinks {
+  beverages: Record<string, any>[];
+  shot: { volumeCl: number; abv: number };
+  lowStrength: string;
+}
+
+/** A table's corrected result (`correctResult`), with the reason the audit log shows. */
+export interface Correction {
+  result: { playerId: string; place: number; leftInHand?: number; dealsWon?: number }[];
+  reason: string;
+}
+
 export interface CreateTournament {
   name: string;
   rules?: Rules;
@@ -111,6 +169,27 @@ export interface Tournament {
   tournamentId: string;
   name: string;
   status: "registration" | "running" | "over";
+  /** The round playing or last played (0 before the start), of `rounds`. */
+  round: number;
+  rounds: number;
+  checkIn: boolean;
+  paused: boolean;
+  /** The host's account, when a signed-in host made it. */
+  hostAccount: string | null;
+  players: { playerId: string; name: string; status: string; checkedIn: boolean; [key: string]: unknown }[];
+  roundLog: { number: number; done: boolean; tables: TournamentTable[]; [key: string]: unknown }[];
+  /** The host's actions and the withdrawals, each `{at, action, ...}`. */
+  audit: { at: number; action: string; [key: string]: unknown }[];
+  [key: string]: unknown;
+}
+
+export interface TournamentTable {
+  tableId: string;
+  number: number;
+  roomId: string;
+  players: string[];
+  started: boolean;
+  result: Record<string, unknown>[] | null;
   [key: string]: unknown;
 }
 
@@ -346,7 +425,20 @@ export declare class UnoClient {
   leaveRoom(roomId: string, token: string): Promise<null>;
   addBot(roomId: string, level: "easy" | "normal" | "hard", hostToken: string): Promise<{ seat: number }>;
   roomEvents(roomId: string, token?: string | null): Promise<{ seq: number; events: Event[] }>;
-  createTournament(settings: CreateTournament): Promise<{ tournamentId: string; hostToken: string }>;
+  roomByCode(code: string): Promise<RoomSummary>;
+  changeSettings(roomId: string, changes: RoomSettings, hostToken: string): Promise<RoomSummary>;
+  kick(roomId: string, seat: number, hostToken: string): Promise<null>;
+  muteSeat(roomId: string, seat: number, muted: boolean, hostToken: string): Promise<null>;
+  backToSeat(roomId: string, token: string): Promise<null>;
+  claimWin(roomId: string, token: string): Promise<null>;
+  rules(): Promise<RuleCatalogue>;
+  cards(): Promise<CardTable>;
+  drinks(): Promise<Drinks>;
+  listTournaments(): Promise<Tournament[]>;
+  createTournament(
+    settings: CreateTournament,
+    accountToken?: string | null,
+  ): Promise<{ tournamentId: string; hostToken: string }>;
   joinTournament(
     tournamentId: string,
     body: { name: string; seed?: number },
@@ -358,6 +450,18 @@ export declare class UnoClient {
   ): Promise<{ round: number; tableId: string; roomId: string; seat: number; token: string; startAt: number }>;
   getTournament(tournamentId: string): Promise<Tournament>;
   standings(tournamentId: string): Promise<{ tieBreaks: string[]; rows: StandingsRow[] }>;
+  checkIn(tournamentId: string, token: string): Promise<Tournament>;
+  withdraw(tournamentId: string, token: string): Promise<Tournament>;
+  openCheckIn(tournamentId: string, hostToken: string): Promise<Tournament>;
+  startTournament(tournamentId: string, hostToken: string): Promise<Tournament>;
+  nextRound(tournamentId: string, round: number | null | undefined, hostToken: string): Promise<Tournament>;
+  pauseTournament(tournamentId: string, hostToken: string): Promise<Tournament>;
+  resumeTournament(tournamentId: string, hostToken: string): Promise<Tournament>;
+  reseat(tournamentId: string, playerId: string, withPlayerId: string, hostToken: string): Promise<Tournament>;
+  disqualify(tournamentId: string, playerId: string, reason: string, hostToken: string): Promise<Tournament>;
+  reinstate(tournamentId: string, playerId: string, hostToken: string): Promise<Tournament>;
+  correctResult(tournamentId: string, tableId: string, correction: Correction, hostToken: string): Promise<Tournament>;
+  endTournament(tournamentId: string, hostToken: string): Promise<Tournament>;
   signUp(name: string, password: string): Promise<Account>;
   signIn(name: string, password: string): Promise<Account>;
   signOut(token: string): Promise<null>;

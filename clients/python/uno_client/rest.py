@@ -188,6 +188,40 @@ class UnoServer:
         ``token`` shows its own draws)."""
         return await self._get(f"/api/rooms/{_path(room_id)}/events", token)
 
+    async def room_by_code(self, code: str) -> dict[str, Any]:
+        """``GET /api/rooms/code/{code}``: the room that has this join code, as
+        :meth:`get_room` shows it (whether its match has begun, before joining)."""
+        return await self._get(f"/api/rooms/code/{_path(code)}")
+
+    async def change_settings(self, room: Room, **changes: Any) -> dict[str, Any]:
+        """``PATCH /api/rooms/{roomId}`` (host, outside a match): change ``name``,
+        ``rules``, ``seats``, ``private``, ``spectators`` or a timer; the room."""
+        path = f"/api/rooms/{_path(room.room_id)}"
+        found: dict[str, Any] = await self.request("PATCH", path, room.host_token, json=changes)
+        return found
+
+    async def kick(self, room: Room, seat: int) -> None:
+        """``POST /api/rooms/{roomId}/kick`` (host): the seat's player leaves and their
+        name is banned from the room."""
+        path = f"/api/rooms/{_path(room.room_id)}/kick"
+        await self.request("POST", path, room.host_token, json={"seat": seat})
+
+    async def mute_seat(self, room: Room, seat: int, muted: bool = True) -> None:
+        """``POST /api/rooms/{roomId}/mute`` (host, any time): mute (``muted=False``:
+        unmute) the seat's chat and reactions."""
+        path = f"/api/rooms/{_path(room.room_id)}/mute"
+        await self.request("POST", path, room.host_token, json={"seat": seat, "muted": muted})
+
+    async def back_to_seat(self, seat: Seat) -> None:
+        """``POST /api/rooms/{roomId}/back``: "I'm back", the autopilot gives the away
+        seat back (``not_away`` when it is not away)."""
+        await self.request("POST", f"/api/rooms/{_path(seat.room_id)}/back", seat.token)
+
+    async def claim_win(self, seat: Seat) -> None:
+        """``POST /api/rooms/{roomId}/claim``: two seats, the other away or left; the
+        match ends with this seat its winner."""
+        await self.request("POST", f"/api/rooms/{_path(seat.room_id)}/claim", seat.token)
+
     def session(self, seat: Seat | None, room_id: str | None = None) -> Any:
         """A :class:`~uno_client.RoomSession` for ``seat`` (None: a spectator of room_id)."""
         from uno_client.session import RoomSession
@@ -196,12 +230,31 @@ class UnoServer:
         assert target is not None
         return RoomSession(self.ws_base, target, seat.token if seat else None)
 
+    # ---- reference --------------------------------------------------------------------
+
+    async def rules(self) -> dict[str, Any]:
+        """``GET /api/rules``: every rule option and preset, and the lists the server
+        decides (``ratingPools``, ``botLevels``, ``matchEndOptions``)."""
+        return await self._get("/api/rules")
+
+    async def cards(self) -> dict[str, Any]:
+        """``GET /api/cards``: every deck's card codes with colour, rank, name and count."""
+        return await self._get("/api/cards")
+
+    async def drinks(self) -> dict[str, Any]:
+        """``GET /api/drinks``: the beverage table of the drinking rules."""
+        return await self._get("/api/drinks")
+
     # ---- tournaments ----------------------------------------------------------------
 
-    async def create_tournament(self, name: str, **settings: Any) -> Tournament:
+    async def create_tournament(
+        self, name: str, account_token: str | None = None, **settings: Any
+    ) -> Tournament:
         """``POST /api/tournaments`` (``settings``: ``rounds`` and ``turnSeconds``, which
-        it needs, and ``rules``, ``tableSize``...)."""
-        data = await self.request("POST", "/api/tournaments", json={"name": name} | settings)
+        it needs, and ``rules``, ``tableSize``...). With an account's token the account
+        hosts it too: its token works as the host token."""
+        body = {"name": name} | settings
+        data = await self.request("POST", "/api/tournaments", account_token, json=body)
         return Tournament(data["tournamentId"], data["hostToken"])
 
     async def list_tournaments(self) -> list[dict[str, Any]]:
@@ -246,11 +299,68 @@ class UnoServer:
         data = await self._get(path, entrant.token)
         return Seat(data["roomId"], data["seat"], data["token"], entrant.player_id)
 
-    async def host_tournament(
+    # ---- a tournament's host console: each with its host token, the tournament after --
+
+    async def open_check_in(self, tournament: Tournament) -> dict[str, Any]:
+        """``POST /api/tournaments/{id}/check-in/open``: who does not check in is dropped
+        at the start."""
+        return await self._host(tournament, "check-in/open")
+
+    async def start_tournament(self, tournament: Tournament) -> dict[str, Any]:
+        """``POST /api/tournaments/{id}/start``: seat round 1."""
+        return await self._host(tournament, "start")
+
+    async def next_round(self, tournament: Tournament, round: int | None = None) -> dict[str, Any]:
+        """``POST /api/tournaments/{id}/rounds``: seat the next round (``round``: the one
+        meant, so that a second call for it is refused)."""
+        return await self._host(tournament, "rounds", None if round is None else {"round": round})
+
+    async def pause_tournament(self, tournament: Tournament) -> dict[str, Any]:
+        """``POST /api/tournaments/{id}/pause``: every table's clocks stop."""
+        return await self._host(tournament, "pause")
+
+    async def resume_tournament(self, tournament: Tournament) -> dict[str, Any]:
+        """``POST /api/tournaments/{id}/resume``: the tables go on."""
+        return await self._host(tournament, "resume")
+
+    async def reseat(
+        self, tournament: Tournament, player_id: str, with_player_id: str
+    ) -> dict[str, Any]:
+        """``POST /api/tournaments/{id}/reseat``: two players of this round change tables."""
+        body = {"playerId": player_id, "withPlayerId": with_player_id}
+        return await self._host(tournament, "reseat", body)
+
+    async def disqualify(
+        self, tournament: Tournament, player_id: str, reason: str
+    ) -> dict[str, Any]:
+        """``POST /api/tournaments/{id}/players/{playerId}/disqualify``, with the public
+        reason."""
+        action = f"players/{_path(player_id)}/disqualify"
+        return await self._host(tournament, action, {"reason": reason})
+
+    async def reinstate(self, tournament: Tournament, player_id: str) -> dict[str, Any]:
+        """``POST /api/tournaments/{id}/players/{playerId}/reinstate``: a withdrawn player
+        plays again from the next round."""
+        return await self._host(tournament, f"players/{_path(player_id)}/reinstate")
+
+    async def correct_result(
+        self, tournament: Tournament, table_id: str, result: list[dict[str, Any]], reason: str
+    ) -> dict[str, Any]:
+        """``PUT /api/tournaments/{id}/tables/{tableId}/result``: replace a table's result,
+        ``[{playerId, place, leftInHand?, dealsWon?}]``, with the reason the audit log
+        shows."""
+        path = f"/api/tournaments/{_path(tournament.tournament_id, 'tables', table_id, 'result')}"
+        body = {"result": result, "reason": reason}
+        found: dict[str, Any] = await self.request("PUT", path, tournament.host_token, json=body)
+        return found
+
+    async def end_tournament(self, tournament: Tournament) -> dict[str, Any]:
+        """``POST /api/tournaments/{id}/end``: end now; the standings are final."""
+        return await self._host(tournament, "end")
+
+    async def _host(
         self, tournament: Tournament, action: str, body: dict[str, Any] | None = None
     ) -> dict[str, Any]:
-        """A host action, ``POST /api/tournaments/{id}/{action}``: ``start``,
-        ``check-in/open``, ``rounds``, ``pause``, ``resume``..."""
         path = f"/api/tournaments/{_path(tournament.tournament_id)}/{action}"
         found: dict[str, Any] = await self.request("POST", path, tournament.host_token, json=body)
         return found
