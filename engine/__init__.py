@@ -21,7 +21,7 @@ from engine.api import (
 )
 from engine.errors import EngineError, IllegalAction, InvalidAction, InvalidRules
 from engine.events import Event, event_for, event_full
-from engine.replay import Step, final_state, replay_log
+from engine.replay import ReplayedEntry, final_state, replay_log
 from engine.rules import PRESETS, Rules, describe_options, rules_from_json, with_options
 from engine.state import State
 from engine.view import view_parts, wire_legal
@@ -38,8 +38,8 @@ __all__ = [
     "InvalidAction",
     "InvalidRules",
     "Rules",
+    "ReplayedEntry",
     "State",
-    "Step",
     "apply",
     "apply_legal",
     "describe_options",
