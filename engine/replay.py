@@ -32,7 +32,9 @@ class ReplayedEntry(NamedTuple, Generic[Entry]):
     events: list[Event]
 
 
-def replay_log(entries: Iterable[Entry], state: GameState | None = None) -> Iterator[ReplayedEntry[Entry]]:
+def replay_log(
+    entries: Iterable[Entry], state: GameState | None = None
+) -> Iterator[ReplayedEntry[Entry]]:
     """Each entry of a deal log in order, from ``state`` (None: from the log's first
     start). A ``start`` entry begins again from its state; an ``action`` entry (its wire
     form, parsed here) is applied for its ``seat`` (an action the engine refuses, or a
