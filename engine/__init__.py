@@ -20,7 +20,7 @@ from engine.api import (
     view_for,
 )
 from engine.errors import EngineError, IllegalAction, InvalidAction, InvalidRules
-from engine.events import Event, event_for, event_full
+from engine.events import DealOver, Event, Flip, event_for, event_full, is_deal_over, is_flip
 from engine.replay import ReplayedEntry, final_state, replay_log
 from engine.rules import PRESETS, Rules, describe_options, rules_from_json, with_options
 from engine.state import State
@@ -31,8 +31,10 @@ __all__ = [
     "PRESETS",
     "Action",
     "ActionType",
+    "DealOver",
     "EngineError",
     "Event",
+    "Flip",
     "GameState",
     "IllegalAction",
     "InvalidAction",
@@ -48,6 +50,8 @@ __all__ = [
     "face_up",
     "final_state",
     "hands_of",
+    "is_deal_over",
+    "is_flip",
     "is_out",
     "legal_actions",
     "new_match",
