@@ -24,7 +24,7 @@ from engine.events import DealOver, Event, Flip, event_for, event_full, is_deal_
 from engine.replay import ReplayedEntry, final_state, replay_log
 from engine.rules import PRESETS, Rules, describe_options, rules_from_json, with_options
 from engine.state import State
-from engine.view import view_parts, wire_legal
+from engine.view import SeatPart, Table, TablePlayer, view_parts, wire_legal
 
 __all__ = [
     "ACTION_TYPES",
@@ -41,7 +41,10 @@ __all__ = [
     "InvalidRules",
     "Rules",
     "ReplayedEntry",
+    "SeatPart",
     "State",
+    "Table",
+    "TablePlayer",
     "apply",
     "apply_legal",
     "describe_options",
