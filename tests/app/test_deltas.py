@@ -106,13 +106,34 @@ def test_the_patches_per_audience_make_the_views_the_full_diff_makes(
         streams.handle(command | {"action": action.to_json()}, n)
 
 
-def test_seats_an_action_left_alone_get_the_public_frame() -> None:
-    streams = Streams(room({}, 4))
-    _seated(streams, 4)
-    machine = streams.machine
-    state = machine.state
+def _plain_play(streams: Streams) -> engine.Action | None:
+    """A number card the turn holder may play, leaving it two cards or more (no UNO to
+    catch): a play that changes the turn holder's and the next seat's parts only."""
+    state = streams.machine.state
+    assert state is not None
     seat = state.turn
-    action = next(a for a in legal_actions(state, seat) if a.to_json()["type"] == "play")
+    if len(state.hands[seat]) < 4:
+        return None
+    plays = [a for a in legal_actions(state, seat) if a.type == "play" and len(a.cards) == 1]
+    return next((a for a in plays if _is_number(a.cards[0])), None)
+
+
+def _is_number(card: str) -> bool:
+    return len(card) == 2 and card[0] in "RGBY" and card[1].isdigit()
+
+
+def test_seats_an_action_left_alone_get_the_public_frame() -> None:
+    # The deal is shuffled by the room's own secret: deal again until the first player
+    # holds a plain play.
+    for _ in range(100):
+        streams = Streams(room({}, 4))
+        _seated(streams, 4)
+        action = _plain_play(streams)
+        if action is not None:
+            break
+    assert action is not None
+    machine = streams.machine
+    seat = machine.state.turn
     before = streams.public_frames
     streams.handle(
         {"k": "action", "pid": pid_at(machine, seat), "ref": "r"} | {"action": action.to_json()}, 1
