@@ -32,7 +32,7 @@ from app.rooms.diff import diff  # noqa: E402
 from app.rooms.doc import new_doc  # noqa: E402
 from app.rooms.machine import RoomMachine  # noqa: E402
 from app.rooms.step import Step  # noqa: E402
-from app.rooms.views import audiences, build_parts, build_views  # noqa: E402
+from app.rooms.views import Parts, audiences, build_parts, build_views  # noqa: E402
 from app.wire.messages import PatchMessage  # noqa: E402
 
 Frame = tuple[dict[str, Any], Any, int, Step]  # the room's doc, state, seq, step
@@ -97,7 +97,7 @@ def whole_views(frames: list[Frame]) -> int:
 def per_audience(frames: list[Frame]) -> int:
     """The public delta once, a private delta per audience; the bytes published."""
     published = 0
-    before: deltas.Parts | None = None
+    before: Parts | None = None
     for doc, state, seq, step in frames:
         after = build_parts(doc, state, audiences(doc), seq, before[1] if before else None)
         if before is not None:

@@ -20,26 +20,31 @@ from engine.api import (
     view_for,
 )
 from engine.errors import EngineError, IllegalAction, InvalidAction, InvalidRules
-from engine.events import Event, event_for, event_full
-from engine.replay import Step, final_state, replay_log
+from engine.events import DealOver, Event, Flip, event_for, event_full, is_deal_over, is_flip
+from engine.replay import ReplayedEntry, final_state, replay_log
 from engine.rules import PRESETS, Rules, describe_options, rules_from_json, with_options
 from engine.state import State
-from engine.view import view_parts, wire_legal
+from engine.view import SeatPart, Table, TablePlayer, view_parts, wire_legal
 
 __all__ = [
     "ACTION_TYPES",
     "PRESETS",
     "Action",
     "ActionType",
+    "DealOver",
     "EngineError",
     "Event",
+    "Flip",
     "GameState",
     "IllegalAction",
     "InvalidAction",
     "InvalidRules",
     "Rules",
+    "ReplayedEntry",
+    "SeatPart",
     "State",
-    "Step",
+    "Table",
+    "TablePlayer",
     "apply",
     "apply_legal",
     "describe_options",
@@ -48,6 +53,8 @@ __all__ = [
     "face_up",
     "final_state",
     "hands_of",
+    "is_deal_over",
+    "is_flip",
     "is_out",
     "legal_actions",
     "new_match",

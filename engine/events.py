@@ -7,9 +7,38 @@ the hand a challenge showed it) sits under ``private``, and ``to`` names that se
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict, TypeGuard
 
+# Some fifty kinds, each a dict literal where its rule happens, read by the bots and sent to
+# clients as they are (their wire shapes: app/wire/content.py): only the kinds the app
+# itself reads are declared below, and a reader asks for one with its guard.
 Event = dict[str, Any]
+
+
+class DealOver(TypedDict):
+    """A deal ended. ``winner``: the seat that went out (None: first place shared); UNO
+    Bottle's deals end on a drink and name none. (Each game adds its scores.)"""
+
+    type: Literal["dealOver"]
+    winner: NotRequired[int | None]
+
+
+class Flip(TypedDict):
+    """UNO Flip: every card turned over by ``seat``; ``side`` is now up, ``top`` the
+    discard's top card."""
+
+    type: Literal["flip"]
+    seat: int
+    side: Literal["light", "dark"]
+    top: str
+
+
+def is_deal_over(event: Event) -> TypeGuard[DealOver]:
+    return event.get("type") == "dealOver"
+
+
+def is_flip(event: Event) -> TypeGuard[Flip]:
+    return event.get("type") == "flip"
 
 
 def event_for(event: Event, viewer: int | None) -> Event:

@@ -22,7 +22,7 @@ from engine.game_state import GameState
 Entry = TypeVar("Entry", bound=Mapping[str, Any])
 
 
-class Step(NamedTuple, Generic[Entry]):
+class ReplayedEntry(NamedTuple, Generic[Entry]):
     """One entry replayed: the state it found (None before any start), the state it left
     and the events it made (none for a start or an entry without an action)."""
 
@@ -32,7 +32,9 @@ class Step(NamedTuple, Generic[Entry]):
     events: list[Event]
 
 
-def replay_log(entries: Iterable[Entry], state: GameState | None = None) -> Iterator[Step[Entry]]:
+def replay_log(
+    entries: Iterable[Entry], state: GameState | None = None
+) -> Iterator[ReplayedEntry[Entry]]:
     """Each entry of a deal log in order, from ``state`` (None: from the log's first
     start). A ``start`` entry begins again from its state; an ``action`` entry (its wire
     form, parsed here) is applied for its ``seat`` (an action the engine refuses, or a
@@ -45,7 +47,7 @@ def replay_log(entries: Iterable[Entry], state: GameState | None = None) -> Iter
             state = state_from_json(entry["start"])
         elif state is not None and "action" in entry:
             state, events = apply(state, entry["seat"], parse_action(entry["action"]))
-        yield Step(entry, before, state, events)
+        yield ReplayedEntry(entry, before, state, events)
 
 
 def final_state(

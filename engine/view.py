@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.actions import Action
 from engine.draft import offer
@@ -16,6 +16,62 @@ from engine.placings import place_of
 from engine.state import State
 from engine.teams import team_view
 
+# The shapes of a view of UNO's own (shedding) games, as readers take them. UNO Rommy's and
+# Bottle UNO's views are whole dicts of their own (engine/variants), not split in parts;
+# every game's view as clients get it is schematized in app/wire/content.py.
+
+
+class TablePlayer(TypedDict):
+    seat: int
+    cards: int  # how many it holds
+    score: int  # its match total
+    out: bool  # knocked out of the match
+    place: int | None  # placings: its place this deal, once it has one
+
+
+class Table(TypedDict):
+    """What every seat (and a spectator) sees alike of a shedding game."""
+
+    players: list[TablePlayer]
+    top: str | None
+    color: str | None
+    turn: int
+    direction: int
+    drawPile: int
+    pendingDraw: int
+    pendingKind: str | None
+    phase: str
+    rules: dict[str, Any]
+    deal: int
+    dealer: int
+    unoExposed: int | None
+    unoCalled: list[int]
+    dealScores: list[int] | None
+    totals: list[int]
+    winner: int | None
+    matchOver: bool
+    reveal: list[list[str]] | None
+    shownHands: list[list[str] | None] | None
+    teams: dict[str, list[int]] | None
+    moves: int
+    draftPile: int
+    followColor: bool
+    dumpColor: str | None
+    drinks: list[dict[str, Any]] | None
+    side: str
+    seedCommitment: str
+    seed: str | None
+
+
+class SeatPart(TypedDict):
+    """What one seat alone sees of a shedding game (a spectator: no hand, nothing to do)."""
+
+    you: int | None
+    hand: list[str]
+    legal: list[dict[str, Any]]  # wire_legal's entries: each action kind has its fields
+    drawn: str | None
+    offer: str | None
+
 
 def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``state`` for ``seat`` (None: a spectator, who sees no hand).
@@ -23,24 +79,24 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
     While a deal is on no other seat's cards are in it; after the deal ``reveal`` lists
     every hand.
     """
-    table, (part,) = view_parts(state, [seat])
-    return part | table
+    split = view_parts(state, [seat])
+    if split is None:
+        return other_game(state).view_for(state, seat)
+    table, (part,) = split
+    return {**part, **table}
 
 
-def view_parts(
-    state: GameState, seats: list[int | None]
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def view_parts(state: GameState, seats: list[int | None]) -> tuple[Table, list[SeatPart]] | None:
     """The views of ``seats`` in two parts: the table, what every seat (and a spectator)
     sees alike, built once; and for each seat what it alone sees. A seat's view is its
-    part with the table (:func:`view_for`). A game that does not split its view has an
-    empty table and whole views as parts."""
+    part with the table (:func:`view_for`). None for a game that does not split its view
+    (its views come whole from :func:`view_for`)."""
     if type(state) is not State:
-        view = other_game(state).view_for
-        return {}, [view(state, seat) for seat in seats]
+        return None
     return _table(state), [_seat_part(state, seat) for seat in seats]
 
 
-def _seat_part(state: State, seat: int | None) -> dict[str, Any]:
+def _seat_part(state: State, seat: int | None) -> SeatPart:
     """What ``seat`` alone may see (a spectator: no hand, nothing to do)."""
     is_seat = seat is not None and 0 <= seat < state.players
     mine = seat if is_seat else None
@@ -53,7 +109,7 @@ def _seat_part(state: State, seat: int | None) -> dict[str, Any]:
     }
 
 
-def _table(state: State) -> dict[str, Any]:
+def _table(state: State) -> Table:
     """What every seat (and a spectator) sees alike."""
     over = state.phase in ("dealOver", "matchOver")
     return {

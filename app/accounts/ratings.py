@@ -16,22 +16,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from openskill.models import PlackettLuce
 
-POOLS = ("classic", "duo", "flip", "party")
+Pool = Literal["classic", "duo", "flip", "party"]
+POOLS: tuple[Pool, ...] = get_args(Pool)
 PROVISIONAL_GAMES = 20
 # Shown value = BASE + SCALE * (mu - MU): a newcomer shows 1500; one sigma of a newcomer's
 # uncertainty is about 333 points.
 BASE, SCALE = 1500, 40.0
 MU, SIGMA = 25.0, 25.0 / 3.0
 
-_POOL_OF_PRESET = {"duo": "duo", "flip": "flip", "rommy": "party", "bottle": "party"}
+_POOL_OF_PRESET: dict[str, Pool] = {
+    "duo": "duo",
+    "flip": "flip",
+    "rommy": "party",
+    "bottle": "party",
+}
 _model = PlackettLuce(mu=MU, sigma=SIGMA)
 
 
-def pool_of(rules: Mapping[str, Any]) -> str:
+def pool_of(rules: Mapping[str, Any]) -> Pool:
     """The pool of a room's rules (wire form): its preset's family."""
     return _POOL_OF_PRESET.get(str(rules.get("preset", "classic")), "classic")
 

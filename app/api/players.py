@@ -3,22 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
 from app.accounts.account_names import name_key
-from app.accounts.ratings import POOLS
+from app.accounts.ratings import Pool
 from app.api.errors import ErrorRoute, responses
 from app.api.text import ID_MAX, ID_PATTERN
 from app.deps import Db
 from app.errors import RoomError
 
 router = APIRouter(prefix="/api", tags=["players"], route_class=ErrorRoute)
-
-Pool = Literal["classic", "duo", "flip", "party"]
-assert set(Pool.__args__) == set(POOLS)  # type: ignore[attr-defined]
 
 
 class RatingOut(BaseModel):

@@ -5,12 +5,12 @@ open rooms, as its lobby rooms do (app.api.rooms)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.accounts.ratings import NEWCOMER
+from app.accounts.ratings import NEWCOMER, Pool
 from app.api.errors import ErrorRoute, responses
 from app.api.text import ID_MAX, ID_PATTERN, NAME_PATTERN
 from app.deps import AppSettings, ClientAddress, CurrentAccount, Db, Lobbies, QuickplayQueue, Rooms
@@ -24,7 +24,7 @@ router = APIRouter(prefix="/api/quickplay", tags=["quick play"], route_class=Err
 
 class Join(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    pool: Literal["classic", "duo", "flip", "party"] = "classic"
+    pool: Pool = "classic"
     name: Annotated[str, Field(min_length=1, max_length=40, pattern=NAME_PATTERN)] | None = Field(
         default=None,
         description="a guest's name (an account plays under its own); without one, the"

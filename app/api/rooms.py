@@ -34,6 +34,7 @@ from app.rooms.doc import new_doc, player_by_token, summary
 from app.rooms.eventlog import deal_events
 from app.rooms.seat_counts import check_seats
 from app.wire.summary import RoomSummary
+from engine.bots import RoomLevel
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -461,7 +462,7 @@ async def claim_win(room_id: RoomId, rooms: Rooms, seat: RoomSeat) -> Response:
 
 class AddBot(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    level: Literal["easy", "normal", "hard"] = Field(
+    level: RoomLevel = Field(
         default="normal",
         description="easy: first legal card; normal: the autopilot's policy; hard: decides"
         " by simulation",

@@ -19,12 +19,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from app.accounts.ratings import Pool
 from app.names import name_key
 
 GAP_START, GAP_STEP, WIDEN_MS = 100, 50, 5000
 LAST_SEAT_MS = 5000
-TABLE_SIZE = {"classic": 4, "duo": 2, "flip": 4, "party": 4}
-POOL_RULES = {
+# Keyed by every pool and only those (tests/app/test_quickplay_tables.py).
+TABLE_SIZE: dict[Pool, int] = {"classic": 4, "duo": 2, "flip": 4, "party": 4}
+POOL_RULES: dict[Pool, dict[str, str]] = {
     "classic": {"preset": "classic", "matchMode": "oneAndDone"},
     "duo": {"preset": "duo", "matchMode": "oneAndDone"},
     "flip": {"preset": "flip", "matchMode": "oneAndDone"},
@@ -42,12 +44,12 @@ def gap(waited_ms: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Proposal:
-    pool: str
+    pool: Pool
     tickets: list[Ticket]  # seat order
     bots: int
 
 
-def _waiting(tickets: list[Ticket], pool: str) -> list[Ticket]:
+def _waiting(tickets: list[Ticket], pool: Pool) -> list[Ticket]:
     return sorted(
         (t for t in tickets if t["pool"] == pool and t["state"] == "queued"),
         key=lambda t: (t["at"], t["ticket"]),
@@ -83,7 +85,7 @@ def _table(
 
 
 def _tables(
-    tickets: list[Ticket], pool: str, now: int, seated: Callable[[list[Ticket]], bool]
+    tickets: list[Ticket], pool: Pool, now: int, seated: Callable[[list[Ticket]], bool]
 ) -> None:
     """Offer the pool's tables in the making to ``seated``, oldest first; a table it
     seats (answers True) takes its tickets from the later ones."""
@@ -114,7 +116,7 @@ def form(tickets: list[Ticket], now_ms: int, fill_ms: int) -> list[Proposal]:
     out: list[Proposal] = []
     for pool, size in TABLE_SIZE.items():
 
-        def seated(table: list[Ticket], pool: str = pool, size: int = size) -> bool:
+        def seated(table: list[Ticket], pool: Pool = pool, size: int = size) -> bool:
             if fill_in_ms(table, size, now_ms, fill_ms) > 0:
                 return False
             out.append(Proposal(pool, table, size - len(table)))

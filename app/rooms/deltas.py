@@ -23,8 +23,7 @@ import orjson
 
 import engine
 from app.rooms.diff import diff
-
-Parts = tuple[dict[str, dict[str, Any]], dict[str, Any]]  # (each audience's own, shared)
+from app.rooms.views import Parts
 
 
 def patches(
@@ -54,9 +53,9 @@ def patches(
         if old is None:
             # A new audience (a seat just taken) has no previous view to patch: its
             # sockets, if any, resync from a snapshot.
-            ops = orjson.dumps([{"op": "replace", "path": "", "value": part | shared}])[1:-1]
+            ops = orjson.dumps([{"op": "replace", "path": "", "value": {**part, **shared}}])[1:-1]
         elif not by_parts:
-            ops = orjson.dumps(diff(old | old_shared, part | shared))[1:-1]
+            ops = orjson.dumps(diff({**old, **old_shared}, {**part, **shared}))[1:-1]
         else:
             own = diff(old, part)
             if not own and same_events:

@@ -19,6 +19,7 @@ of every view; a changed value's own type is compared wherever the diff looks.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 _POINTERS: dict[str, str] = {}
@@ -45,7 +46,7 @@ def _differ(before: Any, value: Any) -> bool:
     return before is not value and (type(before) is not type(value) or before != value)
 
 
-def diff(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+def diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Operations that turn ``old`` into ``new`` (both JSON objects)."""
     ops: list[dict[str, Any]] = []
     if len(old) != len(new) or old.keys() != new.keys():

@@ -44,6 +44,6 @@ def deal_events(deal_log: list[dict[str, Any]], seat: int | None) -> list[dict[s
             if face is not None:
                 item["faceUp"] = face
             out.append(item)
-            if event.get("type") == "flip" and isinstance(event.get("side"), str):
+            if engine.is_flip(event):
                 face = event["side"]
     return out

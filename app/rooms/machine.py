@@ -493,7 +493,7 @@ class RoomMachine:
         if after.phase in _DEAL_OVER and before.phase not in _DEAL_OVER:
             step.deal_end = self._deal_end(after)
             self.doc["dealOverAt"] = now_ms
-            dealt = next((e for e in events if e.get("type") == "dealOver"), None)
+            dealt = next(filter(engine.is_deal_over, events), None)
             self._tally(after, None if dealt is None else dealt.get("winner"))
             end = step.deal_end
             self.doc.setdefault("deals", []).append(

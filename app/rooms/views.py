@@ -6,6 +6,7 @@ player id, not seat, because seats are renumbered when a match starts.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import engine
@@ -20,6 +21,8 @@ from app.rooms.doc import (
 from app.rooms.shuffle_proof import shuffle_view
 
 SPECTATOR = "*"
+# A change's views in parts: each audience's own (by audience), and the part all share.
+Parts = tuple[dict[str, Mapping[str, Any]], dict[str, Any]]
 
 
 def room_info(doc: dict[str, Any]) -> dict[str, Any]:
@@ -78,7 +81,7 @@ def build_views(
     """The view of each of ``audiences`` of the room at ``seq``, and the parts they share
     (see :func:`build_parts`): each view is its audience's own part with the shared one."""
     parts, shared = build_parts(doc, state, audiences, seq, previous)
-    return {audience: part | shared for audience, part in parts.items()}, shared
+    return {audience: {**part, **shared} for audience, part in parts.items()}, shared
 
 
 def build_parts(
@@ -87,7 +90,7 @@ def build_parts(
     audiences: list[str],
     seq: int,
     previous: dict[str, Any] | None = None,
-) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+) -> Parts:
     """Each of ``audiences``' own part of its view of the room at ``seq`` (what it alone
     sees: a hand, ``legal``; no key of the shared part), and the shared part.
 
@@ -97,18 +100,20 @@ def build_parts(
     identity, and each audience's private delta a diff of its own small part
     (app.rooms.deltas).
     """
-    seats = [_seat_of(doc, audience) for audience in audiences]
-    parts: list[dict[str, Any]]
-    if state is None:
-        table, parts = _lobby_view(doc), [{"you": seat} for seat in seats]
-    else:
-        table, parts = engine.view_parts(state, seats)
-    if not parts:
+    if not audiences:
         return {}, {}
-    shared = dict(table)
-    if state is not None:
-        # (A game that does not split its view: every seat's players are the same.)
-        shared["players"] = _named_players(doc, (table or parts[0])["players"])
+    seats = [_seat_of(doc, audience) for audience in audiences]
+    parts: Sequence[Mapping[str, Any]]
+    if state is None:
+        shared, parts = _lobby_view(doc), [{"you": seat} for seat in seats]
+    elif (split := engine.view_parts(state, seats)) is not None:
+        table, parts = split
+        shared = dict(table)
+        shared["players"] = _named_players(doc, table["players"])
+    else:
+        # A game that does not split its view: whole views, the same players in each.
+        parts = [engine.view_for(state, seat) for seat in seats]
+        shared = {"players": _named_players(doc, parts[0]["players"])}
     # A paused table (a tournament's host paused it) shows no running deadline.
     clock = None if doc.get("pausedAt") else doc.get("clock")
     # The current decision's deadline (server ms) and whose it is, for the countdown.
@@ -134,7 +139,7 @@ def build_parts(
                 shared[key] = old
     if over:
         shared.pop("legal", None)  # nothing to do on a table that is over, for anyone
-    own: dict[str, dict[str, Any]] = {}
+    own: dict[str, Mapping[str, Any]] = {}
     for audience, part in zip(audiences, parts, strict=True):
         if not shared.keys().isdisjoint(part):
             # A game that does not split its view: the shared value is the one shown.
@@ -159,7 +164,9 @@ def _bank_from(clock: dict[str, Any]) -> int | None:
     return int(clock["start"]) + int(clock["turn"])
 
 
-def _named_players(doc: dict[str, Any], entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _named_players(
+    doc: dict[str, Any], entries: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
     players = []
     for entry in entries:
         who = player_by_seat(doc, entry["seat"])

@@ -24,6 +24,7 @@ import collections
 import dataclasses
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 import orjson
@@ -137,7 +138,7 @@ class RoomWriter:
         self._machine: RoomMachine | None = None
         # Every audience's own part of its view as of the last change, and the part all
         # share (app.rooms.views.build_parts): what the next change's patches start from.
-        self._parts: dict[str, dict[str, Any]] = {}
+        self._parts: dict[str, Mapping[str, Any]] = {}
         self._shared: dict[str, Any] = {}
         self._listed: bool | None = None
         self._watched: bool | None = None
@@ -558,7 +559,7 @@ class RoomWriter:
         batch never loses its room), else 0 (one Redis call less per commit)."""
         return self._ttl_ms if time.monotonic() - self._renewed > self._ttl_ms / 3000 else 0
 
-    async def _reload(self, parts: dict[str, dict[str, Any]], shared: dict[str, Any]) -> None:
+    async def _reload(self, parts: dict[str, Mapping[str, Any]], shared: dict[str, Any]) -> None:
         """Back to the room as committed, with the views the sockets hold (their parts):
         the machine may be half-changed by a command that failed or was not committed."""
         record = await self._store.load(self.room_id)

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from engine.bots import RoomLevel
 from engine.rules import OPTIONS
 
 
@@ -167,7 +168,7 @@ class Player(Closed):
     name: str | None = Field(default=None, description="null for a seat nobody holds")
     connected: bool | None = Field(default=None, description="some socket of the seat is open")
     away: bool | None = Field(default=None, description="the autopilot plays the seat meanwhile")
-    bot: Literal["easy", "normal", "hard"] | None = Field(
+    bot: RoomLevel | None = Field(
         default=None, description="a seat the room plays: the bot's level"
     )
     left: bool | None = Field(
@@ -479,7 +480,7 @@ EVENT_MODELS: tuple[type[Closed], ...] = (
         "A player (or a bot: its level) took a seat.",
         seat=_seat,
         name=(str, ...),
-        bot=(Literal["easy", "normal", "hard"] | None, None),
+        bot=(RoomLevel | None, None),
     ),
     _event(
         "leave",

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, get_args
 
 from engine.actions import Action
 from engine.bots.easy import choose_easy
@@ -36,11 +36,22 @@ from engine.bots.party import choose_bottle, choose_rommy
 from engine.bots.reading import stamped
 from engine.errors import InvalidAction
 
-LEVELS: tuple[str, ...] = ("easy", "normal", "hard", "ismcts")
-# The levels a room seats (ismcts is the hard bot searched another way, for the bench).
-ROOM_LEVELS: tuple[str, ...] = LEVELS[:3]
+# The levels a room seats; LEVELS adds ismcts, the hard bot searched another way, for the
+# bench.
+RoomLevel = Literal["easy", "normal", "hard"]
+ROOM_LEVELS: tuple[RoomLevel, ...] = get_args(RoomLevel)
+LEVELS: tuple[str, ...] = (*ROOM_LEVELS, "ismcts")
 
-__all__ = ["LEVELS", "ROOM_LEVELS", "Memory", "at_start", "choose", "choose_action", "replay"]
+__all__ = [
+    "LEVELS",
+    "ROOM_LEVELS",
+    "Memory",
+    "RoomLevel",
+    "at_start",
+    "choose",
+    "choose_action",
+    "replay",
+]
 
 
 def choose(

@@ -50,6 +50,15 @@ async def fast_server(store_kind: str, tmp_path: Any) -> AsyncIterator[Server]:
         yield live
 
 
+@pytest.fixture
+async def quick(store_kind: str, tmp_path: Any) -> AsyncIterator[Server]:
+    """A server whose bots and timer polls are quick, so that tests wait little."""
+    async with running_server(
+        store_kind, tmp_path, bot_delay_ms=30, timer_poll_seconds=0.1, rate_per_second=1000.0
+    ) as live:
+        yield live
+
+
 @pytest.fixture(scope="session")
 def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OwnCluster]:
     """One local Redis Cluster (3 masters, 3 replicas) for the whole session (per xdist

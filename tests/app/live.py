@@ -309,6 +309,18 @@ async def running_server(
             await drop_prefix(prefix)
 
 
+# Three seats, seat 0 to play on a red 5 (a red and a green card in hand): the seeded
+# rooms' usual position.
+SETUP = {
+    "hands": [["R1", "R2", "G3"], ["G2", "B4", "Y5"], ["B3", "Y7", "G9"]],
+    "discard": ["R5"],
+    "color": "R",
+    "drawPile": ["Y1", "Y2", "Y3", "Y4", "Y6", "Y8"],
+    "turn": 0,
+    "direction": 1,
+}
+
+
 async def seeded_room(
     server: Server, players: int, rules: dict[str, Any], setup: dict[str, Any], **room: Any
 ) -> tuple[str, list[str]]:

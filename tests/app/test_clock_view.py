@@ -4,20 +4,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import Any
-
-import pytest
-from live import Server, running_server
-from test_tables import SETUP, events, seat_room, until
-
-
-@pytest.fixture
-async def quick(store_kind: str, tmp_path: Any) -> AsyncIterator[Server]:
-    async with running_server(
-        store_kind, tmp_path, bot_delay_ms=30, timer_poll_seconds=0.1, rate_per_second=1000.0
-    ) as live:
-        yield live
+from live import SETUP, Server
+from test_tables import events, seat_room, until
 
 
 async def test_the_view_shows_where_the_turn_time_ends_and_the_bank_starts(

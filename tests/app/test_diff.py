@@ -8,6 +8,7 @@ from typing import Any
 import jsonpatch
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from machine_rooms import same_json
 
 import engine
 from app.rooms.diff import diff
@@ -62,24 +63,13 @@ def test_diff_follows_every_view_of_random_games() -> None:
                 views[s] = new
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal as JSON: ``==`` that also tells true from 1."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(map(_same, a, b))
-    return a == b
-
-
 def _retyped_inside(a: Any, b: Any) -> bool:
     """Whether a container of ``a`` equals its counterpart in ``b`` by ``==`` while a value
     inside it changed its JSON type (``[0]`` and ``[false]``): a change no view makes, since
     the schemas fix each path's type, and one the diff does not look for (it would walk
     every unchanged part of every view)."""
     if isinstance(a, (dict, list)) and type(a) is type(b) and a == b:
-        return not _same(a, b)
+        return not same_json(a, b)
     if isinstance(a, dict) and isinstance(b, dict):
         return any(_retyped_inside(a[k], b[k]) for k in a.keys() & b.keys())
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
@@ -91,7 +81,7 @@ def _retyped_inside(a: Any, b: Any) -> bool:
 @settings(max_examples=300, deadline=None)
 def test_diff_is_exact_down_to_the_type_of_each_value(old: dict, new: dict) -> None:
     assume(not any(_retyped_inside(old[k], new[k]) for k in old.keys() & new.keys()))
-    assert _same(jsonpatch.apply_patch(old, diff(old, new)), new)
+    assert same_json(jsonpatch.apply_patch(old, diff(old, new)), new)
 
 
 def test_an_equal_container_whose_value_changed_type_is_the_one_change_left_unseen() -> None:
@@ -118,7 +108,7 @@ def test_diff_turns_each_view_of_a_game_into_the_next(seats: int, rules: dict, s
         state, _ = engine.apply(state, state.turn, rng.choice(actions))
         for s in audiences:
             new = engine.view_for(state, s)
-            assert _same(jsonpatch.apply_patch(views[s], diff(views[s], new)), new)
+            assert same_json(jsonpatch.apply_patch(views[s], diff(views[s], new)), new)
             views[s] = new
 
 

@@ -3,10 +3,8 @@ house-rule presets play to a deal's end over real sockets."""
 
 from __future__ import annotations
 
-from live import Server
-from test_tables import SETUP, events, quick, seat_room, until
-
-__all__ = ["quick"]  # a fixture of test_tables, used here too
+from live import SETUP, Server
+from test_tables import events, seat_room, until
 
 
 async def test_a_misplay_is_refused_and_its_penalty_card_is_a_change_of_its_own(

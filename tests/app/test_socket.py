@@ -8,16 +8,7 @@ from typing import Any
 import orjson
 import pytest
 import websockets
-from live import Server, seeded_room
-
-SETUP = {
-    "hands": [["R1", "R2", "G3"], ["G2", "B4", "Y5"], ["B3", "Y7", "G9"]],
-    "discard": ["R5"],
-    "color": "R",
-    "drawPile": ["Y1", "Y2", "Y3", "Y4", "Y6", "Y8"],
-    "turn": 0,
-    "direction": 1,
-}
+from live import SETUP, Server, seeded_room
 
 
 async def test_snapshot_on_connect_includes_the_connection(server: Server) -> None:

@@ -9,18 +9,9 @@ from typing import Any
 import orjson
 import pytest
 import websockets
-from live import Server, running_server, seeded_room
+from live import SETUP, Server, running_server, seeded_room
 
 import app.ws.endpoint
-
-SETUP = {
-    "hands": [["R1", "R2", "G3"], ["G2", "B4", "Y5"], ["B3", "Y7", "G9"]],
-    "discard": ["R5"],
-    "color": "R",
-    "drawPile": ["Y1", "Y2", "Y3", "Y4", "Y6", "Y8"],
-    "turn": 0,
-    "direction": 1,
-}
 
 
 async def _refused(server: Server, room_id: str, token: str | None = None) -> tuple[Any, int]:

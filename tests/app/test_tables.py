@@ -6,34 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
-import pytest
-from live import Client, Server, running_server
+from live import SETUP, Client, Server, running_server
 from test_full_game import bot_action
 
 from app.rooms import tokens
 from app.rooms.doc import PLAYING, new_doc
 from engine.scenario import initial_state
-
-SETUP = {
-    "hands": [["R1", "R2", "G3"], ["G2", "B4", "Y5"], ["B3", "Y7", "G9"]],
-    "discard": ["R5"],
-    "color": "R",
-    "drawPile": ["Y1", "Y2", "Y3", "Y4", "Y6", "Y8"],
-    "turn": 0,
-    "direction": 1,
-}
-
-
-@pytest.fixture
-async def quick(store_kind: str, tmp_path: Any) -> AsyncIterator[Server]:
-    """A server whose bots and timer polls are quick, so that tests wait little."""
-    async with running_server(
-        store_kind, tmp_path, bot_delay_ms=30, timer_poll_seconds=0.1, rate_per_second=1000.0
-    ) as live:
-        yield live
 
 
 async def seat_room(

@@ -8,8 +8,8 @@ import secrets
 from typing import Any
 
 import pytest
-from live import drop_prefix, running_server
-from test_tables import SETUP, events, seat_room, until
+from live import SETUP, drop_prefix, running_server
+from test_tables import events, seat_room, until
 
 from app.store.base import Commit
 

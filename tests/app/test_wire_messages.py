@@ -10,14 +10,11 @@ from typing import Any
 
 import orjson
 import pytest
+from machine_rooms import room
 from pydantic import BaseModel
 from schema_check import check_server_message
 
-import engine
-from app.rooms import tokens
 from app.rooms.diff import diff
-from app.rooms.doc import new_doc
-from app.rooms.machine import RoomMachine
 from app.rooms.views import build_view
 from app.wire.messages import (
     SERVER_MESSAGES,
@@ -45,18 +42,7 @@ def test_a_builder_takes_its_models_fields(model: type[BaseModel]) -> None:
 
 def _room() -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     """A lobby's view before and after a join, and the join's events."""
-    doc = new_doc(
-        room_id="r1",
-        name="table",
-        code="ABCDEF",
-        private=False,
-        spectators=True,
-        seats=2,
-        rules=engine.rules_from_json({"preset": "classic"}).to_json(),
-        host_hash=tokens.hash_token("host"),
-        now_ms=0,
-    )
-    machine = RoomMachine(doc, 0, [])
+    machine = room({"preset": "classic"}, 2)
     before = build_view(machine.doc, machine.state, "p0", 0)
     step = machine.handle({"k": "join", "pid": "p0", "name": "Ann", "token": "t0"}, 0)
     assert step.result["ok"], step.result
