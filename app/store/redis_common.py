@@ -118,11 +118,12 @@ FORMATS = (1, 2)
 COLD_FIELDS = frozenset(("rules", "shuffle", "deals", "tally"))
 
 
-def split_doc(doc: dict[str, Any]) -> tuple[bytes, bytes, str]:
-    """A document as format 2 stores it: (``doc``, ``cold``, ``cd``)."""
+def split_doc(doc: dict[str, Any]) -> tuple[bytes, bytes]:
+    """A document as format 2 stores it: (``doc``, ``cold``); ``cd`` is
+    :func:`cold_digest` of the latter."""
     hot = {k: v for k, v in doc.items() if k not in COLD_FIELDS}
     cold = orjson.dumps({k: v for k, v in doc.items() if k in COLD_FIELDS})
-    return orjson.dumps(hot), cold, cold_digest(cold)
+    return orjson.dumps(hot), cold
 
 
 def cold_digest(cold: bytes) -> str:
@@ -167,7 +168,8 @@ def room_fields(doc: dict[str, Any], room_format: int = 1) -> dict[str, Any]:
     """The hash of a new room at seq 0, in ``room_format``."""
     fields: dict[str, Any] = {"doc": orjson.dumps(doc), "seq": 0, "log": "0-0"}
     if room_format == 2:
-        fields["doc"], fields["cold"], fields["cd"] = split_doc(doc)
+        fields["doc"], fields["cold"] = split_doc(doc)
+        fields["cd"] = cold_digest(fields["cold"])
         fields["fmt"] = 2
     return fields
 
