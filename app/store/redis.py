@@ -82,6 +82,7 @@ from app.store.redis_common import (
 )
 from app.store.redis_config import CONFIG_KEYS, config_risks, open_client
 from app.store.redis_indexes import DROP_CODE, Indexes
+from app.store.redis_wire import batcher_for
 
 log = logging.getLogger(__name__)
 
@@ -298,7 +299,7 @@ class RedisStore(Indexes, RoomStore):
         self._load = client.register_script(_LOAD)
         self._create_once = client.register_script(CREATE_ONCE)
         self._history = client.register_script(_HISTORY)
-        self._batch = Batcher(client)
+        self._batch = self._batcher(client)
         self._pubsub: PubSub | None = None
         self._listener: asyncio.Task[None] | None = None
         self._confirmed: dict[bytes, asyncio.Event] = {}
@@ -330,6 +331,11 @@ class RedisStore(Indexes, RoomStore):
         except aioredis.ResponseError:
             return None
         return config_risks(reply)
+
+    def _batcher(self, client: Any) -> Batcher:
+        """How the hot path's commands are batched: on the lean wire where the URL allows
+        (app.store.redis_wire; the cluster store: a pipeline per shard)."""
+        return batcher_for(client)
 
     @property
     def commands_sent(self) -> int:
@@ -765,4 +771,5 @@ class RedisStore(Indexes, RoomStore):
     async def close(self) -> None:
         await stop(self._sweeper)
         await stop(self._listener)
+        await self._batch.close()
         await self._redis.aclose()

@@ -61,6 +61,10 @@ class Batcher:
             self._sending.add(task)
             task.add_done_callback(self._sending.discard)
 
+    async def close(self) -> None:
+        """Close what the batcher holds of its own (nothing: its connections are the
+        client's)."""
+
     async def _send(self, queued: Queued) -> None:
         pipe = self._client.pipeline(transaction=False)
         for args, _ in queued:
@@ -90,17 +94,21 @@ async def answer(
             on_failure()
         got = [err] * len(queued)
     for (_, future), reply in zip(queued, got, strict=True):
-        if future.done():  # the caller was cancelled meanwhile
-            continue
-        instead = None if refused is None else refused(reply)
-        if instead is not None:
-            future.set_exception(instead)
-        elif isinstance(reply, OutOfMemoryError):
-            future.set_exception(StoreFull(str(reply)))
-        elif isinstance(reply, Exception):
-            future.set_exception(reply)
-        else:
-            future.set_result(reply)
+        instead = None if refused is None or future.done() else refused(reply)
+        settle(future, reply if instead is None else instead)
+
+
+def settle(future: asyncio.Future[Any], reply: Any) -> None:
+    """Hand a caller its command's reply (an exception: raised to it; Redis out of memory
+    as :class:`StoreFull`), unless the caller was cancelled meanwhile."""
+    if future.done():
+        return
+    if isinstance(reply, OutOfMemoryError):
+        future.set_exception(StoreFull(str(reply)))
+    elif isinstance(reply, Exception):
+        future.set_exception(reply)
+    else:
+        future.set_result(reply)
 
 
 # The room document's stored formats (docs/architecture.md, "The room document's format"):
