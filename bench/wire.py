@@ -8,7 +8,7 @@ machine may be shared: alternating spreads its load over both); the figure is th
 process's CPU time (``time.process_time``) per command, Redis's own CPU not counted.
 
     python bench/wire.py [--redis redis://127.0.0.1:6379/0] [--commands 10000]
-                         [--batch 1] [--rounds 5]
+                         [--batch 1] [--rounds 5] [--uvloop]
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ async def main() -> None:
     parser.add_argument("--commands", type=int, default=10_000)
     parser.add_argument("--batch", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--uvloop", action="store_true")
     options = parser.parse_args()
     client = await open_client(options.redis, 5.0, 64)
     address = address_of(client)
@@ -72,7 +73,10 @@ async def main() -> None:
     for _ in range(options.rounds):
         for name, batcher in batchers.items():
             spent[name].append(await run(batcher, command, options.commands, options.batch))
-    print(f"load average {os.getloadavg()[0]:.2f}; {options.batch} command(s) per loop turn")
+    loop = type(asyncio.get_running_loop()).__module__.split(".")[0]
+    print(
+        f"load average {os.getloadavg()[0]:.2f}; {options.batch} command(s) per loop turn; {loop}"
+    )
     for name, figures in spent.items():
         rounds = ", ".join(f"{f * 1e6:.1f}" for f in figures)
         print(f"{name:9} {min(figures) * 1e6:6.1f} us per command (rounds: {rounds})")
@@ -82,4 +86,9 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    if "--uvloop" in sys.argv:
+        import uvloop
+
+        uvloop.run(main())
+    else:
+        asyncio.run(main())
