@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, cast
 
 import orjson
@@ -44,8 +44,8 @@ class Batcher:
     def call(self, *args: Any) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
+        self._queue(args, future)
         self.sent += 1
-        self._queued.append((args, future))
         if not self._scheduled:
             # call_soon: the flush runs once the callbacks ready now have run, so that the
             # commands they issue join this pipeline.
@@ -53,13 +53,21 @@ class Batcher:
             loop.call_soon(self._flush)
         return future
 
+    def _queue(self, args: tuple[Any, ...], future: asyncio.Future[Any]) -> None:
+        """Add a command to this loop turn's batch."""
+        self._queued.append((args, future))
+
     def _flush(self) -> None:
         self._scheduled = False
         queued, self._queued = self._queued, []
         if queued:
-            task = asyncio.create_task(self._send(queued), name="redis-batch")
-            self._sending.add(task)
-            task.add_done_callback(self._sending.discard)
+            self._spawn(self._send(queued))
+
+    def _spawn(self, sending: Coroutine[Any, Any, None]) -> None:
+        """Send a batch in a task of its own (kept until it ends)."""
+        task = asyncio.create_task(sending, name="redis-batch")
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
 
     async def close(self) -> None:
         """Close what the batcher holds of its own (nothing: its connections are the

@@ -165,18 +165,10 @@ class LeanBatcher(Batcher):
         self._wire: _Wire | None = None
         self._connecting: asyncio.Task[_Wire] | None = None
 
-    def call(self, *args: Any) -> asyncio.Future[Any]:
+    def _queue(self, args: tuple[Any, ...], future: asyncio.Future[Any]) -> None:
         # Packed now: arguments Redis cannot be sent (None, a bool) fail their caller alone.
-        packed = hiredis.pack_command(args)
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        self.sent += 1
-        self._packed.append(packed)
+        self._packed.append(hiredis.pack_command(args))
         self._waiting.append((future, self._callbacks.get(args[0])))
-        if not self._scheduled:
-            self._scheduled = True
-            loop.call_soon(self._flush)
-        return future
 
     def _flush(self) -> None:
         self._scheduled = False
@@ -186,9 +178,7 @@ class LeanBatcher(Batcher):
         if wire is not None and not wire.closed:
             wire.send(packed, waiting)
         elif packed:
-            task = asyncio.create_task(self._send_later(packed, waiting), name="redis-batch")
-            self._sending.add(task)
-            task.add_done_callback(self._sending.discard)
+            self._spawn(self._send_later(packed, waiting))
 
     async def _send_later(
         self, packed: list[bytes], waiting: list[tuple[asyncio.Future[Any], Callback]]

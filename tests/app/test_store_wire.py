@@ -117,6 +117,17 @@ async def _append_and_read(store: RedisStore) -> None:
     assert await store.read_log("r1", "0-0", 10) == [(entry, {"type": "play", "n": 1})]
 
 
+async def _served(url: str, db: int) -> None:
+    """A store at ``url`` has its batches on the lean wire, in database ``db``."""
+    store = await RedisStore.connect(url)
+    try:
+        assert isinstance(store._batch, LeanBatcher)
+        await _append_and_read(store)
+        assert f" db={db} ".encode() in await store._batch.call("CLIENT", "INFO")
+    finally:
+        await store.close()
+
+
 async def test_a_script_redis_forgot_is_loaded_again(tmp_path: Path) -> None:
     with own_redis(tmp_path / "redis") as url:
         store = await RedisStore.connect(url, room_format=2)
@@ -140,15 +151,9 @@ async def test_auth_and_the_database_are_as_the_url_says(tmp_path: Path) -> None
     with own_redis(tmp_path / "redis") as url:
         port = int(url.rsplit(":", 1)[1].split("/")[0])
         redis.Redis(port=port).config_set("requirepass", "s3cret")
-        store = await RedisStore.connect(f"redis://:s3cret@127.0.0.1:{port}/3")
-        try:
-            assert isinstance(store._batch, LeanBatcher)
-            await _append_and_read(store)
-            assert b" db=3 " in await store._batch.call("CLIENT", "INFO")
-        finally:
-            await store.close()
+        await _served(f"redis://:s3cret@127.0.0.1:{port}/3", 3)
         admin = redis.Redis(port=port, password="s3cret", db=3)
-        assert admin.exists(store._key("r1", "log")) == 1
+        assert admin.exists("uno:{r1}:log") == 1
         admin.close()
 
 
@@ -158,10 +163,4 @@ async def test_a_unix_socket_url_is_served(tmp_path: Path) -> None:
         socket = f"{short}/redis.sock"
         options = ("--save", "", "--appendonly", "no", "--unixsocket", socket)
         with own_redis(tmp_path / "redis", *options):
-            store = await RedisStore.connect(f"unix://{socket}?db=2")
-            try:
-                assert isinstance(store._batch, LeanBatcher)
-                await _append_and_read(store)
-                assert b" db=2 " in await store._batch.call("CLIENT", "INFO")
-            finally:
-                await store.close()
+            await _served(f"unix://{socket}?db=2", 2)
