@@ -31,7 +31,8 @@ class Batcher:
     in a pipeline. Many rooms act at once on a busy node, so the appends, log reads and
     commits of all of them that are issued in one loop turn share one round trip. Each
     caller still awaits its own reply; an error reply fails only its own command. How a
-    batch is sent is :meth:`_send`'s (one pipeline here; one per shard on a cluster).
+    batch is sent is :meth:`_send`'s (one pipeline here; one per shard on a cluster; on
+    one Redis, the lean wire of ``app.store.redis_wire`` where the URL allows).
     """
 
     def __init__(self, client: Any) -> None:
