@@ -110,15 +110,24 @@ class _Wire(asyncio.Protocol):
         )
         self._waiting: deque[tuple[asyncio.Future[Any], Callback]] = deque()
         self._transport: asyncio.Transport | None = None
-        self.closed = False
+        self._closed = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self._transport = cast(asyncio.Transport, transport)
 
+    @property
+    def usable(self) -> bool:
+        """Whether a batch written now would reach Redis (a transport closing drops it)."""
+        return not self._closed and self._transport is not None and not self._transport.is_closing()
+
     def send(
         self, packed: list[bytes], waiting: list[tuple[asyncio.Future[Any], Callback]]
     ) -> None:
-        assert self._transport is not None
+        if self._transport is None or not self.usable:  # lost since: no reply would come
+            lost = RedisConnectionError("connection to Redis lost")
+            for future, _ in waiting:
+                settle(future, lost)
+            return
         self._transport.write(b"".join(packed))
         self._waiting.extend(waiting)
 
@@ -141,14 +150,14 @@ class _Wire(asyncio.Protocol):
         self._fail(RedisConnectionError(f"connection to Redis lost: {exc!r}"))
 
     def _fail(self, err: Exception) -> None:
-        self.closed = True
+        self._closed = True
         while self._waiting:
             future, _ = self._waiting.popleft()
             if not future.done():  # its caller may have been cancelled meanwhile
                 future.set_exception(err)
 
     def close(self) -> None:
-        self.closed = True
+        self._closed = True
         if self._transport is not None:
             self._transport.close()
 
@@ -175,7 +184,7 @@ class LeanBatcher(Batcher):
         packed, waiting = self._packed, self._waiting
         self._packed, self._waiting = [], []
         wire = self._wire
-        if wire is not None and not wire.closed:
+        if wire is not None and wire.usable:
             wire.send(packed, waiting)
         elif packed:
             self._spawn(self._send_later(packed, waiting))
@@ -199,7 +208,7 @@ class LeanBatcher(Batcher):
     async def _connected(self) -> _Wire:
         """The live wire, connected now if need be (by one batch for all that wait)."""
         wire = self._wire
-        if wire is not None and not wire.closed:
+        if wire is not None and wire.usable:
             return wire
         if self._connecting is None or self._connecting.done():
             self._connecting = asyncio.create_task(self._connect(), name="redis-wire-connect")
