@@ -123,7 +123,7 @@ class _Wire(asyncio.Protocol):
     def send(
         self, packed: list[bytes], waiting: list[tuple[asyncio.Future[Any], Callback]]
     ) -> None:
-        if self._transport is None or not self.usable:  # lost since: no reply would come
+        if not self.usable or self._transport is None:  # lost since: no reply would come
             lost = RedisConnectionError("connection to Redis lost")
             for future, _ in waiting:
                 settle(future, lost)
@@ -152,9 +152,7 @@ class _Wire(asyncio.Protocol):
     def _fail(self, err: Exception) -> None:
         self._closed = True
         while self._waiting:
-            future, _ = self._waiting.popleft()
-            if not future.done():  # its caller may have been cancelled meanwhile
-                future.set_exception(err)
+            settle(self._waiting.popleft()[0], err)
 
     def close(self) -> None:
         self._closed = True
