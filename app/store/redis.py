@@ -71,6 +71,7 @@ from app.store.redis_common import (
     FORMATS,
     Batcher,
     chunks,
+    cold_digest,
     confirmed,
     connection_of,
     queue_room,
@@ -81,6 +82,7 @@ from app.store.redis_common import (
 )
 from app.store.redis_config import CONFIG_KEYS, config_risks, open_client
 from app.store.redis_indexes import DROP_CODE, Indexes
+from app.store.redis_wire import batcher_for
 
 log = logging.getLogger(__name__)
 
@@ -279,10 +281,11 @@ class RedisStore(Indexes, RoomStore):
         if room_format not in FORMATS:
             raise ValueError(f"room format {room_format}: this server writes {FORMATS}")
         self.room_format = room_format
-        # The digest of the cold fields each room holds, as this node last wrote or read
-        # them: a commit leaves those fields out when they are the same (the script
-        # checks the stored digest and asks for them otherwise). Forgotten on release.
-        self._cold: dict[str, str] = {}
+        # The cold fields each room holds (their bytes and digest), as this node last
+        # wrote or read them: a commit leaves those fields out when its own are the same
+        # bytes (the script checks the stored digest and asks for them otherwise), and
+        # hashes them only when they are not. Forgotten on release.
+        self._cold: dict[str, tuple[bytes, str]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         # Any: redis-py's annotations cannot tell that replies are bytes
         # (decode_responses=False).
@@ -296,7 +299,7 @@ class RedisStore(Indexes, RoomStore):
         self._load = client.register_script(_LOAD)
         self._create_once = client.register_script(CREATE_ONCE)
         self._history = client.register_script(_HISTORY)
-        self._batch = Batcher(client)
+        self._batch = self._batcher(client)
         self._pubsub: PubSub | None = None
         self._listener: asyncio.Task[None] | None = None
         self._confirmed: dict[bytes, asyncio.Event] = {}
@@ -328,6 +331,11 @@ class RedisStore(Indexes, RoomStore):
         except aioredis.ResponseError:
             return None
         return config_risks(reply)
+
+    def _batcher(self, client: Any) -> Batcher:
+        """How the hot path's commands are batched: on the lean wire where the URL allows
+        (app.store.redis_wire; the cluster store: a pipeline per shard)."""
+        return batcher_for(client)
 
     @property
     def commands_sent(self) -> int:
@@ -404,7 +412,7 @@ class RedisStore(Indexes, RoomStore):
             return None
         raw = dict(zip(flat[::2], flat[1::2], strict=True))
         if b"cd" in raw:
-            self._remember_cold(room_id, raw[b"cd"].decode())
+            self._remember_cold(room_id, raw[b"cold"], raw[b"cd"].decode())
         return RoomRecord(
             read_doc(raw),
             int(raw[b"seq"]),
@@ -463,19 +471,30 @@ class RedisStore(Indexes, RoomStore):
         self._cold.pop(room_id, None)
         await self._release(keys=[self._key(room_id, "lease")], args=[owner])
 
-    def _remember_cold(self, room_id: str, digest: str) -> None:
-        if room_id not in self._cold and len(self._cold) >= 100_000:
-            del self._cold[next(iter(self._cold))]  # the oldest: a bound, in case
-        self._cold[room_id] = digest
+    def _remember_cold(self, room_id: str, cold: bytes, digest: str) -> None:
+        # A bound, in case (~3 KB a room): a room forgotten only has its next commit
+        # hash and send its cold fields.
+        if room_id not in self._cold and len(self._cold) >= 10_000:
+            del self._cold[next(iter(self._cold))]  # the oldest
+        self._cold[room_id] = (cold, digest)
+
+    def _cold_digest(self, room_id: str, cold: bytes) -> tuple[str, bool]:
+        """The digest of a commit's cold fields, and whether they are the ones the room
+        holds as this node last wrote or read them. Compared as bytes: serialising them
+        costs less than hashing them, and equal bytes are exactly the same fields."""
+        last = self._cold.get(room_id)
+        if last is not None and last[0] == cold:
+            return last[1], True
+        return cold_digest(cold), False
 
     async def commit(self, room_id: str, owner: str, commit: Commit) -> None:
         ttl_ms = commit.ttl_ms or self.room_ttl_ms(commit.doc)
-        cold, digest = b"", ""
+        cold, digest, known = b"", "", False
         if self.room_format == 2:
-            doc, cold, digest = split_doc(commit.doc)
+            doc, cold = split_doc(commit.doc)
+            digest, known = self._cold_digest(room_id, cold)
         else:
             doc = orjson.dumps(commit.doc)
-        known = self.room_format == 2 and self._cold.get(room_id) == digest
         args: list[Any] = [
             owner,
             commit.seq,
@@ -529,7 +548,7 @@ class RedisStore(Indexes, RoomStore):
             self._cold.pop(room_id, None)
             raise LeaseLost(room_id)
         if digest:
-            self._remember_cold(room_id, digest)
+            self._remember_cold(room_id, cold, digest)
         await self._published(room_id, commit)
 
     async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
@@ -752,4 +771,5 @@ class RedisStore(Indexes, RoomStore):
     async def close(self) -> None:
         await stop(self._sweeper)
         await stop(self._listener)
+        await self._batch.close()
         await self._redis.aclose()

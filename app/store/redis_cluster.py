@@ -245,11 +245,13 @@ class RedisClusterStore(RedisStore):
         self.wait_replicas = wait_replicas
         self.wait_timeout_ms = wait_timeout_ms
         self._silent = client.register_script(_SILENT_COMMIT)
-        self._batch = _ShardBatcher(client, self._schedule_refresh)
         self._shards: dict[str, _Shard] = {}
         self._home: dict[bytes, _Shard] = {}
         self._refreshing: asyncio.Task[None] | None = None
         self._closed = False
+
+    def _batcher(self, client: Any) -> Batcher:
+        return _ShardBatcher(client, self._schedule_refresh)
 
     @classmethod
     async def connect(  # type: ignore[override]

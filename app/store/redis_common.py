@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, cast
 
 import orjson
@@ -31,7 +31,8 @@ class Batcher:
     in a pipeline. Many rooms act at once on a busy node, so the appends, log reads and
     commits of all of them that are issued in one loop turn share one round trip. Each
     caller still awaits its own reply; an error reply fails only its own command. How a
-    batch is sent is :meth:`_send`'s (one pipeline here; one per shard on a cluster).
+    batch is sent is :meth:`_send`'s (one pipeline here; one per shard on a cluster; on
+    one Redis, the lean wire of ``app.store.redis_wire`` where the URL allows).
     """
 
     def __init__(self, client: Any) -> None:
@@ -44,8 +45,8 @@ class Batcher:
     def call(self, *args: Any) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
+        self._queue(args, future)
         self.sent += 1
-        self._queued.append((args, future))
         if not self._scheduled:
             # call_soon: the flush runs once the callbacks ready now have run, so that the
             # commands they issue join this pipeline.
@@ -53,13 +54,25 @@ class Batcher:
             loop.call_soon(self._flush)
         return future
 
+    def _queue(self, args: tuple[Any, ...], future: asyncio.Future[Any]) -> None:
+        """Add a command to this loop turn's batch."""
+        self._queued.append((args, future))
+
     def _flush(self) -> None:
         self._scheduled = False
         queued, self._queued = self._queued, []
         if queued:
-            task = asyncio.create_task(self._send(queued), name="redis-batch")
-            self._sending.add(task)
-            task.add_done_callback(self._sending.discard)
+            self._spawn(self._send(queued))
+
+    def _spawn(self, sending: Coroutine[Any, Any, None]) -> None:
+        """Send a batch in a task of its own (kept until it ends)."""
+        task = asyncio.create_task(sending, name="redis-batch")
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def close(self) -> None:
+        """Close what the batcher holds of its own (nothing: its connections are the
+        client's)."""
 
     async def _send(self, queued: Queued) -> None:
         pipe = self._client.pipeline(transaction=False)
@@ -90,17 +103,21 @@ async def answer(
             on_failure()
         got = [err] * len(queued)
     for (_, future), reply in zip(queued, got, strict=True):
-        if future.done():  # the caller was cancelled meanwhile
-            continue
-        instead = None if refused is None else refused(reply)
-        if instead is not None:
-            future.set_exception(instead)
-        elif isinstance(reply, OutOfMemoryError):
-            future.set_exception(StoreFull(str(reply)))
-        elif isinstance(reply, Exception):
-            future.set_exception(reply)
-        else:
-            future.set_result(reply)
+        instead = None if refused is None or future.done() else refused(reply)
+        settle(future, reply if instead is None else instead)
+
+
+def settle(future: asyncio.Future[Any], reply: Any) -> None:
+    """Hand a caller its command's reply (an exception: raised to it; Redis out of memory
+    as :class:`StoreFull`), unless the caller was cancelled meanwhile."""
+    if future.done():
+        return
+    if isinstance(reply, OutOfMemoryError):
+        future.set_exception(StoreFull(str(reply)))
+    elif isinstance(reply, Exception):
+        future.set_exception(reply)
+    else:
+        future.set_result(reply)
 
 
 # The room document's stored formats (docs/architecture.md, "The room document's format"):
@@ -118,11 +135,12 @@ FORMATS = (1, 2)
 COLD_FIELDS = frozenset(("rules", "shuffle", "deals", "tally"))
 
 
-def split_doc(doc: dict[str, Any]) -> tuple[bytes, bytes, str]:
-    """A document as format 2 stores it: (``doc``, ``cold``, ``cd``)."""
+def split_doc(doc: dict[str, Any]) -> tuple[bytes, bytes]:
+    """A document as format 2 stores it: (``doc``, ``cold``); ``cd`` is
+    :func:`cold_digest` of the latter."""
     hot = {k: v for k, v in doc.items() if k not in COLD_FIELDS}
     cold = orjson.dumps({k: v for k, v in doc.items() if k in COLD_FIELDS})
-    return orjson.dumps(hot), cold, cold_digest(cold)
+    return orjson.dumps(hot), cold
 
 
 def cold_digest(cold: bytes) -> str:
@@ -167,7 +185,8 @@ def room_fields(doc: dict[str, Any], room_format: int = 1) -> dict[str, Any]:
     """The hash of a new room at seq 0, in ``room_format``."""
     fields: dict[str, Any] = {"doc": orjson.dumps(doc), "seq": 0, "log": "0-0"}
     if room_format == 2:
-        fields["doc"], fields["cold"], fields["cd"] = split_doc(doc)
+        fields["doc"], fields["cold"] = split_doc(doc)
+        fields["cd"] = cold_digest(fields["cold"])
         fields["fmt"] = 2
     return fields
 

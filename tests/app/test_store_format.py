@@ -119,6 +119,38 @@ async def test_nodes_writing_either_format_never_read_stale_cold_fields(connect:
         assert (await reader.load("r1")).doc == _doc(n=5, deals=[{"deal": 1}])  # type: ignore[union-attr]
 
 
+async def test_cold_fields_changed_in_place_between_commits_are_written(
+    connect: Connect,
+) -> None:
+    writer, reader = await connect(2), await connect(2)
+    doc = _doc(tally=[])
+    await writer.create("r1", doc, None, False)
+    assert await writer.acquire("r1", "w", 10_000)
+    changes: list[Callable[[dict[str, Any]], None]] = [
+        lambda d: d["rules"].update(stacking=True),
+        lambda d: d["shuffle"].__setitem__("secret", "cd" * 32),
+        lambda d: d["shuffle"]["entropy"].__setitem__("0", "e1"),
+        lambda d: d["deals"].append({"deal": 1, "points": [3, 0]}),
+        lambda d: d["deals"][0]["points"].__setitem__(1, 7),
+        lambda d: d["tally"].append({"seat": 0, "total": 3}),
+        lambda d: d["rules"].__setitem__("stacking", 1),  # == True, and not the same
+        lambda d: d["rules"].pop("preset"),
+    ]
+    for seq, change in enumerate(changes, start=1):
+        change(doc)  # the same objects the last commit wrote, changed in place
+        doc["n"] = seq
+        record = orjson.dumps({"seq": seq, "ts": 0, "m": {}, "removed": []})
+        await writer.commit("r1", "w", Commit(seq=seq, doc=doc, log_id="0-0", change=record))
+        stored = await reader.load("r1")
+        assert stored is not None
+        # As JSON (True == 1 in Python), in either's order of keys.
+        assert _sorted(stored.doc) == _sorted(doc), change
+
+
+def _sorted(doc: dict[str, Any]) -> bytes:
+    return orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
+
+
 async def test_a_format_newer_than_the_servers_is_refused_not_misread(connect: Connect) -> None:
     store = await connect(2)
     await store._redis.hset(
