@@ -34,6 +34,7 @@ from app.sign_in import SignInLimits
 from app.store.base import RoomRecord
 from app.tournaments.runner import TournamentRunner
 from app.tournaments.service import TournamentService
+from app.ws.pinger import Pinger
 
 
 def get_database(conn: HTTPConnection) -> Database:
@@ -74,6 +75,11 @@ def get_open_lobbies(conn: HTTPConnection) -> OpenLobbies:
 def client_address(conn: HTTPConnection) -> str:
     """The client's address (the real client's behind a trusted proxy)."""
     return conn.client.host if conn.client is not None else "unknown"
+
+
+def get_pinger(conn: HTTPConnection) -> Pinger:
+    pinger: Pinger = conn.app.state.pinger
+    return pinger
 
 
 def get_settings(conn: HTTPConnection) -> Settings:
@@ -118,6 +124,7 @@ Runner = Annotated[TournamentRunner, Depends(get_runner)]
 AppSettings = Annotated[Settings, Depends(get_settings)]
 Limits = Annotated[RestLimits, Depends(get_limits)]
 Spectating = Annotated[SpectatorSockets, Depends(get_spectator_sockets)]
+Pinging = Annotated[Pinger, Depends(get_pinger)]
 Lobbies = Annotated[OpenLobbies, Depends(get_open_lobbies)]
 ClientAddress = Annotated[str, Depends(client_address)]
 # The raw ``Authorization`` header (``Bearer <token>``), for the checks below.

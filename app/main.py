@@ -56,6 +56,7 @@ from app.tournaments.service import TournamentService
 from app.tournaments.store import tournaments_beside
 from app.ws import endpoint, lobby, tournament_feed
 from app.ws import quickplay as quickplay_socket
+from app.ws.pinger import Pinger
 
 log = logging.getLogger(__name__)
 
@@ -201,6 +202,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.ready = False
     app.state.metrics = Metrics()
+    # The node's round-trip pings: one timer for all the sockets it measures.
+    app.state.pinger = Pinger(settings.ping_seconds)
     app.add_middleware(RateLimitMiddleware, state=app.state)
     # The document is read at the first request, once every route is in.
     app.add_middleware(MethodNotAllowed, document=lambda: app.openapi())
