@@ -31,6 +31,11 @@ CLOSE_HEARTBEAT = 4408  # no pong within the heartbeat timeout
 _HEARTBEATS: weakref.WeakKeyDictionary[Config, Heartbeat] = weakref.WeakKeyDictionary()
 
 
+def heartbeat_of(config: Config) -> Heartbeat | None:
+    """The heartbeat of the server of ``config`` (None before its first socket)."""
+    return _HEARTBEATS.get(config)
+
+
 class HeartbeatProtocol(WebSocketsSansIOProtocol):
     """uvicorn's protocol kept by its node's heartbeat (app.ws.heartbeat), with the
     heartbeat's own close code, and round-trip pings of its own (:meth:`measure`):
@@ -81,7 +86,7 @@ class HeartbeatProtocol(WebSocketsSansIOProtocol):
             self.on_rtt((self.loop.time() - sent) * 1000)
 
     def _heartbeat(self) -> Heartbeat:
-        beat = _HEARTBEATS.get(self.config)
+        beat = heartbeat_of(self.config)
         if beat is None:
             beat = Heartbeat(self.loop, self.ping_interval or 0.0, self.ping_timeout)
             _HEARTBEATS[self.config] = beat
@@ -95,7 +100,7 @@ class HeartbeatProtocol(WebSocketsSansIOProtocol):
     def stop_keepalive(self) -> None:
         """Closed or shutting down: out of the node's heartbeat."""
         super().stop_keepalive()
-        beat = _HEARTBEATS.get(self.config)
+        beat = heartbeat_of(self.config)
         if beat is not None:
             beat.discard(self)
 
