@@ -25,6 +25,7 @@ from app.errors import RoomError
 from app.frame_cache import FrameCache
 from app.limits import RestLimits, SpectatorSockets
 from app.open_rooms import OpenLobbies
+from app.pinger import Pinger
 from app.quickplay.queue import Queue
 from app.rooms import tokens
 from app.rooms.doc import player_by_pid, player_by_token
@@ -34,7 +35,6 @@ from app.sign_in import SignInLimits
 from app.store.base import RoomRecord
 from app.tournaments.runner import TournamentRunner
 from app.tournaments.service import TournamentService
-from app.ws.pinger import Pinger
 
 
 def get_database(conn: HTTPConnection) -> Database:

@@ -42,6 +42,7 @@ from app.logs import redact_uvicorn_logs
 from app.metrics import CONTENT_TYPE as METRICS_TYPE
 from app.metrics import Metrics
 from app.open_rooms import OpenLobbies
+from app.pinger import Pinger
 from app.quickplay.matcher import Matcher
 from app.quickplay.queue import queue_beside
 from app.rooms.autoplay import RoomTimes
@@ -56,7 +57,6 @@ from app.tournaments.service import TournamentService
 from app.tournaments.store import tournaments_beside
 from app.ws import endpoint, lobby, tournament_feed
 from app.ws import quickplay as quickplay_socket
-from app.ws.pinger import Pinger
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ snapshot. While a snapshot or resume is being prepared, arriving changes are buf
 that nothing is sent out of order.
 
 A seat's socket in a room with ``fairRaces`` on has its round trip measured (timed
-pings, from the node's app.ws.pinger): the room's snapshot says whether it is on, and a
+pings, from the node's app.pinger): the room's snapshot says whether it is on, and a
 change that turns it on or off says so (``fair``, app.rooms.writer). Spectators never
 race, and are never measured.
 
@@ -33,6 +33,7 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketState
 
 import engine
+from app.pinger import Pinger
 from app.rooms import commands
 from app.rooms.clock import now_ms
 from app.rooms.races import credited_delay
@@ -40,7 +41,6 @@ from app.rooms.service import CLOSE_UNAVAILABLE, RoomService
 from app.rooms.views import SPECTATOR, build_view
 from app.wire.messages import AckMessage, PatchMessage, ServerPing, SnapshotMessage, error
 from app.ws.chat import reaches
-from app.ws.pinger import Pinger
 
 log = logging.getLogger(__name__)
 

@@ -25,6 +25,7 @@ import engine
 from app.deps import AppSettings, Limits, Pinging, Rooms, Spectating
 from app.errors import RoomError, not_found
 from app.limits import RestLimits
+from app.pinger import Pinger
 from app.rooms import commands
 from app.rooms.doc import player_by_token
 from app.rooms.presence import connection_nodes
@@ -36,7 +37,6 @@ from app.ws.chat import ChatLimits, chat_message, reaction_message, speaker
 from app.ws.connection import Connection
 from app.ws.handshake import Agreed, agree, deny, refuse_open
 from app.ws.limits import TokenBucket
-from app.ws.pinger import Pinger
 from app.ws.protocol import (
     ACK_MODES,
     ActionFrame,
