@@ -25,7 +25,8 @@ async def beating(tmp_path: Any) -> AsyncIterator[Server]:
         "memory",
         tmp_path,
         heartbeat_interval_seconds=0.2,
-        heartbeat_timeout_seconds=0.3,
+        # Longer than the interval: a socket waiting for its pong is not pinged again.
+        heartbeat_timeout_seconds=0.5,
         ping_seconds=0.2,
     ) as live:
         yield live
@@ -61,6 +62,7 @@ async def test_a_silent_socket_gets_heartbeats_and_is_closed_with_4408_and_pings
     beating: Server, fair: bool
 ) -> None:
     room_id, tokens = await _room(beating, fair)
+    answering = await beating.connect(room_id, tokens[1])
     port = int(beating.base.rsplit(":", 1)[1])
     reader, writer = await raw_socket(port, f"/ws/rooms/{room_id}?token={tokens[0]}")
     async with asyncio.timeout(5):
@@ -70,6 +72,10 @@ async def test_a_silent_socket_gets_heartbeats_and_is_closed_with_4408_and_pings
     assert int.from_bytes(frames[-1][1][:2]) == CLOSE_HEARTBEAT
     kinds = [orjson.loads(data)["type"] for opcode, data in frames if opcode == 0x1]
     assert ("ping" in kinds) is fair
+    # The same rounds kept the socket that answers.
+    await answering.send({"type": "ping"})
+    await answering.expect("pong")
+    await answering.close()
 
 
 async def test_the_node_keeps_its_sockets_on_one_heartbeat_and_a_closed_one_leaves_it(
@@ -79,9 +85,9 @@ async def test_the_node_keeps_its_sockets_on_one_heartbeat_and_a_closed_one_leav
     clients = [await beating.connect(room_id, token) for token in tokens]
     heartbeat = heartbeat_of(beating.uvicorn.config)
     assert heartbeat is not None and len(heartbeat) == 3
-    # Answering its ping frames (its WebSocket library does), a socket outlives many
-    # heartbeat timeouts.
-    await asyncio.sleep(1.0)
+    # Answering its ping frames (its WebSocket library does), a socket outlives rounds of
+    # the heartbeat and their timeouts.
+    await asyncio.sleep(1.2)
     for client in clients:
         await client.send({"type": "ping"})
         await client.expect("pong")
