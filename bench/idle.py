@@ -9,7 +9,7 @@ tasks and scheduled timer handles, and then measures its own CPU time
 (``time.process_time``) over ``--seconds``. The 1-minute load average is printed before
 and after: figures taken at 2 or more are marked busy.
 
-    python bench/idle.py [--sockets 200] [--fair on|off] [--seconds 20]
+    python bench/idle.py [--sockets 200] [--fair on|off] [--seconds 20] [--json FILE]
 """
 
 from __future__ import annotations
@@ -122,6 +122,16 @@ async def measure(args: argparse.Namespace) -> None:
         cpu, wall = time.process_time() - cpu, time.monotonic() - wall
         print(f"server CPU: {cpu * 1000 / wall:.1f} ms per second over {wall:.0f} s")
         print(f"load average after: {_load()}")
+        if args.json:
+            figures = {
+                "sockets": args.sockets,
+                "fair": args.fair == "on",
+                "tasks_per_socket": (tasks - tasks0) / args.sockets,
+                "timers_per_socket": (timers - timers0) / args.sockets,
+                "cpu_ms_per_second": cpu * 1000 / wall,
+                "load_average": os.getloadavg()[0],
+            }
+            Path(args.json).write_bytes(orjson.dumps(figures))
         child.stdin.close()
         await loop.run_in_executor(None, child.wait)
         server.should_exit = True
@@ -133,6 +143,7 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=200)
     parser.add_argument("--fair", choices=("on", "off"), default="on")
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--json", help="write the figures to this file")
     parser.add_argument("--client", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:
