@@ -25,6 +25,7 @@ from app.errors import RoomError
 from app.frame_cache import FrameCache
 from app.limits import RestLimits, SpectatorSockets
 from app.open_rooms import OpenLobbies
+from app.pinger import Pinger
 from app.quickplay.queue import Queue
 from app.rooms import tokens
 from app.rooms.doc import player_by_pid, player_by_token
@@ -76,6 +77,11 @@ def client_address(conn: HTTPConnection) -> str:
     return conn.client.host if conn.client is not None else "unknown"
 
 
+def get_pinger(conn: HTTPConnection) -> Pinger:
+    pinger: Pinger = conn.app.state.pinger
+    return pinger
+
+
 def get_settings(conn: HTTPConnection) -> Settings:
     settings: Settings = conn.app.state.settings
     return settings
@@ -118,6 +124,7 @@ Runner = Annotated[TournamentRunner, Depends(get_runner)]
 AppSettings = Annotated[Settings, Depends(get_settings)]
 Limits = Annotated[RestLimits, Depends(get_limits)]
 Spectating = Annotated[SpectatorSockets, Depends(get_spectator_sockets)]
+Pinging = Annotated[Pinger, Depends(get_pinger)]
 Lobbies = Annotated[OpenLobbies, Depends(get_open_lobbies)]
 ClientAddress = Annotated[str, Depends(client_address)]
 # The raw ``Authorization`` header (``Bearer <token>``), for the checks below.

@@ -42,6 +42,7 @@ from app.logs import redact_uvicorn_logs
 from app.metrics import CONTENT_TYPE as METRICS_TYPE
 from app.metrics import Metrics
 from app.open_rooms import OpenLobbies
+from app.pinger import Pinger
 from app.quickplay.matcher import Matcher
 from app.quickplay.queue import queue_beside
 from app.rooms.autoplay import RoomTimes
@@ -201,6 +202,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.ready = False
     app.state.metrics = Metrics()
+    # The node's round-trip pings: one timer for all the sockets it measures.
+    app.state.pinger = Pinger(settings.ping_seconds)
     app.add_middleware(RateLimitMiddleware, state=app.state)
     # The document is read at the first request, once every route is in.
     app.add_middleware(MethodNotAllowed, document=lambda: app.openapi())

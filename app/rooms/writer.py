@@ -142,6 +142,9 @@ class RoomWriter:
         self._shared: dict[str, Any] = {}
         self._listed: bool | None = None
         self._watched: bool | None = None
+        # The room's fairRaces as this writer's last change told the sockets (None: not
+        # told yet): a change says it again (``fair``) when it differs.
+        self._fair: bool | None = None
 
     def wake(self) -> None:
         """New entries are in the room's log."""
@@ -572,6 +575,7 @@ class RoomWriter:
                 self._machine.locked = old.locked
                 self._machine.delays.update(old.delays)  # reported since the last commit
         self._parts, self._shared = parts, shared
+        self._fair = None  # the change that told it may not have been committed
 
     # The room's timers
 
@@ -676,4 +680,7 @@ class RoomWriter:
             change["ack"] = [pid, ref]
         if step.end_room:
             change["end"] = True  # sockets close after this change: the room is gone
+        fair = bool(machine.doc.get("fairRaces", True))
+        if fair != self._fair:
+            change["fair"] = self._fair = fair  # sockets measure round trips while it is on
         return change

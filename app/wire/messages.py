@@ -140,7 +140,8 @@ class PongMessage(_Message):
 
 class ServerPing(_Message):
     """The server measuring the connection: answer ``pong {n}`` with the same ``n`` at
-    once (a few times at connect, then every second)."""
+    once (a few times at connect, then every second; a seat's socket in a room with
+    ``fairRaces`` only)."""
 
     type: Literal["ping"]
     n: int

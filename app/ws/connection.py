@@ -6,6 +6,11 @@ it. A gap (a lost publication, a reconnect of the pub/sub link) is repaired by a
 snapshot. While a snapshot or resume is being prepared, arriving changes are buffered so
 that nothing is sent out of order.
 
+A seat's socket in a room with ``fairRaces`` on has its round trip measured (timed
+pings, from the node's app.pinger): the room's snapshot says whether it is on, and a
+change that turns it on or off says so (``fair``, app.rooms.writer). Spectators never
+race, and are never measured.
+
 On a socket opened with ``ack=patch``, the ack of an action it sent rides on the patch of
 the change that action made (one frame fewer per action); when the answer comes first (a
 duplicate, a writer on another node), it is a frame of its own.
@@ -28,6 +33,7 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketState
 
 import engine
+from app.pinger import Pinger
 from app.rooms import commands
 from app.rooms.clock import now_ms
 from app.rooms.races import credited_delay
@@ -116,6 +122,7 @@ class Connection:
         ws_slack_ms: int = 15,
         report_step_ms: int = 10,
         ack_in_patch: bool = False,
+        pinger: Pinger | None = None,
     ) -> None:
         self.websocket = websocket
         self.service = service
@@ -148,6 +155,7 @@ class Connection:
         self.rtt_samples = 0
         self._pings: dict[int, float] = {}
         self._ping_ids = itertools.count(1)
+        self._pinger = pinger  # None: never measured
         self._cap = delay_cap_ms
         self._slack = ws_slack_ms
         # The room's writer is told this seat's credited delay (it sizes claim windows by
@@ -231,15 +239,20 @@ class Connection:
         if not told and self._reported == delay:
             self._reported = None  # no writer heard it: the next measurement tells again
 
-    async def run_pinger(self, interval: float) -> None:
-        """Ping now, three more times in the first second (an estimate before the first
-        race), then every ``interval`` seconds."""
-        for _ in range(4):
-            self.ping()
-            await asyncio.sleep(0.25)
-        while not self._closing:
-            await asyncio.sleep(interval)
-            self.ping()
+    def _fair_races(self, on: bool) -> None:
+        """Follow the room's ``fairRaces``: a seat's round trip is measured while it is on."""
+        pinger = self._pinger
+        if pinger is None:
+            return
+        if on and self.pid is not None and not self._closing:
+            pinger.add(self)
+        else:
+            pinger.discard(self)
+
+    def _follow(self, change: dict[str, Any]) -> None:
+        fair = change.get("fair")
+        if fair is not None:
+            self._fair_races(bool(fair))
 
     def timing(self, at: object, reported: int | None) -> dict[str, Any]:
         """The claim timing of an action arriving now: ``raw`` (ms from writing the
@@ -265,6 +278,7 @@ class Connection:
     def close(self, code: int = 1000) -> None:
         if not self._closing:
             self._closing = True
+            self._fair_races(False)
             self._close_code = code
             self._queue.put_nowait(_STOP)
 
@@ -357,6 +371,7 @@ class Connection:
                 self._resync = asyncio.create_task(self._resnapshot())
             return
         self.seq = seq
+        self._follow(change)
         if self._riding:
             ack = change.get("ack")
             if ack is not None and ack[1] in self._riding and ack[0] == self.pid:
@@ -416,6 +431,7 @@ class Connection:
         message = SnapshotMessage.build(record.seq, ts, view)
         self.send(message, moves if isinstance(moves, int) else None)
         self.seq = record.seq
+        self._fair_races(bool(doc.get("fairRaces", True)))
         self._flush()
 
     async def resume(self, last_seq: int) -> None:
@@ -437,5 +453,6 @@ class Connection:
             message = message_for(change, self.audience)
             assert message is not None  # (every change knows the audience: checked above)
             self.send(message, change.get("mv"))
+            self._follow(change)
         self.seq = max(self.seq, changes[-1]["seq"])
         self._flush()

@@ -22,9 +22,10 @@ import orjson
 from fastapi import APIRouter, WebSocket
 
 import engine
-from app.deps import AppSettings, Limits, Rooms, Spectating
+from app.deps import AppSettings, Limits, Pinging, Rooms, Spectating
 from app.errors import RoomError, not_found
 from app.limits import RestLimits
+from app.pinger import Pinger
 from app.rooms import commands
 from app.rooms.doc import player_by_token
 from app.rooms.presence import connection_nodes
@@ -71,6 +72,7 @@ async def room_socket(
     service: Rooms,
     limits: Limits,
     spectating: Spectating,
+    pinger: Pinging,
     token: str | None = None,
     ack: str | None = None,
 ) -> None:
@@ -94,7 +96,9 @@ async def room_socket(
         )
         return
     try:
-        await _serve(websocket, settings, service, limits, room_id, pid, address, ack, subprotocol)
+        await _serve(
+            websocket, settings, service, limits, pinger, room_id, pid, address, ack, subprotocol
+        )
     finally:
         if pid is None:
             spectating.give_back(room_id, address)
@@ -112,6 +116,7 @@ async def _serve(
     settings: Settings,
     service: RoomService,
     limits: RestLimits,
+    pinger: Pinger,
     room_id: str,
     pid: str | None,
     address: str,
@@ -129,9 +134,9 @@ async def _serve(
         delay_cap_ms=settings.race_delay_cap_ms,
         ws_slack_ms=settings.race_ws_slack_ms,
         ack_in_patch=ack == "patch",
+        pinger=pinger,
     )
     sender = asyncio.create_task(conn.run_sender())
-    pinger: asyncio.Task[None] | None = None
     connected = False
     # The socket's id in its seat's record: its connect and disconnect count once however
     # often they are sent (a commit whose answer an outage lost may have landed).
@@ -154,9 +159,8 @@ async def _serve(
                 service.disconnect_later(room_id, commands.Disconnect(pid=pid, sock=sock))
             raise
         connected = True
+        # Its round trip is measured from here on where the room races (fairRaces).
         await conn.snapshot()
-        # Measuring the connection's round trip (for races) once it is in the room.
-        pinger = asyncio.create_task(conn.run_pinger(settings.ping_seconds))
         talk = ChatLimits(limits, settings.chat_rate, settings.spectator_chat_rate)
         await _receive(websocket, settings, service, conn, talk, address)
     except RoomError as err:
@@ -190,8 +194,6 @@ async def _serve(
             with contextlib.suppress(Exception):
                 await asyncio.shield(_disconnect(service, room_id, closing))
         conn.close()
-        if pinger is not None:
-            pinger.cancel()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sender, timeout=1)
 

@@ -1,5 +1,6 @@
-"""The WebSocket transport under the endpoint: uvicorn's, with the project's settings and
-a close code of our own for a peer that stopped answering pings.
+"""The WebSocket transport under the endpoint: uvicorn's, with the project's settings,
+one heartbeat per node instead of uvicorn's timers per socket (app.ws.heartbeat), and a
+close code of our own for a peer that stopped answering pings.
 
 uvicorn closes such a socket with 1011 ("internal error"), which tells a client that the
 server failed; a client that was only unreachable for a while should instead learn that
@@ -9,24 +10,37 @@ its heartbeat ran out (and reconnect, then ``resume``).
 from __future__ import annotations
 
 import itertools
+import random
 import struct
+import weakref
 from collections.abc import Callable
 from typing import Any
 
+from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Frame
 from websockets.protocol import State
 
 from app.settings import Settings
+from app.ws.heartbeat import Heartbeat
 
 CLOSE_HEARTBEAT = 4408  # no pong within the heartbeat timeout
 
+# Each server's (node's) heartbeat, by its configuration: servers sharing an event loop
+# (a test's nodes) keep their own intervals.
+_HEARTBEATS: weakref.WeakKeyDictionary[Config, Heartbeat] = weakref.WeakKeyDictionary()
+
+
+def heartbeat_of(config: Config) -> Heartbeat | None:
+    """The heartbeat of the server of ``config`` (None before its first socket)."""
+    return _HEARTBEATS.get(config)
+
 
 class HeartbeatProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's protocol with the heartbeat's own close code, and round-trip pings of
-    its own (:meth:`measure`): WebSocket ping frames, answered by the peer's WebSocket
-    stack (a browser's, out of the page's reach), timed for claim windows
-    (app.rooms.races)."""
+    """uvicorn's protocol kept by its node's heartbeat (app.ws.heartbeat), with the
+    heartbeat's own close code, and round-trip pings of its own (:meth:`measure`):
+    WebSocket ping frames, answered by the peer's WebSocket stack (a browser's, out of
+    the page's reach), timed for claim windows (app.rooms.races)."""
 
     _rtt_ids = itertools.count(1)
 
@@ -70,6 +84,38 @@ class HeartbeatProtocol(WebSocketsSansIOProtocol):
             super().handle_pong(event)
         elif self.on_rtt is not None:
             self.on_rtt((self.loop.time() - sent) * 1000)
+
+    def _heartbeat(self) -> Heartbeat:
+        beat = heartbeat_of(self.config)
+        if beat is None:
+            beat = Heartbeat(self.loop, self.ping_interval or 0.0, self.ping_timeout)
+            _HEARTBEATS[self.config] = beat
+        return beat
+
+    def start_keepalive(self) -> None:
+        """At the handshake: into the node's heartbeat (no timer of its own)."""
+        if self.ping_interval is not None and self.ping_interval > 0:
+            self._heartbeat().add(self)
+
+    def stop_keepalive(self) -> None:
+        """Closed or shutting down: out of the node's heartbeat."""
+        super().stop_keepalive()
+        beat = heartbeat_of(self.config)
+        if beat is not None:
+            beat.discard(self)
+
+    def waiting_since(self) -> float | None:
+        return None if self.pending_ping_payload is None else self.ping_sent_at
+
+    def beat(self) -> None:
+        """The heartbeat's ping frame, as uvicorn's keepalive sends it (its pong is
+        matched by uvicorn's ``handle_pong``), without a timer of its own."""
+        if self.close_sent or self.transport.is_closing() or self.conn.state is not State.OPEN:
+            return
+        self.pending_ping_payload = struct.pack("!I", random.getrandbits(32))
+        self.ping_sent_at = self.loop.time()
+        self.conn.send_ping(self.pending_ping_payload)
+        self.transport.write(b"".join(self.conn.data_to_send()))
 
     def keepalive_timeout(self) -> None:
         self.pong_timer = None

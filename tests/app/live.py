@@ -10,6 +10,7 @@ any wrong patch shows up as a view that differs from a fresh snapshot.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import itertools
 import os
@@ -356,3 +357,34 @@ async def seeded_room(
     deal = [{"start": state.to_json()}]
     await server.app.state.store.create(room_id, doc, doc["code"], False, deal)
     return room_id, seat_tokens
+
+
+async def raw_socket(port: int, path: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A WebSocket handshake by hand: a peer that never answers pings."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        (
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    head = await reader.readuntil(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return reader, writer
+
+
+async def frames_until_close(reader: asyncio.StreamReader) -> list[tuple[int, bytes]]:
+    """The frames (opcode, payload) a raw socket reads, up to its close frame."""
+    frames = []
+    while True:
+        first, second = await reader.readexactly(2)
+        length = second & 0x7F
+        if length == 126:
+            length = int.from_bytes(await reader.readexactly(2))
+        elif length == 127:
+            length = int.from_bytes(await reader.readexactly(8))
+        frames.append((first & 0x0F, await reader.readexactly(length)))
+        if frames[-1][0] == 0x8:
+            return frames

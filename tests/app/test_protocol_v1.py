@@ -4,14 +4,12 @@ REST answers as documented."""
 from __future__ import annotations
 
 import asyncio
-import base64
-import os
 from typing import Any
 
 import orjson
 import pytest
 import websockets
-from live import Server, running_server
+from live import Server, frames_until_close, raw_socket, running_server
 
 from app.ws.transport import CLOSE_HEARTBEAT
 
@@ -161,47 +159,17 @@ async def test_a_frame_far_past_the_limit_is_cut_off_with_1009(server: Server) -
     await client.close()
 
 
-async def _raw_socket(port: int, path: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """A WebSocket handshake by hand: a peer that never answers pings."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    key = base64.b64encode(os.urandom(16)).decode()
-    writer.write(
-        (
-            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n"
-        ).encode()
-    )
-    head = await reader.readuntil(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 101"), head
-    return reader, writer
-
-
-async def _frames(reader: asyncio.StreamReader) -> list[tuple[int, bytes]]:
-    frames = []
-    while True:
-        first, second = await reader.readexactly(2)
-        length = second & 0x7F
-        if length == 126:
-            length = int.from_bytes(await reader.readexactly(2))
-        elif length == 127:
-            length = int.from_bytes(await reader.readexactly(8))
-        frames.append((first & 0x0F, await reader.readexactly(length)))
-        if frames[-1][0] == 0x8:
-            return frames
-
-
 async def test_a_socket_that_stops_answering_pings_is_closed_with_4408(tmp_path: Any) -> None:
     async with running_server(
         "memory", tmp_path, heartbeat_interval_seconds=0.2, heartbeat_timeout_seconds=0.3
     ) as server:
         room, seats = await server.table(2)
         port = int(server.base.rsplit(":", 1)[1])
-        reader, writer = await _raw_socket(
+        reader, writer = await raw_socket(
             port, f"/ws/rooms/{room['roomId']}?token={seats[0]['token']}"
         )
         async with asyncio.timeout(5):
-            frames = await _frames(reader)
+            frames = await frames_until_close(reader)
         writer.close()
         opcodes = [opcode for opcode, _ in frames]
         assert 0x9 in opcodes  # pinged

@@ -2502,7 +2502,8 @@ total: number
 }
 /**
  * The server measuring the connection: answer ``pong {n}`` with the same ``n`` at
- * once (a few times at connect, then every second).
+ * once (a few times at connect, then every second; a seat's socket in a room with
+ * ``fairRaces`` only).
  * 
  * This interface was referenced by `UnoProtocol`'s JSON-Schema
  * via the `definition` "ServerPing".
