@@ -151,6 +151,9 @@ class RoomWriter:
         # Commands sent from nodes, in a row, that came from another node (none from this
         # one): see _sockets_elsewhere.
         self._from_elsewhere = 0
+        # The node the room was handed over to (the one holding all its sockets), once it
+        # was: a command it appended while this writer let go waits for it to take the room.
+        self.handed_to: str | None = None
 
     def wake(self) -> None:
         """New entries are in the room's log."""
@@ -338,7 +341,10 @@ class RoomWriter:
                     # time until the next writer comes is given back.)
                     await self._store.beat(self.room_id, None)
                 if moving and not self._stopping:
-                    log.debug("room %s: handed over to the node of its sockets", self.room_id)
+                    assert self._machine is not None
+                    held = connection_nodes(self._machine.doc)
+                    self.handed_to = held.pop() if len(held) == 1 else None
+                    log.debug("room %s: handed over to %s", self.room_id, self.handed_to)
                     if self._metrics is not None:
                         self._metrics.handovers.inc()
                 return
