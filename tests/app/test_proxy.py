@@ -22,7 +22,7 @@ from live import Client, in_ci
 from own_redis import free_port, own_redis
 from processes import AppProcess, connect, table
 from test_full_game import bot_action
-from test_rolling_restart import DURABLE, mover_of, play, settle
+from test_rolling_restart import DURABLE, answered_once, mover_of, play, settle
 
 pytestmark = pytest.mark.redis
 
@@ -209,18 +209,7 @@ async def test_a_rooms_replica_killed_mid_action_behind_the_proxy_loses_nothing(
         assert f"/ws/rooms/{room_id}" in survivor.log()  # the room hashes to the survivor now
         last = max(seq for _, _, seq in acked.values())
         assert all(c.seq > last for c in clients)  # each snapshot holds every ack
-        retried = await clients[seat].outcome(await clients[seat].act(action, ref), timeout=20)
-        assert retried["type"] == "ack", retried
-        if first_answer is not None:
-            assert retried["seq"] == first_answer["seq"]
-        acked[ref] = (seat, action, retried["seq"])
-        seq_now = clients[0].seq
-        for old_ref, (old_seat, old_action, old_seq) in acked.items():
-            client = clients[old_seat]
-            client.acks.pop(old_ref, None)
-            again = await client.outcome(await client.act(old_action, old_ref), timeout=10)
-            assert (again["type"], again["seq"]) == ("ack", old_seq), again
-        assert clients[0].seq == seq_now
+        await answered_once(clients, (seat, action, ref), first_answer, acked)
         await play(clients, 4, rng, acked)
         for client in clients:
             await client.close()
