@@ -37,6 +37,12 @@ class Metrics:
             buckets=_COMMIT_BUCKETS,
             registry=self.registry,
         )
+        self.handovers = Counter(
+            "uno_writer_handovers",
+            "Rooms this node's writers gave up to the node holding their sockets (the "
+            "lease follows the sockets)",
+            registry=self.registry,
+        )
         self._gauges: _Gauges | None = None
 
     def applied(self, kind: str, changed: bool) -> None:

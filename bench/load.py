@@ -2,7 +2,9 @@
 
 In one run, for each target (the bare FastAPI WebSocket broadcast server, then our server
 with the memory store, then with the Redis store), each started as its own process with
-one worker:
+one worker (``redis-2``: two server nodes, each room's seats spread over both, as behind a
+proxy that balances sockets in turn; ``redis-2r``: each room's requests on one node, as
+deploy/Caddyfile routes them):
 
 1. **Maximum**: ``--rooms`` rooms play as fast as they can for ``--seconds``: in each room
    the seat whose move it is sends an action and waits until all 4 seats have the change,
@@ -49,6 +51,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -218,10 +221,23 @@ class Target:
     env: dict[str, str]
     ack: str = "patch"  # the sockets' ?ack=: "patch" (the ack rides on the patch) or "frame"
     # Every server node of the target (the first is ``process``); a room's seats are spread
-    # over their sockets, seat i on node i mod n.
+    # over their sockets, seat i on node i mod n, or (``routed``) all on the room's node.
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     ws_bases: list[str] = field(default_factory=list)
     bases: list[str] = field(default_factory=list)
+    routed: bool = False
+
+    def home(self, room_id: str) -> int | None:
+        """The node a routed target sends all of a room's requests to: its id, hashed (as
+        the proxy does, deploy/Caddyfile, with a hash of its own); None when not routed."""
+        if not self.routed:
+            return None
+        return zlib.crc32(room_id.encode()) % len(self.bases)
+
+    def rest(self, room_id: str) -> str:
+        """Where a room's REST calls go: its node's address, or "" (the client's base)."""
+        home = self.home(room_id)
+        return "" if home is None else self.bases[home]
 
 
 @dataclass(frozen=True)
@@ -243,16 +259,24 @@ async def open_uno_room(target: Target, http: httpx.AsyncClient) -> Room:
         )
     ).json()
     room_id, host = created["roomId"], created["hostToken"]
+    rest = target.rest(room_id)
     tokens = [
-        (await http.post(f"/api/rooms/{room_id}/join", json={"name": f"bot{i}"})).json()["token"]
+        (await http.post(f"{rest}/api/rooms/{room_id}/join", json={"name": f"bot{i}"})).json()[
+            "token"
+        ]
         for i in range(SEATS)
     ]
-    r = await http.post(f"/api/rooms/{room_id}/start", headers={"Authorization": f"Bearer {host}"})
+    r = await http.post(
+        f"{rest}/api/rooms/{room_id}/start", headers={"Authorization": f"Bearer {host}"}
+    )
     r.raise_for_status()
     room = Room()
     room.id, room.host = room_id, host  # type: ignore[attr-defined]
+    home = target.home(room_id)
     for i, token in enumerate(tokens):
         ws_base = target.ws_bases[i % len(target.ws_bases)] if target.ws_bases else target.ws_base
+        if home is not None:
+            ws_base = target.ws_bases[home]
         url = f"{ws_base}/ws/rooms/{room_id}?token={token}&ack={target.ack}"
         ws = await connect(url, compression=None)
         seat = Seat(ws, room)
@@ -302,7 +326,7 @@ async def play(
             view = room.seats[0].view
             if view["phase"] == "matchOver":
                 await http.post(
-                    f"/api/rooms/{room.id}/start",  # type: ignore[attr-defined]
+                    f"{target.rest(room.id)}/api/rooms/{room.id}/start",  # type: ignore[attr-defined]
                     headers={"Authorization": f"Bearer {room.host}"},  # type: ignore[attr-defined]
                 )
                 await asyncio.wait_for(room.expect(seq + 1), 10)
@@ -413,12 +437,17 @@ def free_port() -> int:
 
 
 def store_of(name: str) -> str:
-    """The store kind of a target name: "redis-2" is two server nodes on the Redis store."""
+    """The store kind of a target name: "redis-2" is two server nodes on the Redis store,
+    "redis-2r" the same with each room's requests routed to one node."""
     return name.split("-")[0]
 
 
 def nodes_of(name: str) -> int:
-    return int(name.split("-")[1]) if "-" in name else 1
+    return int(name.split("-")[1].removesuffix("r")) if "-" in name else 1
+
+
+def routed(name: str) -> bool:
+    return "-" in name and name.endswith("r")
 
 
 async def start_target(
@@ -442,6 +471,7 @@ async def start_target(
     first.processes = [n.process for n in nodes]
     first.ws_bases = [n.ws_base for n in nodes]
     first.bases = [n.base for n in nodes]
+    first.routed = routed(name)
     return first
 
 
@@ -755,7 +785,7 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
             top = ", ".join(f"{k} {v}" for k, v in master.get("top", []))
             replicas = f"{replica['cpu_us']:.1f}" if replica else "-"
             lines.append(
-                f"| {store_of(r['target'])} | {nodes_of(r['target'])} | {r['max']:.0f} "
+                f"| {r['target']} | {nodes_of(r['target'])} | {r['max']:.0f} "
                 f"| {r['cpu_us']:.0f} | {c['sent']:.2f} | {master.get('calls', 0):.2f} "
                 f"| {master.get('bytes_in', 0):.0f} | {master.get('cpu_us', 0):.1f} "
                 f"| {replicas} | {top} |"
@@ -971,7 +1001,9 @@ def main() -> None:
         "--targets",
         default="reference,memory,redis",
         help="comma-separated: reference, memory, redis, cluster; NAME-2 runs two server "
-        "nodes on that store, each room's seats spread over both (e.g. redis-2,cluster-2)",
+        "nodes on that store, each room's seats spread over both (e.g. redis-2,cluster-2); "
+        "NAME-2r the same with all of a room's requests on one node, chosen by a hash of "
+        "its id, as the proxy routes them (deploy/Caddyfile)",
     )
     parser.add_argument(
         "--ack",

@@ -420,12 +420,22 @@ class RoomService:
                 del self._writers[room_id]
                 self._writing.discard(room_id)
         # A command appended while the writer was giving up would wait for its sender's
-        # retry; look once more so it is applied now.
+        # retry; look once more so it is applied now: here, or by the node the room was
+        # handed over to (where its sockets are, and its command came from).
         if not self._closing:
             with contextlib.suppress(Exception):
                 record = await self.store.load(room_id)
                 if record is not None and await self.store.read_log(room_id, record.log_id, 1):
-                    await self._ensure_writer(room_id)
+                    if writer.handed_to is None:
+                        await self._ensure_writer(room_id)
+                    else:
+                        await self.store.deliver(writer.handed_to, orjson.dumps({"take": room_id}))
+
+    async def _take_handed(self, room_id: str) -> None:
+        try:
+            await self._ensure_writer(room_id)
+        except Exception:  # this node's waiting commands look again (_sweep)
+            log_failure(log, "room %s: could not take the room handed over", room_id)
 
     def _on_wake(self, room_id: str) -> None:
         writer = self._writers.get(room_id)
@@ -531,6 +541,9 @@ class RoomService:
             data = orjson.loads(payload)
             if "say" in data:  # another node relays a chat line to this node's sockets
                 self._say_here(str(data["say"]), data["message"])
+                return
+            if "take" in data:  # a room handed over to this node, its log not empty
+                self._spawn(self._take_handed(str(data["take"])), f"take-{data['take']}")
                 return
             self._resolve(data)
         elif self._listeners.get(room_id):

@@ -46,6 +46,13 @@ from app.store.outage import log_failure
 log = logging.getLogger(__name__)
 
 _BATCH = 64
+# A writer whose last this many commands sent from nodes all came from other nodes, and
+# whose own node holds none of the room's sockets, gives the room up for the next command's
+# node to take (docs/architecture.md, "The lease follows the sockets").
+HAND_OVER_AFTER = 16
+# Nor while a timer is due within this (ms): handed over, it would wait for some node's
+# look at the store's timer index.
+_HAND_OVER_CLEAR_MS = 1000
 
 
 class _Window:
@@ -145,6 +152,12 @@ class RoomWriter:
         # The room's fairRaces as this writer's last change told the sockets (None: not
         # told yet): a change says it again (``fair``) when it differs.
         self._fair: bool | None = None
+        # Commands sent from nodes, in a row, that came from another node (none from this
+        # one): see _sockets_elsewhere.
+        self._from_elsewhere = 0
+        # The node the room was handed over to (the one holding all its sockets), once it
+        # was: a command it appended while this writer let go waits for it to take the room.
+        self.handed_to: str | None = None
 
     def wake(self) -> None:
         """New entries are in the room's log."""
@@ -301,9 +314,16 @@ class RoomWriter:
                         self._log_dirty = True  # read the log, then go on resolving
                 applied += 1
             now = time.monotonic()
-            if applied:
+            moving = self._sockets_elsewhere()
+            if applied and not moving:
                 idle_since = now
-            elif self._stopping or (now - idle_since > self._idle and not self._due_soon()):
+            elif (
+                self._stopping
+                or moving
+                or (now - idle_since > self._idle and not self._due_soon(self._idle * 1000))
+            ):
+                # Given up as on idle, whatever the reason: nothing new is committed, and
+                # what is appended from now on is read by the room's next writer.
                 if cursor != self._committed_log and not self._ended:
                     # Entries that changed nothing (a refusal, a hint) are in no commit:
                     # record that they were read, or the log looks unread and the next
@@ -315,6 +335,8 @@ class RoomWriter:
                         continue
                     if self._direct or self._wake.is_set():
                         continue  # handed over meanwhile
+                elif moving and self._wake.is_set():
+                    continue  # appended meanwhile: applied here, not left for a retake
                 # Synchronously with the check above: nothing is handed over from now on.
                 self._accepting = False
                 if not self._stopping:
@@ -322,6 +344,13 @@ class RoomWriter:
                     # time; no outage to give back. (A stopping node leaves its beat: the
                     # time until the next writer comes is given back.)
                     await self._store.beat(self.room_id, None)
+                if moving and not self._stopping:
+                    assert self._machine is not None
+                    held = connection_nodes(self._machine.doc)
+                    self.handed_to = held.pop() if len(held) == 1 else None
+                    log.debug("room %s: handed over to %s", self.room_id, self.handed_to)
+                    if self._metrics is not None:
+                        self._metrics.handovers.inc()
                 return
             if now - self._renewed > renew_every:
                 if not await self._store.acquire(self.room_id, self._owner, self._ttl_ms):
@@ -449,6 +478,8 @@ class RoomWriter:
         result = {"cid": command.cid, **step.result}
         node = command.node
         local = node == self._owner
+        if node:
+            self._from_elsewhere = 0 if local else self._from_elsewhere + 1
         if isinstance(command, commands.Watchers):
             self._watchers_armed = False
         if step.quiet:
@@ -619,9 +650,27 @@ class RoomWriter:
         if machine is not None and not self._ended and timers.next_due(machine) is not None:
             await self._store.beat(self.room_id, now_ms())
 
-    def _due_soon(self) -> bool:
+    def _due_soon(self, within_ms: float) -> bool:
         due = None if self._machine is None else timers.next_due(self._machine)
-        return due is not None and due - now_ms() < self._idle * 1000
+        return due is not None and due - now_ms() < within_ms
+
+    def _sockets_elsewhere(self) -> bool:
+        """The room is better written on another node: its last commands from nodes came
+        from others, this node holds none of its sockets (sockets split across nodes keep
+        the room where it is: no back and forth), and nothing is pending here.
+
+        The room's sockets send its commands; with the proxy routing by room they are all
+        on one node, but a failover or a REST call landing elsewhere can leave the lease on
+        a node without them, every action then paying the log and the publication."""
+        machine = self._machine
+        return (
+            self._from_elsewhere >= HAND_OVER_AFTER
+            and machine is not None
+            and not (self._ended or self._log_dirty or self._direct)
+            and self._window is None
+            and self._owner not in connection_nodes(machine.doc)
+            and not self._due_soon(_HAND_OVER_CLEAR_MS)
+        )
 
     async def _arm(self) -> None:
         """Index the room's next due time in the store and set the local timer for it."""

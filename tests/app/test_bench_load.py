@@ -83,3 +83,15 @@ def test_the_bench_waits_for_a_quiet_machine_and_says_what_it_got(
     monkeypatch.setattr(load, "load_average", lambda: 4.0)
     assert asyncio.run(load.wait_quiet(0.0, "round 2")) == 4.0
     assert "NOT quiet after 0 min" in capsys.readouterr().out
+
+
+def test_a_routed_target_sends_all_of_a_rooms_requests_to_one_node() -> None:
+    assert (load.nodes_of("redis-2r"), load.routed("redis-2r")) == (2, True)
+    assert (load.nodes_of("redis-2"), load.routed("redis-2")) == (2, False)
+    bases = ["http://127.0.0.1:1", "http://127.0.0.1:2"]
+    spread = load.Target("redis-2", bases[0], "ws://x", True, None, {}, bases=bases)  # type: ignore[arg-type]
+    routed = load.Target("redis-2r", bases[0], "ws://x", True, None, {}, bases=bases, routed=True)  # type: ignore[arg-type]
+    assert spread.home("r1") is None and spread.rest("r1") == ""
+    homes = {room: routed.home(room) for room in (f"room{i}" for i in range(20))}
+    assert set(homes.values()) == {0, 1}  # both nodes get rooms
+    assert all(routed.rest(room) == bases[home] for room, home in homes.items())  # type: ignore[index]

@@ -135,17 +135,20 @@ def test_compose_cluster_profile_makes_a_six_node_cluster_the_replicas_can_use(
         assert service["depends_on"]["redis-cluster-init"]["required"] is False
 
 
-def test_caddyfile_balances_every_replica_with_health_checks_and_no_stickiness(
+def test_caddyfile_balances_every_replica_with_health_checks_and_routes_rooms_by_id(
     compose: dict[str, Any],
 ) -> None:
     text = CADDYFILE.read_text()
-    upstreams = re.search(r"reverse_proxy ([^{]+)\{", text)
-    assert upstreams is not None
-    assert set(upstreams.group(1).split()) == {f"{name}:8000" for name in _apps(compose)}
+    upstreams = re.findall(r"reverse_proxy ([^{]+)\{", text)
+    replicas = {f"{name}:8000" for name in _apps(compose)}
+    assert len(upstreams) == 2 and all(set(u.split()) == replicas for u in upstreams)
     assert re.search(r"^\s*health_uri /healthz$", text, re.M)
+    # A room's requests to one replica, by its id; everything else in turn.
+    assert re.search(r"^\s*request_header X-Uno-Room \{re\.room\.1\}$", text, re.M)
+    assert re.search(r"^\s*lb_policy header X-Uno-Room$", text, re.M)
     assert re.search(r"^\s*lb_policy round_robin$", text, re.M)
     assert "cookie" not in text and "ip_hash" not in text and "client_ip" not in text
-    assert re.search(r"^\s*respond @metrics 404$", text, re.M)  # metrics stay inside
+    assert re.search(r"^\s*handle @metrics \{\n\s*respond 404$", text, re.M)  # stays inside
 
 
 def _caddy() -> str:

@@ -21,7 +21,8 @@ import websockets
 from live import Client, in_ci
 from own_redis import free_port, own_redis
 from processes import AppProcess, connect, table
-from test_rolling_restart import DURABLE, play, settle
+from test_full_game import bot_action
+from test_rolling_restart import DURABLE, answered_once, mover_of, play, settle
 
 pytestmark = pytest.mark.redis
 
@@ -34,7 +35,7 @@ def caddy_config(port: int, upstreams: list[int]) -> str:
     text, listen = re.subn(r"^:80 \{", f"http://127.0.0.1:{port} {{", text, flags=re.M)
     hosts = " ".join(f"127.0.0.1:{p}" for p in upstreams)
     text, proxied = re.subn(r"reverse_proxy app1:8000 app2:8000", f"reverse_proxy {hosts}", text)
-    assert (listen, proxied) == (1, 1), "deploy/Caddyfile changed shape"
+    assert (listen, proxied) == (1, 2), "deploy/Caddyfile changed shape"
     # No admin endpoint here (it would take a fixed port on this machine).
     return "{\n\tadmin off\n}\n\n" + text
 
@@ -72,16 +73,19 @@ async def running_caddy(tmp_path: Path, port: int, upstreams: list[int]) -> Asyn
         log.close()
 
 
-async def test_one_port_in_front_of_both_replicas_through_a_rolling_restart(
-    tmp_path: Path,
-) -> None:
+@contextlib.asynccontextmanager
+async def proxied_replicas(
+    tmp_path: Path, **env: str
+) -> AsyncIterator[tuple[str, dict[str, AppProcess]]]:
+    """Two replicas on one Redis of the test's own behind Caddy: the proxy's address and
+    the replicas by node id."""
     with own_redis(tmp_path / "redis", *DURABLE) as url:
         nodes: list[AppProcess] = []
         try:
             # The replicas believe X-Forwarded-For from the proxy (here: 127.0.0.1) only,
             # and take the proxy's address as the origin browsers use.
             port = free_port()
-            public = {"UNO_PUBLIC_ORIGINS": f'["http://127.0.0.1:{port}"]'}
+            public = {"UNO_PUBLIC_ORIGINS": f'["http://127.0.0.1:{port}"]', **env}
             nodes = [
                 AppProcess(
                     tmp_path / name,
@@ -98,10 +102,25 @@ async def test_one_port_in_front_of_both_replicas_through_a_rolling_restart(
             ]
             ids = await asyncio.gather(*(n.healthy(timeout=60) for n in nodes))
             async with running_caddy(tmp_path, port, [n.port for n in nodes]) as base:
-                await _through(base, nodes, dict(zip(ids, nodes, strict=True)))
+                yield base, dict(zip(ids, nodes, strict=True))
         finally:
             for node in nodes:
                 node.kill()
+
+
+def node_of(nodes: list[AppProcess], room_id: str) -> AppProcess:
+    """The one replica that served the room's requests (its log says so): the proxy sends
+    them all to one, whatever token or path they carry."""
+    served = [n for n in nodes if f"/rooms/{room_id}" in n.log()]
+    assert len(served) == 1, [n.log() for n in nodes]
+    return served[0]
+
+
+async def test_one_port_in_front_of_both_replicas_through_a_rolling_restart(
+    tmp_path: Path,
+) -> None:
+    async with proxied_replicas(tmp_path) as (base, by_id):
+        await _through(base, list(by_id.values()), by_id)
 
 
 async def _through(base: str, nodes: list[AppProcess], by_id: dict[str, AppProcess]) -> None:
@@ -132,10 +151,13 @@ async def _through(base: str, nodes: list[AppProcess], by_id: dict[str, AppProce
         rng = random.Random(5)
         acked: dict[str, tuple[int, dict[str, Any], int]] = {}
         await play(clients, 4, rng, acked)
+        # Every request of the room (its joins, its start, each seat's socket) reached
+        # one replica; other rooms hash to either.
+        home = node_of(nodes, room_id)
 
-        # Rolling restart: stop one replica; its sockets close with 1012, and their
+        # Rolling restart: stop the room's replica; its sockets close with 1012, and their
         # clients reconnect to the same address, which now reaches the other replica.
-        stopped = nodes[0]
+        stopped = home
         stopped.terminate()
         await stopped.exited()
         for i, client in enumerate(clients):
@@ -147,6 +169,48 @@ async def _through(base: str, nodes: list[AppProcess], by_id: dict[str, AppProce
         await play(clients, 4, rng, acked)
         survivors = {(await http.get("/healthz")).json()["node"] for _ in range(4)}
         assert survivors == {i for i, n in by_id.items() if n is not stopped}
+        for client in clients:
+            await client.close()
+
+
+async def test_a_rooms_replica_killed_mid_action_behind_the_proxy_loses_nothing(
+    tmp_path: Path,
+) -> None:
+    """SIGKILL, not a rolling restart: the room's replica dies with an action in flight;
+    the proxy sends the room to the other replica, which takes the lease once it runs out.
+    The action sent again with its id is answered once, and no acknowledged action is
+    lost or applied twice."""
+    async with (
+        proxied_replicas(tmp_path, UNO_LEASE_TTL_MS="1500") as (base, by_id),
+        httpx.AsyncClient(base_url=base, timeout=10) as http,
+        asyncio.timeout(90),
+    ):
+        origin = {"origin": base}
+        ws_base = base.replace("http", "ws")
+        room_id, tokens = await table(http)
+        clients = [await connect(ws_base, room_id, t, **origin) for t in tokens]
+        rng = random.Random(8)
+        acked: dict[str, tuple[int, dict[str, Any], int]] = {}
+        await play(clients, 4, rng, acked)
+        home = node_of(list(by_id.values()), room_id)
+
+        await settle(clients)
+        mover = mover_of(clients)
+        seat, action = mover.view["you"], bot_action(mover.view, rng)
+        assert action is not None
+        ref = await mover.act(action)
+        home.kill()
+        for client in clients:
+            await asyncio.wait_for(client._reader, timeout=20)
+        first_answer = mover.acks.get(ref)
+
+        clients = [await _reconnect(ws_base, room_id, t, origin) for t in tokens]
+        survivor = next(n for n in by_id.values() if n is not home)
+        assert f"/ws/rooms/{room_id}" in survivor.log()  # the room hashes to the survivor now
+        last = max(seq for _, _, seq in acked.values())
+        assert all(c.seq > last for c in clients)  # each snapshot holds every ack
+        await answered_once(clients, (seat, action, ref), first_answer, acked)
+        await play(clients, 4, rng, acked)
         for client in clients:
             await client.close()
 

@@ -54,6 +54,31 @@ async def play(
             await c.wait_seq(outcome["seq"], timeout=10)
 
 
+async def answered_once(
+    clients: list[Client],
+    in_flight: tuple[int, dict[str, Any], str],
+    first_answer: dict[str, Any] | None,
+    acked: dict[str, tuple[int, dict[str, Any], int]],
+) -> None:
+    """After the room's replica went away: the action in flight (seat, action, ref), sent
+    again with its id, is applied once, whether or not the gone replica had applied (and
+    acknowledged) it; every acknowledged action is in the room, and sent again each is
+    answered with its first ack and not applied twice."""
+    seat, action, ref = in_flight
+    retried = await clients[seat].outcome(await clients[seat].act(action, ref), timeout=20)
+    assert retried["type"] == "ack", retried
+    if first_answer is not None:
+        assert retried["seq"] == first_answer["seq"]
+    acked[ref] = (seat, action, retried["seq"])
+    seq_now = clients[0].seq
+    for old_ref, (old_seat, old_action, old_seq) in acked.items():
+        client = clients[old_seat]
+        client.acks.pop(old_ref, None)
+        again = await client.outcome(await client.act(old_action, old_ref), timeout=10)
+        assert (again["type"], again["seq"]) == ("ack", old_seq), again
+    assert clients[0].seq == seq_now
+
+
 async def test_a_replica_stopped_mid_game_hands_its_rooms_to_the_other(tmp_path: Path) -> None:
     with own_redis(tmp_path / "redis", *DURABLE) as url:
         nodes = [
@@ -94,22 +119,7 @@ async def test_a_replica_stopped_mid_game_hands_its_rooms_to_the_other(tmp_path:
                 on_b = [await connect(b.base.replace("http", "ws"), room_id, t) for t in tokens]
                 last = max(seq for _, _, seq in acked.values())
                 assert all(c.seq > last for c in on_b)  # each snapshot holds every ack
-                # The action in flight, sent again with its id: applied once, whether or
-                # not the stopped replica had applied (and acknowledged) it.
-                retried = await on_b[seat].outcome(await on_b[seat].act(action, ref), timeout=10)
-                assert retried["type"] == "ack", retried
-                if first_answer is not None:
-                    assert retried["seq"] == first_answer["seq"]
-                acked[ref] = (seat, action, retried["seq"])
-                # Every acknowledged action is in the room the other replica serves: sent
-                # again, each is answered with its first ack and not applied twice.
-                seq_now = on_b[0].seq
-                for old_ref, (old_seat, old_action, old_seq) in acked.items():
-                    client = on_b[old_seat]
-                    client.acks.pop(old_ref, None)
-                    again = await client.outcome(await client.act(old_action, old_ref))
-                    assert (again["type"], again["seq"]) == ("ack", old_seq), again
-                assert on_b[0].seq == seq_now
+                await answered_once(on_b, (seat, action, ref), first_answer, acked)
 
                 # The game goes on there.
                 await play(on_b, 5, rng, acked)
