@@ -4,14 +4,18 @@ Only the seats' sockets of rooms with ``fairRaces`` on are measured (app.ws.conn
 decides, and follows the setting): the round trips size claim windows and credit claims
 (app.rooms.races), and nothing else reads them. A socket that starts being measured is
 pinged at once and at the next three quarter-second ticks (an estimate before its first
-race), then with all the others every ``interval`` seconds. So the timer wakes four times
-a second while some socket is that new, else once per interval, whatever the number of
+race), then once every ``interval`` seconds. The steady sockets' pings are spread over
+the interval in :data:`SLICES` ticks, a slice of them each, so that a node's thousand
+sockets do not all queue a ping in one loop turn (their frames would hold up every room's
+changes behind them: the actions' latency). So the timer wakes four times a second while
+some socket is that new, else ``SLICES`` times per interval, whatever the number of
 sockets.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from typing import Protocol
 
@@ -20,6 +24,7 @@ log = logging.getLogger(__name__)
 FIRST_PINGS = 4  # pings in a socket's first second of being measured
 FIRST_GAP = 0.25  # seconds between those
 _EARLY = 0.001  # a timer may fire this much before its time (the clock's resolution)
+SLICES = 10  # ticks per interval over which the steady sockets' pings are spread
 
 
 class Pinged(Protocol):
@@ -31,10 +36,11 @@ class Pinged(Protocol):
 class Pinger:
     def __init__(self, interval: float) -> None:
         self._interval = interval
-        self._steady: set[Pinged] = set()
+        # The steady sockets, least recently pinged first (a dict as an ordered set).
+        self._steady: dict[Pinged, None] = {}
         self._new: dict[Pinged, int] = {}  # a new socket's first pings still to send
         self._timer: asyncio.TimerHandle | None = None
-        self._round = 0.0  # loop time of the next round of the steady sockets' pings
+        self._round = 0.0  # loop time of the next slice of the steady sockets' pings
 
     def __len__(self) -> int:
         return len(self._steady) + len(self._new)
@@ -48,7 +54,7 @@ class Pinger:
         loop = asyncio.get_running_loop()
         soon = loop.time() + FIRST_GAP
         if self._timer is None:
-            self._round = loop.time() + self._interval
+            self._round = loop.time() + self._interval / SLICES
         elif self._timer.when() > soon + _EARLY:
             self._timer.cancel()
         else:
@@ -57,7 +63,7 @@ class Pinger:
 
     def discard(self, socket: Pinged) -> None:
         """Measure ``socket`` no more (it closed, or its room turned fair races off)."""
-        self._steady.discard(socket)
+        self._steady.pop(socket, None)
         self._new.pop(socket, None)
         if not self and self._timer is not None:
             self._timer.cancel()
@@ -68,8 +74,8 @@ class Pinger:
         loop = asyncio.get_running_loop()
         now = loop.time()
         if now + _EARLY >= self._round:
-            self._round = now + self._interval
-            self._ping(list(self._steady))
+            self._round = now + self._interval / SLICES
+            self._ping(self._next_slice())
         new = list(self._new)
         self._ping(new)
         for socket in new:
@@ -77,10 +83,20 @@ class Pinger:
             if left > 0:
                 self._new[socket] = left
             elif self._new.pop(socket, None) is not None:
-                self._steady.add(socket)
+                self._steady[socket] = None
         if self:
             when = min(self._round, now + FIRST_GAP) if self._new else self._round
             self._timer = loop.call_at(when, self._tick)
+
+    def _next_slice(self) -> list[Pinged]:
+        """The steady sockets due now: the least recently pinged ``1 / SLICES`` of them
+        (rounded up), moved to the back, so that each is pinged once per interval."""
+        steady = self._steady
+        due = list(itertools.islice(steady, -(-len(steady) // SLICES)))
+        for socket in due:
+            del steady[socket]
+            steady[socket] = None
+        return due
 
     def _ping(self, sockets: list[Pinged]) -> None:
         for socket in sockets:

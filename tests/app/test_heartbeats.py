@@ -8,6 +8,7 @@ tests/app/test_fair_races.py.)"""
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -147,3 +148,40 @@ async def test_the_seats_follow_fair_races_as_the_host_turns_it_off_and_on(
         for client in clients:
             await client.close()
         await _until(lambda: len(pinger) == 0)
+
+
+class _Clocked:
+    """A measured socket that notes the loop time of each ping it is asked to send."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.pinged: list[float] = []
+
+    def ping(self) -> None:
+        self.pinged.append(self.loop.time())
+
+
+async def test_steady_pings_are_spread_over_the_interval_a_slice_per_tick() -> None:
+    """A node's thousand sockets must not all queue a ping in one loop turn (their frames
+    would hold up the rooms' changes): each tick pings a slice of the steady sockets, and
+    each socket is still pinged once per interval."""
+    from app.pinger import FIRST_PINGS, SLICES, Pinger
+
+    loop = asyncio.get_running_loop()
+    interval = 0.5
+    pinger = Pinger(interval)
+    sockets = [_Clocked(loop) for _ in range(40)]
+    for socket in sockets:
+        pinger.add(socket)
+    await asyncio.sleep(FIRST_PINGS * 0.25 + 2 * interval)
+    for socket in sockets:
+        pinger.discard(socket)
+    steady = [t for socket in sockets for t in socket.pinged[FIRST_PINGS:]]
+    # Grouped by the loop turn (tick) that sent them: never more than a slice at once.
+    per_tick: dict[float, int] = {}
+    for at in steady:
+        per_tick[at] = per_tick.get(at, 0) + 1
+    assert steady and max(per_tick.values()) <= -(-len(sockets) // SLICES)
+    for socket in sockets:
+        gaps = [b - a for a, b in itertools.pairwise(socket.pinged[FIRST_PINGS:])]
+        assert all(gap >= interval * 0.8 for gap in gaps), gaps
