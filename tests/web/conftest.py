@@ -112,6 +112,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env.setdefault("UNO_MAX_SPECTATORS_PER_ADDRESS", "100000")
     # ...and every account: no sign-up limit.
     env.setdefault("UNO_SIGN_UP_RATE", "")
+    # Quick play fills a lone guest's table with bots after 6 s, not 20: the test that
+    # waits for it still sees the wait, and cancels well before.
+    env.setdefault("UNO_QUICKPLAY_FILL_SECONDS", "6")
     cmd = [sys.executable, "-m", "app", "--port", str(port)]
     cmd += ["--database", f"sqlite+aiosqlite:///{tmp}/t.db", "--log-level", "warning"]
     with log.open("wb") as out:
