@@ -75,9 +75,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 # Each module's group (or a single long test's, by its name), so that the three take
-# about as long: about 98 s each when run alone, one after another (the sums of the
-# tests' --durations in one process, averaged over two runs; a deal played through the
-# page lasts as long as its shuffle makes it). A module not named here joins browser-c.
+# about as long: about 100 s each by the sums of the tests' --durations (two runs of
+# tests/web in one process, averaged; a deal played through the page lasts as long as
+# its shuffle makes it). A module not named here joins browser-c.
 # test_table_flow's lobby must still fit its games to watch on one screen: the modules
 # before it in its group leave few games running on the group's server.
 _GROUPS = {
