@@ -88,7 +88,8 @@ def test_play_now_shows_the_wait_cancels_and_then_seats_the_guest(new_page, serv
     page.get_by_test_id("play-now-cancel").click()
     expect(page.get_by_test_id("play-now-status")).to_have_text("Left the queue.")
     expect(page.get_by_test_id("play-now")).to_be_visible()
-    # Again, and wait: alone in the queue, bots fill the table after the fill time (20 s).
+    # Again, and wait: alone in the queue, bots fill the table after the fill time (6 s,
+    # UNO_QUICKPLAY_FILL_SECONDS in conftest.py).
     page.get_by_test_id("play-now").click()
     expect(page.get_by_test_id("play-now-status")).to_contain_text(" s", timeout=10_000)
     page.wait_for_url("**/#/room/*", timeout=40_000)

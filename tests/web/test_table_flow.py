@@ -32,14 +32,15 @@ LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
 def inside_viewport(page: Page, testid: str) -> dict[str, float]:
-    """The element's box, scrolled into view, checked to lie within the viewport."""
-    element = page.get_by_test_id(testid).first
-    element.scroll_into_view_if_needed()
-    box = element.bounding_box()
+    """The element's box, scrolled into view, checked to lie within the viewport (to the
+    pixel: the page scrolls by whole pixels, so a box at a fractional offset scrolled to the
+    bottom edge can end a fraction past it)."""
+    box = _box_in_view(page.get_by_test_id(testid).first)
     size = page.viewport_size
     assert box and size, testid
-    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (testid, box)
-    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (testid, box)
+    right, bottom = box["x"] + box["width"], box["y"] + box["height"]
+    assert box["x"] >= 0 and right < size["width"] + 1, (testid, box)
+    assert box["y"] >= 0 and bottom < size["height"] + 1, (testid, box)
     return box
 
 
@@ -302,8 +303,8 @@ def test_the_lobby_lists_running_games_to_watch_live_and_drops_empty_rooms(
 
 
 def _box_in_view(button: Locator) -> FloatRect | None:
-    """The button's box once scrolled into view; a redraw of the waiting room (a player's
-    join, the room's info refresh) replaces its node, so a detached one is looked up again."""
+    """The element's box once scrolled into view; a redraw (a player's join, the room's
+    info refresh) replaces its node, so a detached one is looked up again."""
     for _ in range(3):
         try:
             button.scroll_into_view_if_needed()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import time
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 from web_helpers import create_room, join_from_list, my_turn, phase, take_turn
@@ -41,6 +42,16 @@ def test_away_autopilot_back_leave_and_play_again(new_page, server_url, shot):
     expect(anna.locator(".seat:not(.empty)")).to_have_count(2)
     anna.get_by_test_id("turn-seconds").select_option("5")
     expect(anna.get_by_test_id("turn-seconds")).to_have_value("5")
+    # No time bank (the lobby has no control for it; the host sets it over REST): Ben's
+    # first timeout comes after the 5 s turn, not after the 30 s bank as well.
+    host_token = anna.evaluate(f"JSON.parse(localStorage.getItem('uno.room.{room_id}')).hostToken")
+    changed = httpx.patch(
+        f"{server_url}/api/rooms/{room_id}",
+        json={"timeBank": 0},
+        headers={"Authorization": f"Bearer {host_token}"},
+    )
+    assert changed.status_code == 200, changed.text
+    expect(anna.get_by_test_id("timer-summary")).to_contain_text("Turn timer: 5 s ·")
     join_from_list(ben, server_url, "Ben", room_id)
     expect(anna.locator(".seat:not(.empty)")).to_have_count(3)
     shot(anna, "tables-01-lobby-with-bot")

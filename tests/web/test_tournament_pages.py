@@ -47,7 +47,7 @@ def test_register_check_in_watch_pause_next_round_and_live_standings(
     host.get_by_test_id("t-rounds").fill("2")
     host.get_by_test_id("t-table-size").fill("3")
     host.get_by_test_id("t-turn-seconds").fill("5")
-    host.get_by_test_id("t-table-start").fill("4")
+    host.get_by_test_id("t-table-start").fill("1")
     host.get_by_test_id("create-tournament").click()
     host.wait_for_url("**/host")
     tid = host.url.split("#/tournament/")[1].split("/")[0]
