@@ -21,6 +21,7 @@ from typing import Any
 
 import jsonpatch
 import websockets
+from websockets.typing import Subprotocol
 
 PROTOCOL = "uno.v1"
 # Closes after which reconnecting cannot help: origin refused, removed from the room, bad
@@ -129,8 +130,8 @@ class RoomSession:
             try:
                 async with websockets.connect(
                     self.url,
-                    subprotocols=[PROTOCOL],
-                    compression=None,  # type: ignore[list-item]
+                    subprotocols=[Subprotocol(PROTOCOL)],
+                    compression=None,
                 ) as ws:
                     self._ws = ws
                     attempt = 0
