@@ -63,6 +63,7 @@ class RoomSession:
         *,
         backoff: Sequence[float] = (0.1, 0.3, 1.0, 2.0, 5.0),
         action_timeout: float = 15.0,
+        rate_pause: float = 1.0,
     ) -> None:
         self.url = f"{ws_base.rstrip('/')}/ws/rooms/{room_id}"
         if token is not None:
@@ -75,6 +76,10 @@ class RoomSession:
         self.reconnects = 0
         self._backoff = list(backoff)
         self._timeout = action_timeout
+        # A socket's messages are rate-limited (docs/protocol.md): one over the limit is
+        # dropped unread, and the pending actions go again after this pause.
+        self._rate_pause = rate_pause
+        self._resend: asyncio.Task[None] | None = None
         self._ws: Any = None
         self._pending: dict[str, tuple[str, asyncio.Future[dict[str, Any]]]] = {}
         self._changed = asyncio.Event()
@@ -107,6 +112,8 @@ class RoomSession:
         if self._ws is not None:
             with contextlib.suppress(Exception):
                 await self._ws.close()
+        if self._resend is not None:
+            self._resend.cancel()
         if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self._task, 5)
@@ -188,7 +195,11 @@ class RoomSession:
         elif kind == "error":
             ref = message.get("ref")
             refused = ActionRefused(message["code"], message["message"], ref)
-            if ref is None and self.view is None:
+            if ref is None and message["code"] == "rate_limited":
+                # Dropped unread, so no ref says which: every unanswered action goes again
+                # (the same ids, applied at most once), or one of them is never answered.
+                self._resend_later()
+            elif ref is None and self.view is None:
                 self._failure = refused  # refused at connect: the socket closes next
             elif ref is not None:
                 self._settle(ref, None, refused)
@@ -196,6 +207,19 @@ class RoomSession:
             # The server measuring the connection: answer at once.
             await ws.send(json.dumps({"type": "pong", "n": message["n"]}))
         # Other types (pong, and any a later v1 adds) need nothing.
+
+    def _resend_later(self) -> None:
+        if self._resend is None or self._resend.done():
+            self._resend = asyncio.create_task(self._resend_pending())
+
+    async def _resend_pending(self) -> None:
+        await asyncio.sleep(self._rate_pause)
+        ws = self._ws
+        if ws is None:
+            return  # reconnecting: the new socket sends them all
+        for text, _ in list(self._pending.values()):
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await ws.send(text)
 
     def _notify(self) -> None:
         self._changed.set()
