@@ -367,11 +367,18 @@ class RoomWriter:
                     wait = min(wait, idle_left + 0.01)  # look again once idle long enough
                 if self._window is not None:
                     wait = min(wait, max(0.0, self._window.deadline - time.monotonic()))
-                try:
-                    async with asyncio.timeout(wait):
-                        await self._wake.wait()
-                except TimeoutError:
-                    pass
+                await self._woken_or_after(wait)
+
+    async def _woken_or_after(self, seconds: float) -> None:
+        """Until the writer is woken, or ``seconds`` passed (then as if woken: the loop
+        looks again). A timer that sets the event costs one handle per wait, where
+        ``asyncio.timeout`` adds a context object, a cancellation and its bookkeeping to
+        every action's wake-up."""
+        timer = asyncio.get_running_loop().call_later(seconds, self._wake.set)
+        try:
+            await self._wake.wait()
+        finally:
+            timer.cancel()
 
     async def _find_dead_nodes(self) -> None:
         """Turn the connections of nodes whose heartbeat ran out (a node killed without
