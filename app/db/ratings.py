@@ -83,10 +83,14 @@ async def rate_match(session: AsyncSession, deal: DealRecord, now: datetime) -> 
     )
     if claimed.first() is None:
         return False
+    # populate_existing: a match rated earlier in the same transaction upserted these rows
+    # past the session's copies of them (app.db.Database.record_deals).
     rows = {
         r.account_id: r
         for r in await session.scalars(
-            select(Rating).where(Rating.pool == pool, Rating.account_id.in_(accounts))
+            select(Rating)
+            .where(Rating.pool == pool, Rating.account_id.in_(accounts))
+            .execution_options(populate_existing=True)
         )
     }
     beliefs: list[Belief | None] = [_belief(rows, pid) if pid in accounts else None for pid in pids]
