@@ -83,8 +83,8 @@ async def rate_match(session: AsyncSession, deal: DealRecord, now: datetime) -> 
     )
     if claimed.first() is None:
         return False
-    # populate_existing: a match rated earlier in the same transaction upserted these rows
-    # past the session's copies of them (app.db.Database.record_deals).
+    # populate_existing: a match rated earlier in the same transaction (a batch of
+    # Database.record_deals) upserted these rows past any copy the session still holds.
     rows = {
         r.account_id: r
         for r in await session.scalars(

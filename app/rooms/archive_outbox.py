@@ -196,15 +196,30 @@ class Archiver:
         try:
             await self._write_many(batch)
         except Exception:
-            # One bad entry must not hold the others back: each goes on its own, with
-            # its own backoff (a deal stored meanwhile is stored once all the same).
             log_failure(log, "could not archive %d deals together; one at a time", len(batch))
-            for room_id, key in batch:
-                if self._stop.is_set():
-                    return
-                await self._store_one(room_id, key, self._pending[room_id, key])
+            await self._store_each(batch)
             return
         await self._clear(batch)
+
+    async def _store_each(self, batch: list[tuple[str, str]]) -> None:
+        """Each entry on its own: one bad entry must not hold the others back, so each is
+        tried once before those that failed are retried with backoff (a deal stored
+        meanwhile by another writer is stored once all the same)."""
+        failed = []
+        for room_id, key in batch:
+            if self._stop.is_set():
+                return
+            try:
+                await self._write(room_id, self._pending[room_id, key])
+            except Exception:
+                log_failure(log, "room %s: could not archive deal %s; retrying", room_id, key)
+                failed.append((room_id, key))
+                continue
+            await self._clear([(room_id, key)])
+        for room_id, key in failed:
+            if self._stop.is_set():
+                return
+            await self._store_one(room_id, key, self._pending[room_id, key])
 
     async def _clear(self, stored: list[tuple[str, str]]) -> None:
         """Drop entries SQL has from their outboxes, all at once (the Redis stores send
