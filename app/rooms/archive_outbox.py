@@ -136,7 +136,7 @@ class Archiver:
         died, or stopped before its archiver was done): a room that never sees another
         command would keep them otherwise. Returns how many entries were handed over."""
         store = self._store
-        handed = 0
+        found: list[tuple[str, str, bytes]] = []
         for room_id in await store.outbox_rooms():
             # A room's writer hands its outbox to its own archiver when it starts.
             if not self._every_room and await store.leased(room_id):
@@ -144,10 +144,12 @@ class Archiver:
             entries = await store.outbox(room_id)
             if not entries:
                 await store.outbox_settled(room_id)
-            for key, record in entries:
-                self.submit(room_id, key, record)
-                handed += 1
-        return handed
+            found += [(room_id, key, record) for key, record in entries]
+        # Handed over together once all are read, not room by room: the writes then
+        # start with the queue full and store it in batches.
+        for room_id, key, record in found:
+            self.submit(room_id, key, record)
+        return len(found)
 
     async def _drain_loop(self) -> None:
         """At start, then every ``drain_seconds``."""
