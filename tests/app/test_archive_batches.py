@@ -189,3 +189,18 @@ async def test_matches_ended_in_a_batch_are_rated_once_at_their_ends_in_order(
     for deal in _rated_matches(await _rated_seats(db, "Cara", "Dan"), others):
         await db.record_deal("r2", deal)
     assert batched == [await db.rating_changes(m) for m in others]
+
+
+async def test_two_archivers_storing_the_same_batch_at_once_store_each_deal_once(
+    db: Database,
+) -> None:
+    # Two archive processes after a restart: on PostgreSQL the later transaction may
+    # fail on a key the earlier one committed; its entries then go one at a time.
+    entries = [("r1", *outbox_entry(_deal("m1", n))) for n in range(1, 9)]
+    entries += [("r2", *outbox_entry(_deal("m2", n))) for n in range(1, 9)]
+    stores = await asyncio.gather(*(_archive(db, entries, stored=16) for _ in range(2)))
+    for store in stores:
+        assert sorted(store.cleared) == sorted((room_id, key) for room_id, key, _ in entries)
+    assert await _count(db, Match) == 2
+    assert await _count(db, Deal) == 16
+    assert await _count(db, DealAction) == 16 * 3
