@@ -8,7 +8,7 @@ transaction. The SQL lives in :mod:`app.db.games`, :mod:`app.db.scoresheets` and
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -130,6 +130,20 @@ class Database:
             async with self.sessions() as session:
                 if await games.deal_replay(session, deal.match_id, deal.deal_number) is None:
                     raise
+
+    async def record_deals(self, deals: Sequence[tuple[str, DealRecord]]) -> None:
+        """Store many finished deals (room id, deal) in one transaction, each as
+        :meth:`record_deal` would (those stored before stay as they are; a match is rated
+        when its end is stored, after the matches ended before it in ``deals``).
+
+        All or nothing: on any error none is stored, and the caller stores them one at a
+        time (which also settles two writers racing: see :meth:`record_deal`).
+        """
+        async with self.transaction() as session:
+            now = utcnow()
+            for deal in await games.record_deals(session, deals, now):
+                if deal.match_over and deal.rated:
+                    await ratings.rate_match(session, deal, now)
 
     async def player_exists(self, player_id: str) -> bool:
         async with self.sessions() as session:

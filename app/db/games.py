@@ -52,67 +52,104 @@ async def record_deal(
     session: AsyncSession, *, room_id: str, deal: DealRecord, now: datetime
 ) -> bool:
     """Store one finished deal; False (and nothing written) if it was stored before."""
-    match_id, deal_number, start_state = deal.match_id, deal.deal_number, deal.start_state
-    actions, scores, winner, match_over = deal.actions, deal.scores, deal.winner, deal.match_over
-    if not await _match_stored(session, match_id):
-        await _record_match(session, room_id, match_id, start_state, actions, deal.seats, now)
-    stored = await session.execute(
-        insert_for(session, Deal)
-        .values(
-            match_id=match_id,
-            number=deal_number,
-            seed=_str_or_none(start_state.get("seed")),
-            dealer=_int_or_none(start_state.get("dealer")),
-            start_state=start_state,
-            winner=winner,
-            match_over=match_over,
-            finished=now,
+    return bool(await record_deals(session, [(room_id, deal)], now))
+
+
+async def record_deals(
+    session: AsyncSession, deals: Sequence[tuple[str, DealRecord]], now: datetime
+) -> list[DealRecord]:
+    """Store many finished deals (room id, deal) at once; the deals that were new, in
+    the order given (those stored before are skipped, as :func:`record_deal` does).
+
+    One statement per kind of row for all of them, not per deal: most of a deal's cost
+    in SQL is the round of statements, not the rows (``docs/performance.md``).
+    """
+    unique: dict[tuple[str, int], tuple[str, DealRecord]] = {}
+    for room_id, deal in deals:
+        unique.setdefault((deal.match_id, deal.deal_number), (room_id, deal))
+    if not unique:
+        return []
+    # A match's later deals find it stored with its room, players and seats: one read
+    # instead of four inserts that would each find their row there.
+    stored = set(
+        await session.scalars(
+            select(Match.id).where(Match.id.in_(sorted({match_id for match_id, _ in unique})))
         )
-        .on_conflict_do_nothing()
-        .returning(Deal.number)
     )
-    if stored.first() is None:
-        return False  # a retry of a deal already recorded: the first write stands
+    for room_id, deal in unique.values():
+        if deal.match_id not in stored:
+            # The match's first deal in this batch records it (any deal of a match can).
+            await _record_match(
+                session, room_id, deal.match_id, deal.start_state, deal.actions, deal.seats, now
+            )
+            stored.add(deal.match_id)
+    inserted = await session.execute(
+        insert_for(session, Deal)
+        .values([_deal_row(deal, now) for _, deal in unique.values()])
+        .on_conflict_do_nothing()
+        .returning(Deal.match_id, Deal.number)
+    )
+    new_keys = {(match_id, number) for match_id, number in inserted}
+    new = [deal for key, (_, deal) in unique.items() if key in new_keys]
+    await _record_results(session, new, now)
+    return new
+
+
+def _deal_row(deal: DealRecord, now: datetime) -> dict[str, Any]:
+    start_state = deal.start_state
+    return {
+        "match_id": deal.match_id,
+        "number": deal.deal_number,
+        "seed": _str_or_none(start_state.get("seed")),
+        "dealer": _int_or_none(start_state.get("dealer")),
+        "start_state": start_state,
+        "winner": deal.winner,
+        "match_over": deal.match_over,
+        "finished": now,
+    }
+
+
+async def _record_results(session: AsyncSession, deals: list[DealRecord], now: datetime) -> None:
+    """The scores and action logs of newly stored deals, and the end of the matches they
+    end: one executemany each."""
+    if not deals:
+        return
     await session.execute(
         insert_for(session, DealScore),
         [
             {
-                "match_id": match_id,
-                "deal_number": deal_number,
+                "match_id": deal.match_id,
+                "deal_number": deal.deal_number,
                 "seat": seat,
-                "score": None if scores is None else scores[seat],
+                "score": None if deal.scores is None else deal.scores[seat],
                 "total": total,
             }
+            for deal in deals
             for seat, total in enumerate(deal.totals)
         ],
     )
+    actions = [
+        {
+            "match_id": deal.match_id,
+            "deal_number": deal.deal_number,
+            "idx": idx,
+            "seq": a["seq"],
+            "ts": a["ts"],
+            "seat": a.get("seat"),
+            "action": a["action"],
+        }
+        for deal in deals
+        for idx, a in enumerate(deal.actions)
+    ]
     if actions:
-        await session.execute(
-            insert_for(session, DealAction),
-            [
-                {
-                    "match_id": match_id,
-                    "deal_number": deal_number,
-                    "idx": idx,
-                    "seq": a["seq"],
-                    "ts": a["ts"],
-                    "seat": a.get("seat"),
-                    "action": a["action"],
-                }
-                for idx, a in enumerate(actions)
-            ],
-        )
-    if match_over:
-        await session.execute(
-            update(Match).where(Match.id == match_id).values(finished=now, winner=winner)
-        )
-    return True
-
-
-async def _match_stored(session: AsyncSession, match_id: str) -> bool:
-    # A match's later deals find it stored with its room, players and seats: one read
-    # instead of four inserts that would each find their row there.
-    return await session.scalar(select(Match.id).where(Match.id == match_id)) is not None
+        await session.execute(insert_for(session, DealAction), actions)
+    for deal in deals:
+        if deal.match_over:
+            await session.execute(
+                update(Match)
+                .where(Match.id == deal.match_id)
+                .values(finished=now, winner=deal.winner)
+            )
 
 
 async def _record_match(

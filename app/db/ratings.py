@@ -83,10 +83,14 @@ async def rate_match(session: AsyncSession, deal: DealRecord, now: datetime) -> 
     )
     if claimed.first() is None:
         return False
+    # populate_existing: a match rated earlier in the same transaction (a batch of
+    # Database.record_deals) upserted these rows past any copy the session still holds.
     rows = {
         r.account_id: r
         for r in await session.scalars(
-            select(Rating).where(Rating.pool == pool, Rating.account_id.in_(accounts))
+            select(Rating)
+            .where(Rating.pool == pool, Rating.account_id.in_(accounts))
+            .execution_options(populate_existing=True)
         )
     }
     beliefs: list[Belief | None] = [_belief(rows, pid) if pid in accounts else None for pid in pids]

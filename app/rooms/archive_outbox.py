@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Sequence
 from typing import Protocol
 
 import orjson
@@ -33,11 +34,17 @@ from app.store.outage import log_failure
 
 log = logging.getLogger(__name__)
 
+# The most queued entries stored in one SQL transaction: a deal costs a few statements
+# of SQLAlchemy however many rows they carry, so a backlog is stored in batches.
+BATCH = 64
+
 
 class Archive(Protocol):
     """Where finished deals go (``app.db.Database``)."""
 
     async def record_deal(self, room_id: str, deal: DealRecord) -> None: ...
+
+    async def record_deals(self, deals: Sequence[tuple[str, DealRecord]]) -> None: ...
 
 
 def outbox_entry(end: DealRecord) -> tuple[str, bytes]:
@@ -46,7 +53,8 @@ def outbox_entry(end: DealRecord) -> tuple[str, bytes]:
 
 
 class Archiver:
-    """Writes outbox entries to SQL one at a time, in the order they were handed over."""
+    """Writes outbox entries to SQL in the order they were handed over: those waiting
+    together in one transaction (up to ``batch``), or, should that fail, one at a time."""
 
     def __init__(
         self,
@@ -58,6 +66,7 @@ class Archiver:
         drain_seconds: float = 60.0,
         passive: bool = False,
         every_room: bool = False,
+        batch: int = BATCH,
     ) -> None:
         # passive: another process archives (submit takes nothing, start runs nothing);
         # every_room: drain every outbox, not only those of rooms no writer holds.
@@ -69,6 +78,7 @@ class Archiver:
         self._archive = archive
         self._first_retry = first_retry_seconds
         self._max_retry = max_retry_seconds
+        self._batch = max(1, batch)
         # (room id, key) -> record, for entries handed over and not yet stored.
         self._pending: dict[tuple[str, str], bytes] = {}
         self._queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
@@ -126,7 +136,7 @@ class Archiver:
         died, or stopped before its archiver was done): a room that never sees another
         command would keep them otherwise. Returns how many entries were handed over."""
         store = self._store
-        handed = 0
+        found: list[tuple[str, str, bytes]] = []
         for room_id in await store.outbox_rooms():
             # A room's writer hands its outbox to its own archiver when it starts.
             if not self._every_room and await store.leased(room_id):
@@ -134,10 +144,12 @@ class Archiver:
             entries = await store.outbox(room_id)
             if not entries:
                 await store.outbox_settled(room_id)
-            for key, record in entries:
-                self.submit(room_id, key, record)
-                handed += 1
-        return handed
+            found += [(room_id, key, record) for key, record in entries]
+        # Handed over together once all are read, not room by room: the writes then
+        # start with the queue full and store it in batches.
+        for room_id, key, record in found:
+            self.submit(room_id, key, record)
+        return len(found)
 
     async def _drain_loop(self) -> None:
         """At start, then every ``drain_seconds``."""
@@ -152,17 +164,77 @@ class Archiver:
 
     async def _run(self) -> None:
         while not self._stop.is_set():
-            item = await self._queue.get()
-            if item is None:
-                self._queue.task_done()
-                return
-            room_id, key = item
+            batch, end = await self._take()
             try:
-                await self._store_one(room_id, key, self._pending[room_id, key])
+                await self._store_batch(batch)
             finally:
                 # Stored, or given up at close: either way a later hand-over queues it.
-                self._pending.pop((room_id, key), None)
+                for item in batch:
+                    self._pending.pop(item, None)
+                    self._queue.task_done()
+            if end:
                 self._queue.task_done()
+                return
+
+    async def _take(self) -> tuple[list[tuple[str, str]], bool]:
+        """The next entries to store: the first one queued (waited for), and those queued
+        behind it, up to a batch; and whether close's end mark came among them."""
+        batch: list[tuple[str, str]] = []
+        item = await self._queue.get()
+        while item is not None:
+            batch.append(item)
+            if len(batch) >= self._batch or self._queue.empty():
+                return batch, False
+            item = self._queue.get_nowait()
+        return batch, True
+
+    async def _store_batch(self, batch: list[tuple[str, str]]) -> None:
+        if not batch:
+            return
+        if len(batch) == 1:
+            room_id, key = batch[0]
+            await self._store_one(room_id, key, self._pending[room_id, key])
+            return
+        try:
+            await self._write_many(batch)
+        except Exception:
+            log_failure(log, "could not archive %d deals together; one at a time", len(batch))
+            await self._store_each(batch)
+            return
+        await self._clear(batch)
+
+    async def _store_each(self, batch: list[tuple[str, str]]) -> None:
+        """Each entry on its own: one bad entry must not hold the others back, so each is
+        tried once before those that failed are retried with backoff (a deal stored
+        meanwhile by another writer is stored once all the same)."""
+        failed = []
+        for room_id, key in batch:
+            if self._stop.is_set():
+                return
+            try:
+                await self._write(room_id, self._pending[room_id, key])
+            except Exception:
+                log_failure(log, "room %s: could not archive deal %s; retrying", room_id, key)
+                failed.append((room_id, key))
+                continue
+            await self._clear([(room_id, key)])
+        for room_id, key in failed:
+            if self._stop.is_set():
+                return
+            await self._store_one(room_id, key, self._pending[room_id, key])
+
+    async def _clear(self, stored: list[tuple[str, str]]) -> None:
+        """Drop entries SQL has from their outboxes, all at once (the Redis stores send
+        commands issued together in one round trip)."""
+        await asyncio.gather(*(self._clear_one(room_id, key) for room_id, key in stored))
+
+    async def _clear_one(self, room_id: str, key: str) -> None:
+        try:
+            await self._store.archived(room_id, key)
+        except Exception:
+            # Stored in SQL but still in the outbox: the next writer stores it again,
+            # which changes nothing.
+            log_failure(log, "room %s: could not clear outbox entry %s", room_id, key)
 
     async def _store_one(self, room_id: str, key: str, record: bytes) -> None:
         delay = self._first_retry
@@ -179,14 +251,19 @@ class Archiver:
             if self._stop.is_set():
                 return
             delay = min(delay * 2, self._max_retry)
-        try:
-            await self._store.archived(room_id, key)
-        except Exception:
-            # Stored in SQL but still in the outbox: the next writer stores it again,
-            # which changes nothing.
-            log_failure(log, "room %s: could not clear outbox entry %s", room_id, key)
+        await self._clear([(room_id, key)])
 
     async def _write(self, room_id: str, record: bytes) -> None:
         if self._archive is None:
             return
         await self._archive.record_deal(room_id, DealRecord.from_json(orjson.loads(record)))
+
+    async def _write_many(self, batch: list[tuple[str, str]]) -> None:
+        if self._archive is None:
+            return
+        await self._archive.record_deals(
+            [
+                (room_id, DealRecord.from_json(orjson.loads(self._pending[room_id, key])))
+                for room_id, key in batch
+            ]
+        )

@@ -94,6 +94,22 @@ async def test_the_archive_process_stores_a_finished_deal_once_and_empties_the_o
         assert match["deals"][0]["actions"] == 1
 
 
+async def test_the_archive_process_stores_many_rooms_deals_together_and_empties_each_outbox(
+    tmp_path: Any,
+) -> None:
+    async with running_server("redis", tmp_path, archiver="external") as server:
+        store = server.app.state.store
+        ended = [await _deal_ended(server) for _ in range(3)]
+
+        async def archived() -> bool:
+            return all([await store.outbox(room_id) == [] for room_id, _ in ended])
+
+        async with archive_process(server.settings):
+            await _until(archived)
+        for _, match_id in ended:
+            assert await _deals(server, match_id) == [1]
+
+
 async def test_an_archive_process_that_dies_mid_write_loses_no_deal(tmp_path: Any) -> None:
     async with running_server("redis", tmp_path, archiver="external") as server:
         store = server.app.state.store
