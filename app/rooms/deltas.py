@@ -45,10 +45,14 @@ def patches(
     head = b'{"type":"patch","seq":%d,"ts":%d,"ops":[' % (seq, ts)
     common = _seen(events, None, public_events)
     common_json = orjson.dumps(common)
+    # Only a seat an event has a private part for sees the events otherwise than a
+    # spectator does: every other audience's are ``common``, unfiltered again.
+    privy = {seat for seat in map(engine.private_to, events) if seat is not None}
     messages: dict[str, str | None] = {}
     for audience, part in parts.items():
-        seen = _seen(events, part.get("you"), public_events)
-        same_events = seen == common
+        seat = part.get("you")
+        seen = _seen(events, seat, public_events) if seat in privy else common
+        same_events = seen is common or seen == common
         old = old_parts.get(audience)
         if old is None:
             # A new audience (a seat just taken) has no previous view to patch: its

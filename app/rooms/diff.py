@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from typing import Any
 
 _POINTERS: dict[str, str] = {}
+_TOKENS: dict[str, str] = {}
+_TOKENS_KEPT = 1024
 _MISSING = object()
 # How deep a replaced value may sit: /players/2/cards is 3 tokens.
 _DEPTH = 3
@@ -39,11 +41,6 @@ def _pointer(key: str) -> str:
     if pointer is None:
         pointer = _POINTERS[key] = "/" + key.replace("~", "~0").replace("/", "~1")
     return pointer
-
-
-def _differ(before: Any, value: Any) -> bool:
-    # `==` alone would call 1 == True equal; JSON tells them apart.
-    return before is not value and (type(before) is not type(value) or before != value)
 
 
 def diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -104,12 +101,26 @@ def _changed_fields(before: dict[str, Any], value: dict[str, Any]) -> list[Any] 
     value says in fewer bytes)."""
     if len(before) != len(value) or before.keys() != value.keys():
         return None
-    changed = [
-        (key.replace("~", "~0").replace("/", "~1"), before[key], item)
+    # `==` alone would call 1 == True equal; JSON tells them apart. Inline, not a call:
+    # this runs on every field of every changed player of every change.
+    keys = [
+        key
         for key, item in value.items()
-        if _differ(before[key], item)
+        if (old := before[key]) is not item and (type(old) is not type(item) or old != item)
     ]
-    return changed if 2 * len(changed) <= len(value) else None
+    if 2 * len(keys) > len(value):
+        return None
+    return [(_token(key), before[key], value[key]) for key in keys]
+
+
+def _token(key: str) -> str:
+    # An object's keys are a view's field names, a fixed small set: escape each once.
+    token = _TOKENS.get(key)
+    if token is None:
+        token = key.replace("~", "~0").replace("/", "~1")
+        if len(_TOKENS) < _TOKENS_KEPT:  # bounded all the same
+            _TOKENS[key] = token
+    return token
 
 
 def _changed_items(before: list[Any], value: list[Any]) -> list[Any] | None:
@@ -121,6 +132,6 @@ def _changed_items(before: list[Any], value: list[Any]) -> list[Any] | None:
     changed = [
         (str(i), old, new)
         for i, (old, new) in enumerate(zip(before, value, strict=True))
-        if _differ(old, new)
+        if old is not new and (type(old) is not type(new) or old != new)
     ]
     return changed if 2 * len(changed) <= len(value) else None
