@@ -14,7 +14,6 @@ from app.rooms.doc import (
     ABSENT_AFTER,
     host_seat,
     player_by_pid,
-    player_by_seat,
     settings_of,
     watching,
 )
@@ -25,7 +24,48 @@ SPECTATOR = "*"
 Parts = tuple[dict[str, Mapping[str, Any]], dict[str, Any]]
 
 
+class Shared(dict[str, Any]):
+    """A change's shared part, and what some of its pieces were made of (``made_of``:
+    the room document's values ``room`` shows, the rules' object): the next change builds
+    a piece again only where those differ, which costs less than building it and finding
+    it equal. Values, copied where the document changes them in place, so never stale."""
+
+    __slots__ = ("made_of",)
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        super().__init__(values)
+        self.made_of: dict[str, Any] = {}
+
+
+def _room_inputs(doc: dict[str, Any]) -> tuple[Any, ...]:
+    """Every value of the document that :func:`room_info` reads (lists copied: the room
+    changes them in place; their entries, like the values ``room`` holds, it replaces)."""
+    return (
+        doc["id"],
+        doc["name"],
+        doc["seats"],
+        doc["status"],
+        doc["private"],
+        doc["spectators"],
+        doc["matchId"],
+        doc.get("rated"),
+        doc.get("watchers", 0),
+        doc.get("turnSeconds"),
+        doc.get("timeBank", 0),
+        doc.get("absentAfter", ABSENT_AFTER),
+        doc.get("hostPid"),
+        [(p["pid"], p["seat"]) for p in doc["players"]],
+        list(doc.get("bans", ())),
+        doc.get("ended"),
+        list(doc.get("ready", ())),
+        list(doc.get("deals", ())),
+        list(doc.get("muted", ())),
+    )
+
+
 def room_info(doc: dict[str, Any]) -> dict[str, Any]:
+    """The room as every view shows it (``room``). What it reads is listed once more, in
+    :func:`_room_inputs`: tests/app/test_view_reuse.py changes every field of a room."""
     return {
         "id": doc["id"],
         "name": doc["name"],
@@ -105,15 +145,19 @@ def build_parts(
     seats = [_seat_of(doc, audience) for audience in audiences]
     parts: Sequence[Mapping[str, Any]]
     if state is None:
-        shared, parts = _lobby_view(doc), [{"you": seat} for seat in seats]
+        shared, parts = Shared(_lobby_view(doc)), [{"you": seat} for seat in seats]
     elif (split := engine.view_parts(state, seats)) is not None:
         table, parts = split
-        shared = dict(table)
+        shared = Shared(table)
         shared["players"] = _named_players(doc, table["players"])
+        # A state's rules never change in place: the same object, the same wire form.
+        shared.made_of["rules"] = state.rules
+        if previous is not None and _made_of(previous, "rules") is state.rules:
+            shared["rules"] = previous["rules"]
     else:
         # A game that does not split its view: whole views, the same players in each.
         parts = [engine.view_for(state, seat) for seat in seats]
-        shared = {"players": _named_players(doc, parts[0]["players"])}
+        shared = Shared({"players": _named_players(doc, parts[0]["players"])})
     # A paused table (a tournament's host paused it) shows no running deadline.
     clock = None if doc.get("pausedAt") else doc.get("clock")
     # The current decision's deadline (server ms) and whose it is, for the countdown.
@@ -129,7 +173,11 @@ def build_parts(
         over = True
         shared.update(phase="matchOver", matchOver=True, winner=ended["winner"])
     shared["seq"] = seq
-    shared["room"] = room_info(doc)
+    shared.made_of["room"] = inputs = _room_inputs(doc)
+    if previous is not None and _made_of(previous, "room") == inputs:
+        shared["room"] = previous["room"]
+    else:
+        shared["room"] = room_info(doc)
     shared["shuffle"] = shuffle_view(doc, state)
     if previous:
         for key, value in shared.items():
@@ -153,6 +201,14 @@ def build_parts(
 _MISSING = object()
 
 
+def _made_of(previous: dict[str, Any], piece: str) -> Any:
+    """What ``previous``'s ``piece`` was made of, or _MISSING (not a :class:`Shared`, or
+    a part without that piece)."""
+    if not isinstance(previous, Shared) or piece not in previous:
+        return _MISSING
+    return previous.made_of.get(piece, _MISSING)
+
+
 def _seat_of(doc: dict[str, Any], audience: str) -> int | None:
     player = None if audience == SPECTATOR else player_by_pid(doc, audience)
     return None if player is None else player["seat"]
@@ -167,9 +223,12 @@ def _bank_from(clock: dict[str, Any]) -> int | None:
 def _named_players(
     doc: dict[str, Any], entries: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
+    by_seat: dict[int, dict[str, Any]] = {}
+    for player in doc["players"]:
+        by_seat.setdefault(player["seat"], player)  # the first, as player_by_seat finds
     players = []
     for entry in entries:
-        who = player_by_seat(doc, entry["seat"])
+        who = by_seat.get(entry["seat"])
         players.append(
             {
                 **entry,
