@@ -13,7 +13,6 @@ import engine
 from app.rooms.doc import (
     ABSENT_AFTER,
     host_seat,
-    player_by_pid,
     settings_of,
     watching,
 )
@@ -142,7 +141,10 @@ def build_parts(
     """
     if not audiences:
         return {}, {}
-    seats = [_seat_of(doc, audience) for audience in audiences]
+    seat_of: dict[str, int] = {}
+    for player in doc["players"]:
+        seat_of.setdefault(player["pid"], player["seat"])  # the first, as player_by_pid
+    seats = [None if a == SPECTATOR else seat_of.get(a) for a in audiences]
     parts: Sequence[Mapping[str, Any]]
     if state is None:
         shared, parts = Shared(_lobby_view(doc)), [{"you": seat} for seat in seats]
@@ -180,11 +182,16 @@ def build_parts(
         shared["room"] = room_info(doc)
     shared["shuffle"] = shuffle_view(doc, state)
     if previous:
-        for key, value in shared.items():
-            old = previous.get(key, _MISSING)
-            # Lists and objects only: a scalar is compared as cheaply as it is kept.
-            if isinstance(value, list | dict) and old is not value and old == value:
-                shared[key] = old
+        # Lists and objects only: a scalar is compared as cheaply as it is kept. Most are
+        # the previous change's objects already (above): those are passed over first.
+        get = previous.get
+        for key, value in [
+            (key, value)
+            for key, value in shared.items()
+            if type(value) in _CONTAINERS and get(key) is not value
+        ]:
+            if get(key, _MISSING) == value:
+                shared[key] = previous[key]
     if over:
         shared.pop("legal", None)  # nothing to do on a table that is over, for anyone
     own: dict[str, Mapping[str, Any]] = {}
@@ -199,6 +206,8 @@ def build_parts(
 
 
 _MISSING = object()
+# The types of a view's lists and objects (plain, as views are built).
+_CONTAINERS = (list, dict)
 
 
 def _made_of(previous: dict[str, Any], piece: str) -> Any:
@@ -207,11 +216,6 @@ def _made_of(previous: dict[str, Any], piece: str) -> Any:
     if not isinstance(previous, Shared) or piece not in previous:
         return _MISSING
     return previous.made_of.get(piece, _MISSING)
-
-
-def _seat_of(doc: dict[str, Any], audience: str) -> int | None:
-    player = None if audience == SPECTATOR else player_by_pid(doc, audience)
-    return None if player is None else player["seat"]
 
 
 def _bank_from(clock: dict[str, Any]) -> int | None:
