@@ -48,11 +48,30 @@ def _changes(doc: dict[str, Any]) -> list[tuple[str, Any]]:
                 out.append((f"{prefix}{key} (append)", _appending(holder, key)))
             elif isinstance(value, dict):
                 out.append((f"{prefix}{key} (set)", _setting(holder, key)))
-    # Fields a room may not have yet, that views show once it does.
-    for key, value in (("rated", True), ("ready", [0]), ("muted", ["p1"]), ("pausedAt", 5)):
-        if key not in doc:
-            out.append((f"{key} (new)", _replacing(doc, key, value)))
+    # Fields a room or a player may not have yet, that views show once they do.
+    for prefix, holder, fields in [("", doc, _ROOM_LATER)] + [
+        (f"players/{i}/", p, _PLAYER_LATER) for i, p in enumerate(doc["players"])
+    ]:
+        for key, value in fields:
+            if key not in holder:
+                out.append((f"{prefix}{key} (new)", _replacing(holder, key, value)))
     return out
+
+
+_ROOM_LATER = (
+    ("rated", True),
+    ("ready", [0]),
+    ("muted", ["p1"]),
+    ("pausedAt", 5),
+    ("ended", {"reason": "claim", "winner": 0, "totals": [1, 2, 3]}),
+)
+_PLAYER_LATER = (
+    ("away", True),
+    ("bot", 2),
+    ("left", True),
+    ("blitz", 60000),
+    ("rating", {"value": 1500, "provisional": True, "games": 1}),
+)
 
 
 def _replacing(holder: dict[str, Any], key: str, value: Any) -> Any:
