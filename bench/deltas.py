@@ -131,26 +131,38 @@ def parts_alone(frames: list[Frame]) -> int:
 _AT_REVISION = ("app.rooms.diff", "app.rooms.views", "app.rooms.deltas")
 
 
-def at_revision(revision: str) -> Callable[[list[Frame]], int]:
-    """The per-audience side with app.rooms' diff, views and deltas as of ``revision``."""
+def _source(revision: str, path: str) -> str:
     root = Path(__file__).resolve().parent.parent
-    saved = {name: sys.modules[name] for name in _AT_REVISION}
+    show = ["git", "show", f"{revision}:{path}"]
+    return subprocess.run(show, cwd=root, check=True, capture_output=True, text=True).stdout
+
+
+def _module(name: str, revision: str, path: str) -> types.ModuleType:
+    module = types.ModuleType(name)
+    module.__file__ = f"{revision}:{path}"
+    exec(compile(_source(revision, path), module.__file__, "exec"), module.__dict__)
+    return module
+
+
+def at_revision(revision: str) -> Callable[[list[Frame]], int]:
+    """The per-audience side with app.rooms' diff, views and deltas and the engine's views
+    (engine/view.py) as of ``revision``; the rest is the current code."""
+    # The engine package as the revision's app modules see it: its views of the revision.
+    old_view = _module("engine.view", revision, "engine/view.py")
+    engine_then = types.ModuleType("engine")
+    engine_then.__dict__.update(engine.__dict__)
+    for name in ("view_parts", "view_for", "wire_legal"):
+        setattr(engine_then, name, getattr(old_view, name))
+    saved = {name: sys.modules[name] for name in (*_AT_REVISION, "engine")}
     loaded: dict[str, types.ModuleType] = {}
     try:
+        sys.modules["engine"] = engine_then
         for name in _AT_REVISION:
-            path = name.replace(".", "/") + ".py"
-            source = subprocess.run(
-                ["git", "show", f"{revision}:{path}"],
-                cwd=root,
-                check=True,
-                capture_output=True,
-                text=True,
-            ).stdout
-            module = types.ModuleType(name)
-            module.__file__ = f"{revision}:{path}"
             # Importing the next one picks up this one: sys.modules holds it meanwhile.
-            sys.modules[name] = module
-            exec(compile(source, module.__file__, "exec"), module.__dict__)
+            module = sys.modules[name] = types.ModuleType(name)
+            path = name.replace(".", "/") + ".py"
+            module.__file__ = f"{revision}:{path}"
+            exec(compile(_source(revision, path), module.__file__, "exec"), module.__dict__)
             loaded[name] = module
     finally:
         sys.modules.update(saved)

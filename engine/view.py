@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any, TypedDict
 
@@ -169,6 +170,9 @@ def uno_called(state: State) -> list[int]:
     ]
 
 
+# Every view of every change shows it: hashed once per match (of those in play), not per
+# change; a pure function of the seed, so what it remembers is never stale.
+@functools.lru_cache(maxsize=256)
 def seed_commitment(seed: str) -> str:
     """SHA-256 of the match seed, hex: published while the seed itself stays hidden."""
     return hashlib.sha256(seed.encode()).hexdigest()

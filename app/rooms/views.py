@@ -30,10 +30,14 @@ class Shared(dict[str, Any]):
     it equal. Values, copied where the document changes them in place, so never stale."""
 
     __slots__ = ("made_of",)
+    made_of: dict[str, Any]
 
-    def __init__(self, values: Mapping[str, Any]) -> None:
-        super().__init__(values)
-        self.made_of: dict[str, Any] = {}
+    @classmethod
+    def of(cls, values: Mapping[str, Any]) -> Shared:
+        # Not an __init__: a Python one would double the cost of copying the values.
+        shared = cls(values)
+        shared.made_of = {}
+        return shared
 
 
 def _room_inputs(doc: dict[str, Any]) -> tuple[Any, ...]:
@@ -147,10 +151,10 @@ def build_parts(
     seats = [None if a == SPECTATOR else seat_of.get(a) for a in audiences]
     parts: Sequence[Mapping[str, Any]]
     if state is None:
-        shared, parts = Shared(_lobby_view(doc)), [{"you": seat} for seat in seats]
+        shared, parts = Shared.of(_lobby_view(doc)), [{"you": seat} for seat in seats]
     elif (split := engine.view_parts(state, seats)) is not None:
         table, parts = split
-        shared = Shared(table)
+        shared = Shared.of(table)
         shared["players"] = _named_players(doc, table["players"])
         # A state's rules never change in place: the same object, the same wire form.
         shared.made_of["rules"] = state.rules
@@ -159,7 +163,7 @@ def build_parts(
     else:
         # A game that does not split its view: whole views, the same players in each.
         parts = [engine.view_for(state, seat) for seat in seats]
-        shared = Shared({"players": _named_players(doc, parts[0]["players"])})
+        shared = Shared.of({"players": _named_players(doc, parts[0]["players"])})
     # A paused table (a tournament's host paused it) shows no running deadline.
     clock = None if doc.get("pausedAt") else doc.get("clock")
     # The current decision's deadline (server ms) and whose it is, for the countdown.
