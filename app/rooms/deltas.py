@@ -23,7 +23,7 @@ import orjson
 
 import engine
 from app.rooms.diff import diff
-from app.rooms.views import Parts
+from app.rooms.views import Parts, Shared
 
 
 def patches(
@@ -41,7 +41,7 @@ def patches(
     old_parts, old_shared = before
     parts, shared = after
     by_parts = bool(old_shared) and old_shared.keys() == shared.keys()
-    public_ops = orjson.dumps(diff(old_shared, shared))[1:-1] if by_parts else b""
+    public_ops = orjson.dumps(_public_delta(old_shared, shared))[1:-1] if by_parts else b""
     head = b'{"type":"patch","seq":%d,"ts":%d,"ops":[' % (seq, ts)
     common = _seen(events, None, public_events)
     common_json = orjson.dumps(common)
@@ -73,6 +73,16 @@ def patches(
     if None not in messages.values():
         return messages, None
     return messages, _message(head, public_ops, common_json)
+
+
+def _public_delta(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+    """The diff of the shared parts: the one made as ``new`` was built against ``old``
+    (app.rooms.views.build_parts), if it was."""
+    made = new.made_of.get("delta") if isinstance(new, Shared) else None
+    if made is not None and made[0]() is old:
+        ops: list[dict[str, Any]] = made[1]
+        return ops
+    return diff(old, new)
 
 
 def _seen(

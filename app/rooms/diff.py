@@ -26,6 +26,7 @@ _POINTERS: dict[str, str] = {}
 _TOKENS: dict[str, str] = {}
 _TOKENS_KEPT = 1024
 _MISSING = object()
+_CONTAINERS = (list, dict)  # the types of a view's lists and objects, as views are built
 # How deep a replaced value may sit: /players/2/cards is 3 tokens.
 _DEPTH = 3
 # The last diff of each top-level key that was followed down: (before, value, its ops).
@@ -43,8 +44,13 @@ def _pointer(key: str) -> str:
     return pointer
 
 
-def diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Operations that turn ``old`` into ``new`` (both JSON objects)."""
+def diff(
+    old: Mapping[str, Any], new: Mapping[str, Any], *, share: bool = False
+) -> list[dict[str, Any]]:
+    """Operations that turn ``old`` into ``new`` (both JSON objects). ``share``: a list or
+    object of ``new`` equal to ``old``'s under its key is replaced by ``old``'s (``new``
+    is then a dict), so that what holds both keeps one, and a later diff against ``new``
+    passes over it by identity."""
     ops: list[dict[str, Any]] = []
     if len(old) != len(new) or old.keys() != new.keys():
         for key in old:
@@ -69,6 +75,9 @@ def diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict[str, Any]]
                 ops.extend(mine)
             else:
                 ops.append({"op": "replace", "path": _pointer(key), "value": value})
+        elif share and type(value) in _CONTAINERS:
+            # Setting a key it has does not disturb the iteration over ``new``.
+            new[key] = before  # type: ignore[index]
     return ops
 
 

@@ -6,10 +6,12 @@ player id, not seat, because seats are renumbered when a match starts.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import engine
+from app.rooms.diff import diff
 from app.rooms.doc import (
     ABSENT_AFTER,
     host_seat,
@@ -29,7 +31,7 @@ class Shared(dict[str, Any]):
     a piece again only where those differ, which costs less than building it and finding
     it equal. Values, copied where the document changes them in place, so never stale."""
 
-    __slots__ = ("made_of",)
+    __slots__ = ("made_of", "__weakref__")
     made_of: dict[str, Any]
 
     @classmethod
@@ -185,19 +187,14 @@ def build_parts(
     else:
         shared["room"] = room_info(doc)
     shared["shuffle"] = shuffle_view(doc, state)
-    if previous:
-        # Lists and objects only: a scalar is compared as cheaply as it is kept. Most are
-        # the previous change's objects already (above): those are passed over first.
-        get = previous.get
-        for key, value in [
-            (key, value)
-            for key, value in shared.items()
-            if type(value) in _CONTAINERS and get(key) is not value
-        ]:
-            if get(key, _MISSING) == value:
-                shared[key] = previous[key]
     if over:
         shared.pop("legal", None)  # nothing to do on a table that is over, for anyone
+    if previous:
+        # The public delta, as app.rooms.deltas would make it, and on the way each list
+        # and object equal to the previous one is that one (see app.rooms.diff).
+        ops = diff(previous, shared, share=True)
+        if isinstance(previous, Shared):
+            shared.made_of["delta"] = (weakref.ref(previous), ops)
     own: dict[str, Mapping[str, Any]] = {}
     for audience, part in zip(audiences, parts, strict=True):
         if not shared.keys().isdisjoint(part):
@@ -210,8 +207,6 @@ def build_parts(
 
 
 _MISSING = object()
-# The types of a view's lists and objects (plain, as views are built).
-_CONTAINERS = (list, dict)
 
 
 def _made_of(previous: dict[str, Any], piece: str) -> Any:

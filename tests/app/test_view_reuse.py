@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from machine_rooms import room, same_json, seating
 
+from app.rooms import deltas
+from app.rooms.diff import diff
 from app.rooms.machine import RoomMachine
 from app.rooms.views import Parts, audiences, build_parts
 
@@ -115,3 +117,13 @@ def test_an_unchanged_room_keeps_the_previous_changes_room_and_rules() -> None:
     after = _parts(machine, 2, before)
     assert after[1]["room"] is before[1]["room"]
     assert after[1]["rules"] is before[1]["rules"]
+
+
+def test_the_public_delta_made_while_building_serves_only_the_part_it_was_made_against() -> None:
+    machine = _started()
+    first = _parts(machine, 1, None)
+    second = _parts(machine, 2, first)
+    other = _parts(machine, 3, None)  # the same room at another seq
+    assert deltas._public_delta(first[1], second[1]) == diff(first[1], second[1])
+    assert deltas._public_delta(other[1], second[1]) == diff(other[1], second[1])
+    assert diff(other[1], second[1]) != diff(first[1], second[1])
