@@ -123,7 +123,8 @@ def test_the_public_delta_made_while_building_serves_only_the_part_it_was_made_a
     machine = _started()
     first = _parts(machine, 1, None)
     second = _parts(machine, 2, first)
-    other = _parts(machine, 3, None)  # the same room at another seq
+    machine.doc["name"] += " renamed"
+    other = _parts(machine, 1, None)  # another room's part, say
     assert deltas._public_delta(first[1], second[1]) == diff(first[1], second[1])
     assert deltas._public_delta(other[1], second[1]) == diff(other[1], second[1])
     assert diff(other[1], second[1]) != diff(first[1], second[1])
