@@ -2,11 +2,11 @@
 
 A view is its audience's own part (a hand, ``legal``) with the part every audience shares
 (the table, the room: app.rooms.views.build_parts). So a change's patch is the public
-delta, the diff of the shared parts, made and serialised once per change, with each
-audience's private delta, the diff of its own small part. An audience whose own part did
-not change and which sees the change's events as everyone does gets the public message:
-one text, the same object for all of them, published once (``p``) and named by ``None``
-in the change's ``m``.
+delta, the diff of the shared parts, made once per change (as the shared part is built)
+and serialised once, with each audience's private delta, the diff of its own small part.
+An audience whose own part did not change and which sees the change's events as everyone
+does gets the public message: one text, the same object for all of them, published once
+(``p``) and named by ``None`` in the change's ``m``.
 
 When the shared part's keys change (the lobby's view becomes a game's: ``hand`` and
 ``legal`` move from the shared part to the seats'), a key may leave one part for the

@@ -141,9 +141,10 @@ def build_parts(
 
     What every audience sees alike (the engine's table, the room's parts) is built once,
     and is the ``previous`` change's object (its shared part) where it did not change: a
-    change's public delta is then one diff of the shared parts that skips those by
-    identity, and each audience's private delta a diff of its own small part
-    (app.rooms.deltas).
+    change's public delta is the one diff of the shared parts that finds those (made
+    here, kept in the shared part for app.rooms.deltas), and each audience's private
+    delta a diff of its own small part. The room's part and the rules are not even built
+    again where what they are made of did not change (:class:`Shared`).
     """
     if not audiences:
         return {}, {}
