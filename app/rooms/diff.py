@@ -52,15 +52,13 @@ def diff(
     is then a dict), so that what holds both keeps one, and a later diff against ``new``
     passes over it by identity."""
     ops: list[dict[str, Any]] = []
-    if len(old) != len(new) or old.keys() != new.keys():
-        for key in old:
-            if key not in new:
-                ops.append({"op": "remove", "path": _pointer(key)})
+    added = 0  # keys of ``new`` that ``old`` has not: if ``old`` has more, some went
     for key, value in new.items():
         before = old.get(key, _MISSING)
         if before is value:
             continue
         if before is _MISSING:
+            added += 1
             ops.append({"op": "add", "path": _pointer(key), "value": value})
         # `==` alone would call 1 == True equal; JSON tells them apart.
         elif before != value or type(before) is not type(value):
@@ -78,6 +76,9 @@ def diff(
         elif share and type(value) in _CONTAINERS:
             # Setting a key it has does not disturb the iteration over ``new``.
             new[key] = before  # type: ignore[index]
+    if len(new) - added != len(old):
+        # Removals first (keys compared only where their counts say some went).
+        ops[:0] = [{"op": "remove", "path": _pointer(key)} for key in old if key not in new]
     return ops
 
 
@@ -108,15 +109,19 @@ def _changed_fields(before: dict[str, Any], value: dict[str, Any]) -> list[Any] 
     """The entries that differ of two objects with the same keys, or None (replace the
     whole object: its keys differ, or more than half its entries changed, which a whole
     value says in fewer bytes)."""
-    if len(before) != len(value) or before.keys() != value.keys():
+    if len(before) != len(value):
         return None
     # `==` alone would call 1 == True equal; JSON tells them apart. Inline, not a call:
-    # this runs on every field of every changed player of every change.
-    keys = [
-        key
-        for key, item in value.items()
-        if (old := before[key]) is not item and (type(old) is not type(item) or old != item)
-    ]
+    # this runs on every field of every changed player of every change. As many keys,
+    # and each found in ``before``: the same keys, without comparing the two sets first.
+    try:
+        keys = [
+            key
+            for key, item in value.items()
+            if (old := before[key]) is not item and (type(old) is not type(item) or old != item)
+        ]
+    except KeyError:
+        return None
     if 2 * len(keys) > len(value):
         return None
     return [(_token(key), before[key], value[key]) for key in keys]
