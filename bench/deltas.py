@@ -8,9 +8,11 @@ better than wall time, though the microseconds do not. Also prints the bytes pub
 per change (the commit script's argument, the history entry, what other nodes parse).
 
 With ``--against REV`` a third side is the per-audience deltas as of git revision REV
-(its app/rooms/diff.py, views.py and deltas.py, loaded beside the current ones), so that
-a change to them is measured before and after in the same run, on the same games.
-``--parts`` adds a side that builds the parts alone (no deltas).
+(its app/rooms/diff.py, views.py and deltas.py and its engine/view.py, loaded beside the
+current ones), so that a change to them is measured before and after in the same run, on
+the same games.
+``--parts`` adds a side that builds the parts and the public delta alone (no patches per
+audience), and with ``--against`` the same at REV.
 
     python bench/deltas.py [--games 6] [--seats 4] [--rounds 7] [--passes 5]
                            [--against REV] [--parts]
@@ -120,10 +122,14 @@ def per_audience(frames: list[Frame]) -> int:
 
 
 def parts_alone(frames: list[Frame]) -> int:
-    """The views' parts alone, as the per-audience side builds them."""
+    """The views' parts and the public delta (the diff of the shared parts, which
+    ``build_parts`` makes as it builds them), without the per-audience patches."""
     before: Parts | None = None
     for doc, state, seq, _ in frames:
-        before = build_parts(doc, state, audiences(doc), seq, before[1] if before else None)
+        after = build_parts(doc, state, audiences(doc), seq, before[1] if before else None)
+        if before is not None:
+            deltas._public_delta(before[1], after[1])
+        before = after
     return 0
 
 
@@ -144,9 +150,13 @@ def _module(name: str, revision: str, path: str) -> types.ModuleType:
     return module
 
 
-def at_revision(revision: str) -> Callable[[list[Frame]], int]:
-    """The per-audience side with app.rooms' diff, views and deltas and the engine's views
-    (engine/view.py) as of ``revision``; the rest is the current code."""
+Side = Callable[[list[Frame]], int]
+
+
+def at_revision(revision: str) -> tuple[Side, Side]:
+    """The per-audience side and the parts alone with app.rooms' diff, views and deltas
+    and the engine's views (engine/view.py) as of ``revision``; the rest is the current
+    code."""
     # The engine package as the revision's app modules see it: its views of the revision.
     old_view = _module("engine.view", revision, "engine/view.py")
     engine_then = types.ModuleType("engine")
@@ -182,7 +192,18 @@ def at_revision(revision: str) -> Callable[[list[Frame]], int]:
             before = after
         return published
 
-    return run
+    def parts(frames: list[Frame]) -> int:
+        public_delta = getattr(old_deltas, "_public_delta", loaded["app.rooms.diff"].diff)
+        before: Parts | None = None
+        for doc, state, seq, _ in frames:
+            shared = before[1] if before else None
+            after = views.build_parts(doc, state, views.audiences(doc), seq, shared)
+            if before is not None:
+                public_delta(before[1], after[1])
+            before = after
+        return 0
+
+    return run, parts
 
 
 def main() -> None:
@@ -198,7 +219,10 @@ def main() -> None:
     changes = sum(len(frames) - 1 for frames in games)
     sides = {"whole views": whole_views, "per audience": per_audience}
     if args.against:
-        sides[f"per audience at {args.against}"] = at_revision(args.against)
+        then, parts_then = at_revision(args.against)
+        sides[f"per audience at {args.against}"] = then
+        if args.parts:
+            sides[f"parts alone at {args.against}"] = parts_then
     if args.parts:
         sides["parts alone"] = parts_alone
     times: dict[str, list[float]] = {name: [] for name in sides}
@@ -228,6 +252,10 @@ def main() -> None:
         before = sorted(times[f"per audience at {args.against}"])[args.rounds // 2]
         now = sorted(times["per audience"])[args.rounds // 2]
         print(f"per audience at {args.against} / now: {before / now:.2f} x CPU")
+        if args.parts:
+            before = sorted(times[f"parts alone at {args.against}"])[args.rounds // 2]
+            now = sorted(times["parts alone"])[args.rounds // 2]
+            print(f"parts alone at {args.against} / now: {before / now:.2f} x CPU")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
