@@ -153,6 +153,7 @@ def build_parts(
         seat_of.setdefault(player["pid"], player["seat"])  # the first, as player_by_pid
     seats = [None if a == SPECTATOR else seat_of.get(a) for a in audiences]
     parts: Sequence[Mapping[str, Any]]
+    whole = False  # a game that does not split its view: whole views come as parts
     if state is None:
         shared, parts = Shared.of(_lobby_view(doc)), [{"you": seat} for seat in seats]
     elif (split := engine.view_parts(state, seats)) is not None:
@@ -165,6 +166,7 @@ def build_parts(
             shared["rules"] = previous["rules"]
     else:
         # A game that does not split its view: whole views, the same players in each.
+        whole = True
         parts = [engine.view_for(state, seat) for seat in seats]
         shared = Shared.of({"players": _named_players(doc, parts[0]["players"])})
     # A paused table (a tournament's host paused it) shows no running deadline.
@@ -196,14 +198,13 @@ def build_parts(
         ops = diff(previous, shared, share=True)
         if isinstance(previous, Shared):
             shared.made_of["delta"] = (weakref.ref(previous), ops)
-    own: dict[str, Mapping[str, Any]] = {}
-    for audience, part in zip(audiences, parts, strict=True):
-        if not shared.keys().isdisjoint(part):
-            # A game that does not split its view: the shared value is the one shown.
-            part = {key: value for key, value in part.items() if key not in shared}
-        if over:
-            part = {**part, "legal": []}
-        own[audience] = part
+    own: dict[str, Mapping[str, Any]] = dict(zip(audiences, parts, strict=True))
+    if whole:
+        for audience, part in own.items():
+            # The shared value is the one shown: a view's keys are in one part only.
+            own[audience] = {key: value for key, value in part.items() if key not in shared}
+    if over:
+        own = {audience: {**part, "legal": []} for audience, part in own.items()}
     return own, shared
 
 
