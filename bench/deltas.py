@@ -7,16 +7,28 @@ sides; each is timed by the process's CPU clock, so the ratio holds on a busy ma
 better than wall time, though the microseconds do not. Also prints the bytes published
 per change (the commit script's argument, the history entry, what other nodes parse).
 
+With ``--against REV`` a third side is the per-audience deltas as of git revision REV
+(its app/rooms/diff.py, views.py and deltas.py and its engine/view.py, loaded beside the
+current ones), so that a change to them is measured before and after in the same run, on
+the same games.
+``--parts`` adds a side that builds the parts and the public delta alone (no patches per
+audience), and with ``--against`` the same at REV.
+
     python bench/deltas.py [--games 6] [--seats 4] [--rounds 7] [--passes 5]
+                           [--against REV] [--parts]
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import os
 import random
+import subprocess
 import sys
 import time
+import types
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -109,16 +121,110 @@ def per_audience(frames: list[Frame]) -> int:
     return published
 
 
+def parts_alone(frames: list[Frame]) -> int:
+    """The views' parts and the public delta (the diff of the shared parts, which
+    ``build_parts`` makes as it builds them), without the per-audience patches."""
+    before: Parts | None = None
+    for doc, state, seq, _ in frames:
+        after = build_parts(doc, state, audiences(doc), seq, before[1] if before else None)
+        if before is not None:
+            deltas._public_delta(before[1], after[1])
+        before = after
+    return 0
+
+
+# The modules a revision's per-audience side is made of, in the order they import each other.
+_AT_REVISION = ("app.rooms.diff", "app.rooms.views", "app.rooms.deltas")
+
+
+def _source(revision: str, path: str) -> str:
+    root = Path(__file__).resolve().parent.parent
+    show = ["git", "show", f"{revision}:{path}"]
+    return subprocess.run(show, cwd=root, check=True, capture_output=True, text=True).stdout
+
+
+def _module(name: str, revision: str, path: str) -> types.ModuleType:
+    module = types.ModuleType(name)
+    module.__file__ = f"{revision}:{path}"
+    exec(compile(_source(revision, path), module.__file__, "exec"), module.__dict__)
+    return module
+
+
+Side = Callable[[list[Frame]], int]
+
+
+def at_revision(revision: str) -> tuple[Side, Side]:
+    """The per-audience side and the parts alone with app.rooms' diff, views and deltas
+    and the engine's views (engine/view.py) as of ``revision``; the rest is the current
+    code."""
+    # The engine package as the revision's app modules see it: its views of the revision.
+    old_view = _module("engine.view", revision, "engine/view.py")
+    engine_then = types.ModuleType("engine")
+    engine_then.__dict__.update(engine.__dict__)
+    for name in ("view_parts", "view_for", "wire_legal"):
+        setattr(engine_then, name, getattr(old_view, name))
+    saved = {name: sys.modules[name] for name in (*_AT_REVISION, "engine")}
+    loaded: dict[str, types.ModuleType] = {}
+    try:
+        sys.modules["engine"] = engine_then
+        for name in _AT_REVISION:
+            # Importing the next one picks up this one: sys.modules holds it meanwhile.
+            module = sys.modules[name] = types.ModuleType(name)
+            path = name.replace(".", "/") + ".py"
+            module.__file__ = f"{revision}:{path}"
+            exec(compile(_source(revision, path), module.__file__, "exec"), module.__dict__)
+            loaded[name] = module
+    finally:
+        sys.modules.update(saved)
+    views, old_deltas = loaded["app.rooms.views"], loaded["app.rooms.deltas"]
+
+    def run(frames: list[Frame]) -> int:
+        published = 0
+        before: Parts | None = None
+        for doc, state, seq, step in frames:
+            shared = before[1] if before else None
+            after = views.build_parts(doc, state, views.audiences(doc), seq, shared)
+            if before is not None:
+                messages, public = old_deltas.patches(
+                    before, after, seq, 1, step.events, step.public_events
+                )
+                published += len(orjson.dumps({"seq": seq, "m": messages, "p": public}))
+            before = after
+        return published
+
+    def parts(frames: list[Frame]) -> int:
+        public_delta = getattr(old_deltas, "_public_delta", loaded["app.rooms.diff"].diff)
+        before: Parts | None = None
+        for doc, state, seq, _ in frames:
+            shared = before[1] if before else None
+            after = views.build_parts(doc, state, views.audiences(doc), seq, shared)
+            if before is not None:
+                public_delta(before[1], after[1])
+            before = after
+        return 0
+
+    return run, parts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--passes", type=int, default=5)
+    parser.add_argument("--against", metavar="REV", help="also time the deltas as of REV")
+    parser.add_argument("--parts", action="store_true", help="also time the parts alone")
     args = parser.parse_args()
     games = record(args.games, args.seats)
     changes = sum(len(frames) - 1 for frames in games)
     sides = {"whole views": whole_views, "per audience": per_audience}
+    if args.against:
+        then, parts_then = at_revision(args.against)
+        sides[f"per audience at {args.against}"] = then
+        if args.parts:
+            sides[f"parts alone at {args.against}"] = parts_then
+    if args.parts:
+        sides["parts alone"] = parts_alone
     times: dict[str, list[float]] = {name: [] for name in sides}
     sizes = {name: sum(run(frames) for frames in games) / changes for name, run in sides.items()}
     for number in range(args.rounds):
@@ -142,6 +248,15 @@ def main() -> None:
         / sorted(times["per audience"])[args.rounds // 2]
     )
     print(f"{changes} changes; whole views / per audience: {ratio:.2f} x CPU")
+    if args.against:
+        before = sorted(times[f"per audience at {args.against}"])[args.rounds // 2]
+        now = sorted(times["per audience"])[args.rounds // 2]
+        print(f"per audience at {args.against} / now: {before / now:.2f} x CPU")
+        if args.parts:
+            before = sorted(times[f"parts alone at {args.against}"])[args.rounds // 2]
+            now = sorted(times["parts alone"])[args.rounds // 2]
+            print(f"parts alone at {args.against} / now: {before / now:.2f} x CPU")
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

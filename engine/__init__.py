@@ -20,7 +20,16 @@ from engine.api import (
     view_for,
 )
 from engine.errors import EngineError, IllegalAction, InvalidAction, InvalidRules
-from engine.events import DealOver, Event, Flip, event_for, event_full, is_deal_over, is_flip
+from engine.events import (
+    DealOver,
+    Event,
+    Flip,
+    event_for,
+    event_full,
+    is_deal_over,
+    is_flip,
+    private_to,
+)
 from engine.replay import ReplayedEntry, final_state, replay_log
 from engine.rules import PRESETS, Rules, describe_options, rules_from_json, with_options
 from engine.state import State
@@ -59,6 +68,7 @@ __all__ = [
     "legal_actions",
     "new_match",
     "parse_action",
+    "private_to",
     "replay_log",
     "rules_from_json",
     "state_from_json",

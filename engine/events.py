@@ -46,9 +46,16 @@ def event_for(event: Event, viewer: int | None) -> Event:
     if "private" not in event:
         return event
     public = {k: v for k, v in event.items() if k not in ("private", "to")}
-    if viewer is not None and viewer == event.get("to"):
+    if viewer is not None and viewer == private_to(event):
         public.update(event["private"])
     return public
+
+
+def private_to(event: Event) -> int | None:
+    """The one seat :func:`event_for` shows more of ``event`` than any other viewer (its
+    ``private`` part), or None: every viewer, spectators too, sees it alike."""
+    to: int | None = event.get("to") if "private" in event else None
+    return to
 
 
 def event_full(event: Event) -> Event:

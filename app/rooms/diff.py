@@ -23,7 +23,10 @@ from collections.abc import Mapping
 from typing import Any
 
 _POINTERS: dict[str, str] = {}
+_TOKENS: dict[str, str] = {}
+_TOKENS_KEPT = 1024
 _MISSING = object()
+_CONTAINERS = (list, dict)  # the types of a view's lists and objects, as views are built
 # How deep a replaced value may sit: /players/2/cards is 3 tokens.
 _DEPTH = 3
 # The last diff of each top-level key that was followed down: (before, value, its ops).
@@ -41,23 +44,21 @@ def _pointer(key: str) -> str:
     return pointer
 
 
-def _differ(before: Any, value: Any) -> bool:
-    # `==` alone would call 1 == True equal; JSON tells them apart.
-    return before is not value and (type(before) is not type(value) or before != value)
-
-
-def diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Operations that turn ``old`` into ``new`` (both JSON objects)."""
+def diff(
+    old: Mapping[str, Any], new: Mapping[str, Any], *, share: bool = False
+) -> list[dict[str, Any]]:
+    """Operations that turn ``old`` into ``new`` (both JSON objects). ``share``: a list or
+    object of ``new`` equal to ``old``'s under its key is replaced by ``old``'s (``new``
+    is then a dict), so that what holds both keeps one, and a later diff against ``new``
+    passes over it by identity."""
     ops: list[dict[str, Any]] = []
-    if len(old) != len(new) or old.keys() != new.keys():
-        for key in old:
-            if key not in new:
-                ops.append({"op": "remove", "path": _pointer(key)})
+    added = 0  # keys of ``new`` that ``old`` has not: if ``old`` has more, some went
     for key, value in new.items():
         before = old.get(key, _MISSING)
         if before is value:
             continue
         if before is _MISSING:
+            added += 1
             ops.append({"op": "add", "path": _pointer(key), "value": value})
         # `==` alone would call 1 == True equal; JSON tells them apart.
         elif before != value or type(before) is not type(value):
@@ -72,6 +73,12 @@ def diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict[str, Any]]
                 ops.extend(mine)
             else:
                 ops.append({"op": "replace", "path": _pointer(key), "value": value})
+        elif share and type(value) in _CONTAINERS:
+            # Setting a key it has does not disturb the iteration over ``new``.
+            new[key] = before  # type: ignore[index]
+    if len(new) - added != len(old):
+        # Removals first (keys compared only where their counts say some went).
+        ops[:0] = [{"op": "remove", "path": _pointer(key)} for key in old if key not in new]
     return ops
 
 
@@ -102,14 +109,32 @@ def _changed_fields(before: dict[str, Any], value: dict[str, Any]) -> list[Any] 
     """The entries that differ of two objects with the same keys, or None (replace the
     whole object: its keys differ, or more than half its entries changed, which a whole
     value says in fewer bytes)."""
-    if len(before) != len(value) or before.keys() != value.keys():
+    if len(before) != len(value):
         return None
-    changed = [
-        (key.replace("~", "~0").replace("/", "~1"), before[key], item)
-        for key, item in value.items()
-        if _differ(before[key], item)
-    ]
-    return changed if 2 * len(changed) <= len(value) else None
+    # `==` alone would call 1 == True equal; JSON tells them apart. Inline, not a call:
+    # this runs on every field of every changed player of every change. As many keys,
+    # and each found in ``before``: the same keys, without comparing the two sets first.
+    try:
+        keys = [
+            key
+            for key, item in value.items()
+            if (old := before[key]) is not item and (type(old) is not type(item) or old != item)
+        ]
+    except KeyError:
+        return None
+    if 2 * len(keys) > len(value):
+        return None
+    return [(_token(key), before[key], value[key]) for key in keys]
+
+
+def _token(key: str) -> str:
+    # An object's keys are a view's field names, a fixed small set: escape each once.
+    token = _TOKENS.get(key)
+    if token is None:
+        token = key.replace("~", "~0").replace("/", "~1")
+        if len(_TOKENS) < _TOKENS_KEPT:  # bounded all the same
+            _TOKENS[key] = token
+    return token
 
 
 def _changed_items(before: list[Any], value: list[Any]) -> list[Any] | None:
@@ -121,6 +146,6 @@ def _changed_items(before: list[Any], value: list[Any]) -> list[Any] | None:
     changed = [
         (str(i), old, new)
         for i, (old, new) in enumerate(zip(before, value, strict=True))
-        if _differ(old, new)
+        if old is not new and (type(old) is not type(new) or old != new)
     ]
     return changed if 2 * len(changed) <= len(value) else None

@@ -6,15 +6,15 @@ player id, not seat, because seats are renumbered when a match starts.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import engine
+from app.rooms.diff import diff
 from app.rooms.doc import (
     ABSENT_AFTER,
     host_seat,
-    player_by_pid,
-    player_by_seat,
     settings_of,
     watching,
 )
@@ -25,7 +25,52 @@ SPECTATOR = "*"
 Parts = tuple[dict[str, Mapping[str, Any]], dict[str, Any]]
 
 
+class Shared(dict[str, Any]):
+    """A change's shared part, and what some of its pieces were made of (``made_of``:
+    the room document's values ``room`` shows, the rules' object): the next change builds
+    a piece again only where those differ, which costs less than building it and finding
+    it equal. Values, copied where the document changes them in place, so never stale."""
+
+    __slots__ = ("made_of", "__weakref__")
+    made_of: dict[str, Any]
+
+    @classmethod
+    def of(cls, values: Mapping[str, Any]) -> Shared:
+        # Not an __init__: a Python one would double the cost of copying the values.
+        shared = cls(values)
+        shared.made_of = {}
+        return shared
+
+
+def _room_inputs(doc: dict[str, Any]) -> tuple[Any, ...]:
+    """Every value of the document that :func:`room_info` reads (lists copied: the room
+    changes them in place; their entries, like the values ``room`` holds, it replaces)."""
+    return (
+        doc["id"],
+        doc["name"],
+        doc["seats"],
+        doc["status"],
+        doc["private"],
+        doc["spectators"],
+        doc["matchId"],
+        doc.get("rated"),
+        doc.get("watchers", 0),
+        doc.get("turnSeconds"),
+        doc.get("timeBank", 0),
+        doc.get("absentAfter", ABSENT_AFTER),
+        doc.get("hostPid"),
+        [(p["pid"], p["seat"]) for p in doc["players"]],
+        list(doc.get("bans", ())),
+        doc.get("ended"),
+        list(doc.get("ready", ())),
+        list(doc.get("deals", ())),
+        list(doc.get("muted", ())),
+    )
+
+
 def room_info(doc: dict[str, Any]) -> dict[str, Any]:
+    """The room as every view shows it (``room``). What it reads is listed once more, in
+    :func:`_room_inputs`: tests/app/test_view_reuse.py changes every field of a room."""
     return {
         "id": doc["id"],
         "name": doc["name"],
@@ -96,24 +141,34 @@ def build_parts(
 
     What every audience sees alike (the engine's table, the room's parts) is built once,
     and is the ``previous`` change's object (its shared part) where it did not change: a
-    change's public delta is then one diff of the shared parts that skips those by
-    identity, and each audience's private delta a diff of its own small part
-    (app.rooms.deltas).
+    change's public delta is the one diff of the shared parts that finds those (made
+    here, kept in the shared part for app.rooms.deltas), and each audience's private
+    delta a diff of its own small part. The room's part and the rules are not even built
+    again where what they are made of did not change (:class:`Shared`).
     """
     if not audiences:
         return {}, {}
-    seats = [_seat_of(doc, audience) for audience in audiences]
+    seat_of: dict[str, int] = {}
+    for player in doc["players"]:
+        seat_of.setdefault(player["pid"], player["seat"])  # the first, as player_by_pid
+    seats = [None if a == SPECTATOR else seat_of.get(a) for a in audiences]
     parts: Sequence[Mapping[str, Any]]
+    whole = False  # a game that does not split its view: whole views come as parts
     if state is None:
-        shared, parts = _lobby_view(doc), [{"you": seat} for seat in seats]
+        shared, parts = Shared.of(_lobby_view(doc)), [{"you": seat} for seat in seats]
     elif (split := engine.view_parts(state, seats)) is not None:
         table, parts = split
-        shared = dict(table)
+        shared = Shared.of(table)
         shared["players"] = _named_players(doc, table["players"])
+        # A state's rules never change in place: the same object, the same wire form.
+        shared.made_of["rules"] = state.rules
+        if previous is not None and _made_of(previous, "rules") is state.rules:
+            shared["rules"] = previous["rules"]
     else:
         # A game that does not split its view: whole views, the same players in each.
+        whole = True
         parts = [engine.view_for(state, seat) for seat in seats]
-        shared = {"players": _named_players(doc, parts[0]["players"])}
+        shared = Shared.of({"players": _named_players(doc, parts[0]["players"])})
     # A paused table (a tournament's host paused it) shows no running deadline.
     clock = None if doc.get("pausedAt") else doc.get("clock")
     # The current decision's deadline (server ms) and whose it is, for the countdown.
@@ -129,33 +184,39 @@ def build_parts(
         over = True
         shared.update(phase="matchOver", matchOver=True, winner=ended["winner"])
     shared["seq"] = seq
-    shared["room"] = room_info(doc)
+    shared.made_of["room"] = inputs = _room_inputs(doc)
+    if previous is not None and _made_of(previous, "room") == inputs:
+        shared["room"] = previous["room"]
+    else:
+        shared["room"] = room_info(doc)
     shared["shuffle"] = shuffle_view(doc, state)
-    if previous:
-        for key, value in shared.items():
-            old = previous.get(key, _MISSING)
-            # Lists and objects only: a scalar is compared as cheaply as it is kept.
-            if isinstance(value, list | dict) and old is not value and old == value:
-                shared[key] = old
     if over:
         shared.pop("legal", None)  # nothing to do on a table that is over, for anyone
-    own: dict[str, Mapping[str, Any]] = {}
-    for audience, part in zip(audiences, parts, strict=True):
-        if not shared.keys().isdisjoint(part):
-            # A game that does not split its view: the shared value is the one shown.
-            part = {key: value for key, value in part.items() if key not in shared}
-        if over:
-            part = {**part, "legal": []}
-        own[audience] = part
+    if previous:
+        # The public delta, as app.rooms.deltas would make it, and on the way each list
+        # and object equal to the previous one is that one (see app.rooms.diff).
+        ops = diff(previous, shared, share=True)
+        if isinstance(previous, Shared):
+            shared.made_of["delta"] = (weakref.ref(previous), ops)
+    own: dict[str, Mapping[str, Any]] = dict(zip(audiences, parts, strict=True))
+    if whole:
+        for audience, part in own.items():
+            # The shared value is the one shown: a view's keys are in one part only.
+            own[audience] = {key: value for key, value in part.items() if key not in shared}
+    if over:
+        own = {audience: {**part, "legal": []} for audience, part in own.items()}
     return own, shared
 
 
 _MISSING = object()
 
 
-def _seat_of(doc: dict[str, Any], audience: str) -> int | None:
-    player = None if audience == SPECTATOR else player_by_pid(doc, audience)
-    return None if player is None else player["seat"]
+def _made_of(previous: dict[str, Any], piece: str) -> Any:
+    """What ``previous``'s ``piece`` was made of, or _MISSING (not a :class:`Shared`, or
+    a part without that piece)."""
+    if not isinstance(previous, Shared) or piece not in previous:
+        return _MISSING
+    return previous.made_of.get(piece, _MISSING)
 
 
 def _bank_from(clock: dict[str, Any]) -> int | None:
@@ -167,9 +228,12 @@ def _bank_from(clock: dict[str, Any]) -> int | None:
 def _named_players(
     doc: dict[str, Any], entries: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
+    by_seat: dict[int, dict[str, Any]] = {}
+    for player in doc["players"]:
+        by_seat.setdefault(player["seat"], player)  # the first, as player_by_seat finds
     players = []
     for entry in entries:
-        who = player_by_seat(doc, entry["seat"])
+        who = by_seat.get(entry["seat"])
         players.append(
             {
                 **entry,
