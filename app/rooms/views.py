@@ -42,9 +42,37 @@ class Shared(dict[str, Any]):
         return shared
 
 
-def _room_inputs(doc: dict[str, Any]) -> tuple[Any, ...]:
-    """Every value of the document that :func:`room_info` reads (lists copied: the room
-    changes them in place; their entries, like the values ``room`` holds, it replaces)."""
+# The room part's keys, in the order clients have always seen them; the values are
+# :func:`_room_values`' (one place reads the document for it).
+_ROOM_KEYS = (
+    "id",
+    "name",
+    "seats",
+    "status",
+    "private",
+    "spectators",
+    "matchId",
+    "rated",
+    "watchers",
+    "turnSeconds",
+    "timeBank",
+    "absentAfter",
+    "hostSeat",
+    "bans",
+    "ended",
+    "ready",
+    "deals",
+    "muted",
+)
+
+
+def _room_values(doc: dict[str, Any]) -> tuple[Any, ...]:
+    """The values of the room part, in :data:`_ROOM_KEYS`' order. Lists are copied (the
+    room changes them in place; their entries it replaces), so a previous change's values
+    compare unequal exactly when the part would differ (:func:`build_parts` reuses it
+    then)."""
+    settings = settings_of(doc)
+    muted = doc.get("muted", ())
     return (
         doc["id"],
         doc["name"],
@@ -52,49 +80,34 @@ def _room_inputs(doc: dict[str, Any]) -> tuple[Any, ...]:
         doc["status"],
         doc["private"],
         doc["spectators"],
-        doc["matchId"],
-        doc.get("rated"),
+        doc["matchId"],  # for the history REST once a deal is archived
+        # Its matches are rated (docs/ratings.md): their rating changes are read by REST.
+        bool(doc.get("rated")),
+        # Spectator sockets as of the room's last change (they come and go without one).
         doc.get("watchers", 0),
-        doc.get("turnSeconds"),
-        doc.get("timeBank", 0),
-        doc.get("absentAfter", ABSENT_AFTER),
-        doc.get("hostPid"),
-        [(p["pid"], p["seat"]) for p in doc["players"]],
+        settings["turnSeconds"],
+        settings["timeBank"],
+        settings["absentAfter"],
+        host_seat(doc),  # the hosting seat, or None (the host token's holder)
         list(doc.get("bans", ())),
-        doc.get("ended"),
+        doc.get("ended"),  # how the room ended the match itself, if it did
+        # Seats that said "ready" for the next deal (the host's nextDeal deals it).
         list(doc.get("ready", ())),
+        # The match's finished deals (who went out, points, running totals): the
+        # scoreboard of every deal, for anyone at any time.
         list(doc.get("deals", ())),
-        list(doc.get("muted", ())),
+        # Seats whose chat the host muted.
+        [p["seat"] for p in doc["players"] if p["pid"] in muted],
     )
 
 
 def room_info(doc: dict[str, Any]) -> dict[str, Any]:
-    """The room as every view shows it (``room``). What it reads is listed once more, in
-    :func:`_room_inputs`: tests/app/test_view_reuse.py changes every field of a room."""
-    return {
-        "id": doc["id"],
-        "name": doc["name"],
-        "seats": doc["seats"],
-        "status": doc["status"],
-        "private": doc["private"],
-        "spectators": doc["spectators"],
-        "matchId": doc["matchId"],  # for the history REST once a deal is archived
-        # Its matches are rated (docs/ratings.md): their rating changes are read by REST.
-        "rated": bool(doc.get("rated")),
-        # Spectator sockets as of the room's last change (they come and go without one).
-        "watchers": doc.get("watchers", 0),
-        **settings_of(doc),
-        "hostSeat": host_seat(doc),  # the hosting seat, or None (the host token's holder)
-        "bans": list(doc.get("bans", ())),
-        "ended": doc.get("ended"),  # how the room ended the match itself, if it did
-        # Seats that said "ready" for the next deal (the host's nextDeal deals it).
-        "ready": list(doc.get("ready", ())),
-        # The match's finished deals (who went out, points, running totals): the
-        # scoreboard of every deal, for anyone at any time.
-        "deals": list(doc.get("deals", ())),
-        # Seats whose chat the host muted.
-        "muted": [p["seat"] for p in doc["players"] if p["pid"] in doc.get("muted", ())],
-    }
+    """The room as every view shows it (``room``)."""
+    return _room_part(_room_values(doc))
+
+
+def _room_part(values: tuple[Any, ...]) -> dict[str, Any]:
+    return dict(zip(_ROOM_KEYS, values, strict=True))
 
 
 def audiences(doc: dict[str, Any]) -> list[str]:
@@ -184,11 +197,11 @@ def build_parts(
         over = True
         shared.update(phase="matchOver", matchOver=True, winner=ended["winner"])
     shared["seq"] = seq
-    shared.made_of["room"] = inputs = _room_inputs(doc)
-    if previous is not None and _made_of(previous, "room") == inputs:
+    shared.made_of["room"] = values = _room_values(doc)
+    if previous is not None and _made_of(previous, "room") == values:
         shared["room"] = previous["room"]
     else:
-        shared["room"] = room_info(doc)
+        shared["room"] = _room_part(values)
     shared["shuffle"] = shuffle_view(doc, state)
     if over:
         shared.pop("legal", None)  # nothing to do on a table that is over, for anyone
