@@ -1,4 +1,4 @@
-"""Client CPU per commit of ``RedisStore.commit`` (format 2), for comparing two checkouts:
+"""Client CPU per commit of ``RedisStore.commit``, for comparing two checkouts:
 ``--rooms`` rooms commit ``--commits`` changes each, all rooms at once (one batch per
 round), the cold fields unchanged and the hot part changing, as during a deal: one seat's
 move count and the time. ``--doc running`` (the default): a running room's document as
@@ -10,9 +10,11 @@ prefixes ``cpu<random>`` on the Redis given and deletes its keys after.
 ``--against DIR`` (the ``app`` of a ``git archive`` of another commit): both checkouts'
 stores in this one process, their rounds alternating, ``--rounds`` each (the machine may
 be shared: the ratio holds better than the microseconds); the median per commit of each.
-``--at DIR`` alone measures one other checkout.
+``--at DIR`` alone measures one other checkout. ``--format`` is the room format the
+checkout at ``--at`` (this one by default) writes, 2 by default; ``--against`` writes 2.
 
-    python bench/commit_cpu.py [--at DIR] [--against DIR] [--rounds 7] [--doc running|cold]
+    python bench/commit_cpu.py [--at DIR] [--against DIR] [--format 1|2] [--rounds 7]
+                               [--doc running|cold]
                                [--redis redis://127.0.0.1:6379/0] [--rooms 30] [--commits 300]
 """
 
@@ -32,6 +34,9 @@ from typing import Any
 import orjson
 
 here = Path(__file__).resolve().parent
+# bench/engine.py would shadow the engine package: the repository's root comes first.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
+sys.path.insert(0, str(here.parent))
 
 
 def checkout_modules(checkout: Path) -> tuple[Any, Any]:
@@ -84,8 +89,9 @@ def running_doc() -> dict[str, Any]:
 class Side:
     """One checkout's store and its rooms."""
 
-    def __init__(self, checkout: Path, redis: str) -> None:
+    def __init__(self, checkout: Path, redis: str, room_format: int) -> None:
         self.checkout = checkout
+        self.room_format = room_format
         self.store_class, self.commit_class = checkout_modules(checkout)
         self.redis = redis
         self.prefix = f"cpu{secrets.token_hex(4)}"
@@ -93,7 +99,9 @@ class Side:
         self.seq = 1
 
     async def open(self, rooms: list[str], room_doc: Any) -> None:
-        self.store = await self.store_class.connect(self.redis, prefix=self.prefix, room_format=2)
+        self.store = await self.store_class.connect(
+            self.redis, prefix=self.prefix, room_format=self.room_format
+        )
         self.rooms = rooms
         self.docs = {room: room_doc() for room in rooms}
         for room in rooms:
@@ -132,13 +140,14 @@ class Side:
 
 
 async def main(options: argparse.Namespace) -> None:
-    sys.path.insert(0, str(here))
+    sys.path.append(str(here))
     from cold import room_doc
 
     if options.doc == "running":
         room_doc = running_doc  # noqa: F811
-    checkouts = [options.at] if options.against is None else [options.against, options.at]
-    sides = [Side(checkout.resolve(), options.redis) for checkout in checkouts]
+    sides = [Side(options.at.resolve(), options.redis, options.format)]
+    if options.against is not None:
+        sides.insert(0, Side(options.against.resolve(), options.redis, 2))
     rooms = [f"r{i}" for i in range(options.rooms)]
     try:
         for side in sides:
@@ -153,7 +162,10 @@ async def main(options: argparse.Namespace) -> None:
     for side in sides:
         figures = ", ".join(f"{s * 1e6:.1f}" for s in side.spent)
         median = statistics.median(side.spent) * 1e6
-        print(f"{side.checkout}: {median:.1f} us per commit (median; rounds: {figures})")
+        print(
+            f"{side.checkout} (format {side.room_format}): {median:.1f} us per commit"
+            f" (median; rounds: {figures})"
+        )
     if len(sides) == 2:
         before, now = (statistics.median(side.spent) for side in sides)
         print(f"now/before: {now / before:.2f}")
@@ -168,6 +180,7 @@ if __name__ == "__main__":
     parser.add_argument("--commits", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--doc", choices=("running", "cold"), default="running")
+    parser.add_argument("--format", type=int, default=2, help="the format --at writes")
     arguments = parser.parse_args()
     import uvloop
 
