@@ -83,11 +83,10 @@ class Settings(BaseSettings):
     room_ttl_seconds: int = 86_400
     finished_room_ttl_seconds: int = 3_600
     store_sweep_seconds: float = 300.0
-    # The format the Redis stores write room documents in (1, 2 or 3; all are read): 2,
-    # since every version that may share a Redis with this one reads it; 3 (the hot part
-    # written where it changed: the cheapest commit) once no node of a version that reads
-    # only 1 and 2 shares the Redis (docs/architecture.md, "The room document's format").
-    room_format: int = Field(default=2, ge=1, le=3)
+    # The format the Redis stores write room documents in (1 or 2; both are read): 2, the
+    # smaller commit, since every version that may share a Redis with this one reads it
+    # (docs/architecture.md, "The room document's format").
+    room_format: int = Field(default=2, ge=1, le=2)
     # The writer's lease on a room: a crashed writer's rooms move on after this.
     lease_ttl_ms: int = 5000
     # A writer with nothing to do for this long gives its room up.

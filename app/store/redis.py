@@ -47,7 +47,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -71,19 +70,15 @@ from app.store.redis_common import (
     CREATE_ONCE,
     FORMATS,
     Batcher,
-    Hot,
     chunks,
     cold_digest,
     confirmed,
     connection_of,
-    player_field,
     queue_room,
     read_doc,
     room_fields,
     split_doc,
-    split_hot,
     stop,
-    stored_hot,
 )
 from app.store.redis_config import CONFIG_KEYS, config_risks, open_client
 from app.store.redis_indexes import DROP_CODE, Indexes
@@ -143,22 +138,16 @@ return {id, 0}
 )
 
 # KEYS: room, lease, hist, log, deal, outbox.
-# ARGV: owner, seq, doc ('': format 3's, as stored), log id, change, history size, history
-#       ttl ms, changes channel, deal reset (0/1), number of deal entries, lease ttl ms (0:
-#       keep), outbox key ('': none), outbox record, direct (0/1), room ttl ms, the digest
-#       of the document's cold fields ('': the document is in format 1, whole in ARGV[3]),
-#       those fields ('': as stored, if the stored digest is this one); format 3's hot
-#       part: the ``hv`` the parts left out are as of ('': none left out), the new ``hv``
-#       ('': format 1 or 2), the number of players (-1: no list), the number of (field,
-#       value) pairs that follow (``v``, ``p0``...: those that changed), the pairs; the
-#       deal entries, then (channel, payload) pairs of results. An empty change is a quiet
-#       commit (see Commit.change): the stored seq must be seq itself, and only the
-#       results are published. Everything is written before anything is published.
-#       Returns 1, or 0 (no lease), -1 (out of order), -2 (direct, and the log holds
-#       entries after the log id), -3 (parts of the document were left out and the stored
-#       ones are not those, cold fields by their digest, hot ones by ``hv``: nothing was
-#       written). A commit in format 1 or 2 deletes what format 3 stores apart, and one in
-#       format 1 what format 2 does.
+# ARGV: owner, seq, doc, log id, change, history size, history ttl ms, changes channel,
+#       deal reset (0/1), number of deal entries, lease ttl ms (0: keep), outbox key ('':
+#       none), outbox record, direct (0/1), room ttl ms, the digest of the document's cold
+#       fields ('': the document is in format 1, whole in ARGV[3]), those fields ('': as
+#       stored, if the stored digest is this one), the deal entries, then (channel,
+#       payload) pairs of results. An empty change is a quiet commit (see Commit.change):
+#       the stored seq must be seq itself, and only the results are published. Everything
+#       is written before anything is published. Returns 1, or 0 (no lease), -1 (out of
+#       order), -2 (direct, and the log holds entries after the log id), -3 (the cold
+#       fields were left out and the stored ones are not those: nothing was written).
 #
 # What it does not do on every commit, to keep a commit at about 8 Redis calls: the TTLs
 # of the room's keys are set again only when less than the TTL is left (to the TTL plus a
@@ -173,36 +162,21 @@ if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 local seq = tonumber(ARGV[2])
 local quiet = ARGV[5] == ''
 if quiet then seq = seq + 1 end
-local stored = redis.call('HMGET', KEYS[1], 'seq', 'log', 'ex', 'hx', 'cd', 'hv', 'pn')
+local stored = redis.call('HMGET', KEYS[1], 'seq', 'log', 'ex', 'hx', 'cd')
 if tonumber(stored[1]) ~= seq - 1 then return -1 end
 if ARGV[14] == '1' and #redis.call('XRANGE', KEYS[4], '(' .. ARGV[4], '+', 'COUNT', 1) > 0 then
   return -2
 end
 if ARGV[16] ~= '' and ARGV[17] == '' and stored[5] ~= ARGV[16] then return -3 end
-local tag = ARGV[19]
-if tag ~= '' and ARGV[18] ~= '' and stored[6] ~= ARGV[18] then return -3 end
-local after = 22 + 2 * tonumber(ARGV[21])
 if ARGV[11] ~= '0' then redis.call('PEXPIRE', KEYS[2], ARGV[11]) end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local function due(at, ttl)
   return not at or tonumber(at) < now + ttl or tonumber(at) > now + ttl + math.floor(ttl / 16)
 end
-local fields = {'seq', ARGV[2]}
-if ARGV[3] ~= '' then
-  table.insert(fields, 'doc')
-  table.insert(fields, ARGV[3])
-end
+local fields = {'doc', ARGV[3], 'seq', ARGV[2]}
 if ARGV[17] ~= '' then
-  for _, v in ipairs({'cold', ARGV[17], 'cd', ARGV[16]}) do table.insert(fields, v) end
-end
-if ARGV[16] ~= '' then
-  table.insert(fields, 'fmt')
-  table.insert(fields, tag ~= '' and '3' or '2')
-end
-if tag ~= '' then
-  for i = 22, after - 1 do table.insert(fields, ARGV[i]) end
-  for _, v in ipairs({'hv', tag, 'pn', ARGV[20]}) do table.insert(fields, v) end
+  for _, v in ipairs({'cold', ARGV[17], 'cd', ARGV[16], 'fmt', '2'}) do table.insert(fields, v) end
 end
 if stored[2] ~= ARGV[4] then
   redis.call('XTRIM', KEYS[4], 'MINID', ARGV[4])
@@ -229,20 +203,12 @@ if not quiet then
   end
 end
 redis.call('HSET', KEYS[1], unpack(fields))
-local gone = {}
-if ARGV[16] == '' and stored[5] then gone = {'cold', 'cd', 'fmt'} end
-if tag == '' and stored[6] then
-  for _, v in ipairs({'hv', 'pn', 'v'}) do table.insert(gone, v) end
-end
-local players = 0
-if tag ~= '' then players = tonumber(ARGV[20]) end
-for i = math.max(players, 0), (tonumber(stored[7]) or 0) - 1 do table.insert(gone, 'p' .. i) end
-if #gone > 0 then redis.call('HDEL', KEYS[1], unpack(gone)) end
+if ARGV[16] == '' and stored[5] then redis.call('HDEL', KEYS[1], 'cold', 'cd', 'fmt') end
 if hist_keep then redis.call('PEXPIRE', KEYS[3], hist_keep) end
 if ARGV[9] == '1' then redis.call('DEL', KEYS[5]) end
 local n = tonumber(ARGV[10])
 local dealt = 0
-if n > 0 then dealt = redis.call('RPUSH', KEYS[5], unpack(ARGV, after, after - 1 + n)) end
+if n > 0 then dealt = redis.call('RPUSH', KEYS[5], unpack(ARGV, 18, 17 + n)) end
 if renew then
   redis.call('PEXPIRE', KEYS[1], keep)
   redis.call('PEXPIRE', KEYS[4], keep)
@@ -252,7 +218,7 @@ elseif n > 0 and dealt == n then
 end
 if ARGV[12] ~= '' then redis.call('HSET', KEYS[6], ARGV[12], ARGV[13]) end
 if not quiet then redis.call('PUBLISH', ARGV[8], ARGV[5]) end
-for i = after + n, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
+for i = 18 + n, #ARGV, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
 return 1
 """
 
@@ -280,8 +246,6 @@ return {redis.call('HGET', KEYS[1], 'seq'), redis.call('LRANGE', KEYS[2], -tonum
 _COLD_ARG = 16
 # The commit script's keys, in order (KEYS[1] to KEYS[6]).
 _COMMIT_KEYS = ("room", "lease", "hist", "log", "deal", "outbox")
-# Format 3's arguments (ARGV[18] to ARGV[21]) of a commit in format 1 or 2.
-_NOT_APART: list[Any] = ["", "", -1, 0]
 
 
 class RedisStore(Indexes, RoomStore):
@@ -324,12 +288,6 @@ class RedisStore(Indexes, RoomStore):
         # bytes (the script checks the stored digest and asks for them otherwise), and
         # hashes them only when they are not. Forgotten on release.
         self._cold: dict[str, tuple[bytes, str]] = {}
-        # Format 3: the hot parts each room holds and the ``hv`` they are as of, as this
-        # node last wrote or read them; a commit sends only the parts whose bytes differ
-        # (the script checks ``hv`` and asks for them all otherwise). Forgotten on release.
-        self._hot: dict[str, tuple[str, Hot]] = {}
-        self._tag_base = secrets.token_hex(6) + "."
-        self._tags = 0
         self._room_keys: dict[str, tuple[tuple[str, ...], str]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         # Any: redis-py's annotations cannot tell that replies are bytes
@@ -458,8 +416,6 @@ class RedisStore(Indexes, RoomStore):
         raw = dict(zip(flat[::2], flat[1::2], strict=True))
         if b"cd" in raw:
             self._remember_cold(room_id, raw[b"cold"], raw[b"cd"].decode())
-        if b"hv" in raw:
-            self._remember_hot(room_id, raw[b"hv"].decode(), stored_hot(raw))
         return RoomRecord(
             read_doc(raw),
             int(raw[b"seq"]),
@@ -515,7 +471,7 @@ class RedisStore(Indexes, RoomStore):
         return bool(await self._eval(self._acquire, [self._key(room_id, "lease")], [owner, ttl_ms]))
 
     async def release(self, room_id: str, owner: str) -> None:
-        self._forget(room_id)
+        self._cold.pop(room_id, None)
         await self._release(keys=[self._key(room_id, "lease")], args=[owner])
 
     def _remember_cold(self, room_id: str, cold: bytes, digest: str) -> None:
@@ -548,18 +504,13 @@ class RedisStore(Indexes, RoomStore):
     async def commit(self, room_id: str, owner: str, commit: Commit) -> None:
         ttl_ms = commit.ttl_ms or self.room_ttl_ms(commit.doc)
         cold, digest, known = b"", "", False
-        hot: Hot | None = None
-        if self.room_format == 1:
-            doc = orjson.dumps(commit.doc)
-        elif self.room_format == 2:
+        if self.room_format == 2:
             doc, cold = split_doc(commit.doc)
             digest, known = self._cold_digest(room_id, cold)
         else:
-            hot, cold = split_hot(commit.doc)
-            doc = b""
-            digest, known = self._cold_digest(room_id, cold)
+            doc = orjson.dumps(commit.doc)
         keys, changes = self._commit_keys(room_id)
-        head: list[Any] = [
+        args: list[Any] = [
             owner,
             commit.seq,
             doc,
@@ -577,19 +528,11 @@ class RedisStore(Indexes, RoomStore):
             digest,
             b"" if known else cold,
         ]
-        tail: list[Any] = []
         if commit.deal_append:
-            tail.extend([orjson.dumps(entry) for entry in commit.deal_append])
+            args.extend([orjson.dumps(entry) for entry in commit.deal_append])
         if self._RESULTS_IN_SCRIPT:
             for node, payload in commit.results:
-                tail.extend((self._node_ch(node), payload))
-        tag = ""
-        if hot is None:
-            args = head + _NOT_APART + tail
-        else:
-            tag = self._new_tag()
-            apart = self._hot_args(room_id, hot, tag, head)  # sets head[2] too
-            args = head + apart + tail
+                args.extend((self._node_ch(node), payload))
         # A finished deal: the room goes into the set of rooms with outbox entries first
         # (same pipeline, just before the script: the set lives outside the room's slot),
         # so that the set holds every room with entries, and perhaps a few without.
@@ -599,15 +542,8 @@ class RedisStore(Indexes, RoomStore):
         try:
             ok = await self._run_commit(keys, args)
             if ok == -3:
-                # Another node wrote other parts of the document since: written again,
-                # with all of them.
-                head[_COLD_ARG] = cold
-                if hot is not None:
-                    self._hot.pop(room_id, None)
-                    apart = self._hot_args(room_id, hot, tag, head)
-                    args = head + apart + tail
-                else:
-                    args = head + _NOT_APART + tail
+                # Another node wrote other cold fields since: written again, with them.
+                args[_COLD_ARG] = cold
                 ok = await self._run_commit(keys, args)
         finally:
             if marked is not None:
@@ -623,56 +559,12 @@ class RedisStore(Indexes, RoomStore):
         if ok == -2:
             raise LogAhead(room_id)
         if ok != 1:
-            self._forget(room_id)
+            self._cold.pop(room_id, None)
             raise LeaseLost(room_id)
         if digest and not known:
             self._remember_cold(room_id, cold, digest)
-        if hot is not None:
-            self._remember_hot(room_id, tag, hot)
         if not self._RESULTS_IN_SCRIPT:
             await self._published(room_id, commit)
-
-    def _new_tag(self) -> str:
-        """A name no other commit of any node gives the parts it writes (format 3's
-        ``hv``)."""
-        self._tags += 1
-        return f"{self._tag_base}{self._tags:x}"
-
-    def _hot_args(self, room_id: str, hot: Hot, tag: str, head: list[Any]) -> list[Any]:
-        """The commit script's arguments for format 3's hot part (``head[2]`` set to its
-        ``doc``, or to '' when the room holds those bytes): the parts whose bytes differ
-        from the ones the room held as this node last wrote or read them, all of them when
-        it knows none."""
-        rest, volatile, players = hot
-        last = self._hot.get(room_id)
-        count = -1 if players is None else len(players)
-        if last is None:
-            head[2] = rest
-            pairs: list[Any] = ["v", volatile]
-            for i, player in enumerate(players or ()):
-                pairs += (player_field(i), player)
-            return ["", tag, count, len(pairs) // 2, *pairs]
-        known, (last_rest, last_volatile, last_players) = last
-        head[2] = b"" if rest == last_rest else rest
-        pairs = [] if volatile == last_volatile else ["v", volatile]
-        if players is not None:
-            held = last_players or ()
-            for i, player in enumerate(players):
-                if i >= len(held) or held[i] != player:
-                    pairs += (player_field(i), player)
-        return [known, tag, count, len(pairs) // 2, *pairs]
-
-    def _remember_hot(self, room_id: str, tag: str, hot: Hot) -> None:
-        # Bounded as the cold fields (~2 KB a room): a room forgotten only has its next
-        # commit send every part.
-        if room_id not in self._hot and len(self._hot) >= 10_000:
-            del self._hot[next(iter(self._hot))]  # the oldest
-        self._hot[room_id] = (tag, hot)
-
-    def _forget(self, room_id: str) -> None:
-        """Drop what this node remembers of a room's stored document."""
-        self._cold.pop(room_id, None)
-        self._hot.pop(room_id, None)
 
     def _run_commit(self, keys: Sequence[str], args: list[Any]) -> Awaitable[Any]:
         """Run the commit script (the cluster store may wait for a replica too). Not a

@@ -125,25 +125,15 @@ def settle(future: asyncio.Future[Any], reply: Any) -> None:
 # (JSON), with ``cd`` (their digest) and ``fmt`` ("2"), and the rest in ``doc``. These
 # fields (~2 KB: the rules, the shuffle's secret and commitments, the finished deals'
 # scores, the match's tally) change once a deal at most, while the rest changes with
-# every action: format 2 writes them only when they changed. 3, format 2's ``cold`` and
-# ``cd``, and the hot part in fields of its own, each written only when it changed: the
-# players one a field (``p0``, ``p1``...; ``pn`` their number, -1 when the document has
-# no list of players), the fields every commit changes (VOLATILE_FIELDS) in ``v``, the
-# rest in ``doc``; ``hv`` names the commit that last wrote them, ``fmt`` is "3".
+# every action: format 2 writes them only when they changed.
 def chunks(items: list[Any], size: int) -> list[list[Any]]:
     """``items`` in consecutive lists of ``size`` (the last one shorter)."""
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-FORMATS = (1, 2, 3)
+FORMATS = (1, 2)
 # In the order a new room's document has them (the order ``cold`` holds them in).
 COLD_FIELDS = ("rules", "shuffle", "tally", "deals")
-# Changed by (nearly) every commit: the writer's time, the turn's clock.
-VOLATILE_FIELDS = ("ts", "clock")
-
-# A document's hot part as format 3 stores it: ``doc``, ``v``, and each player (None: the
-# document has no list of players; it stays in ``doc``).
-Hot = tuple[bytes, bytes, list[bytes] | None]
 
 
 def split_doc(doc: dict[str, Any]) -> tuple[bytes, bytes]:
@@ -156,40 +146,12 @@ def split_doc(doc: dict[str, Any]) -> tuple[bytes, bytes]:
     return orjson.dumps(hot), orjson.dumps(cold)
 
 
-def split_hot(doc: dict[str, Any]) -> tuple[Hot, bytes]:
-    """A document as format 3 stores it: its hot part, and ``cold`` (as format 2's)."""
-    hot = doc.copy()
-    cold = {k: hot.pop(k) for k in COLD_FIELDS if k in hot}
-    volatile = {k: hot.pop(k) for k in VOLATILE_FIELDS if k in hot}
-    players = hot.get("players")
-    each = None
-    if isinstance(players, list):
-        del hot["players"]
-        each = [orjson.dumps(player) for player in players]
-    return (orjson.dumps(hot), orjson.dumps(volatile), each), orjson.dumps(cold)
-
-
-def stored_hot(fields: dict[bytes, bytes]) -> Hot:
-    """The hot part of a room hash in format 3, as :func:`split_hot` made it."""
-    count = int(fields[b"pn"])
-    each = None if count < 0 else [fields[player_field(i).encode()] for i in range(count)]
-    return fields[b"doc"], fields[b"v"], each
-
-
-_PLAYER_FIELDS = tuple(f"p{i}" for i in range(16))
-
-
-def player_field(index: int) -> str:
-    """The room hash's field of a document's ``index``-th player (format 3)."""
-    return _PLAYER_FIELDS[index] if index < len(_PLAYER_FIELDS) else f"p{index}"
-
-
 def cold_digest(cold: bytes) -> str:
     return hashlib.blake2b(cold, digest_size=12).hexdigest()
 
 
 def read_doc(fields: dict[bytes, bytes]) -> dict[str, Any]:
-    """The document of a room hash in any format.
+    """The document of a room hash in either format.
 
     :raises ValueError: a format this version does not know (written by a newer one).
     """
@@ -197,15 +159,9 @@ def read_doc(fields: dict[bytes, bytes]) -> dict[str, Any]:
     stored = fields.get(b"fmt")
     if stored is None:
         return doc
-    form = int(stored)
-    if form not in FORMATS:
-        raise ValueError(f"a room document in format {form}, newer than this server's")
+    if int(stored) not in FORMATS:
+        raise ValueError(f"a room document in format {int(stored)}, newer than this server's")
     doc.update(orjson.loads(fields[b"cold"]))
-    if form == 3:
-        _, volatile, players = stored_hot(fields)
-        doc.update(orjson.loads(volatile))
-        if players is not None:
-            doc["players"] = [orjson.loads(player) for player in players]
     return doc
 
 
@@ -229,10 +185,9 @@ def queue_room(
 
 
 def room_fields(doc: dict[str, Any], room_format: int = 1) -> dict[str, Any]:
-    """The hash of a new room at seq 0, in ``room_format`` (format 3: in format 2, which
-    its first commit turns into format 3, as it would a room written by a format-2 node)."""
+    """The hash of a new room at seq 0, in ``room_format``."""
     fields: dict[str, Any] = {"doc": orjson.dumps(doc), "seq": 0, "log": "0-0"}
-    if room_format >= 2:
+    if room_format == 2:
         fields["doc"], fields["cold"] = split_doc(doc)
         fields["cd"] = cold_digest(fields["cold"])
         fields["fmt"] = 2

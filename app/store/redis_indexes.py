@@ -72,18 +72,21 @@ class Indexes(abc.ABC):
             ids = await self._redis.zrange(lobby, start, start + limit - len(docs) - 1)
             if not ids:
                 break
-            # The whole hash: format 3 keeps each player in a field of its own.
+            fields = (b"doc", b"cold", b"fmt")
             found = await self._each(
-                [("HGETALL", self._key(room_id.decode(), "room")) for room_id in ids]
+                [("HMGET", self._key(room_id.decode(), "room"), *fields) for room_id in ids]
             )
-            hashes = [d if d is _FAILED else _as_dict(d) for d in found]
             gone = [
                 room_id
-                for room_id, d in zip(ids, hashes, strict=True)
-                if d is not _FAILED and b"doc" not in d
+                for room_id, d in zip(ids, found, strict=True)
+                if d is not _FAILED and d[0] is None
             ]
             # A room whose Cluster shard is down is left out this time, not dropped.
-            docs.extend(read_doc(d) for d in hashes if d is not _FAILED and b"doc" in d)
+            docs.extend(
+                read_doc({k: v for k, v in zip(fields, d, strict=True) if v is not None})
+                for d in found
+                if d is not _FAILED and d[0] is not None
+            )
             if gone:
                 await self._redis.zrem(lobby, *gone)
             start += len(ids) - len(gone)
@@ -191,11 +194,3 @@ class Indexes(abc.ABC):
             *(self._batch.call("EXISTS", self._alive_key(node)) for node in nodes)
         )
         return {node for node, exists in zip(nodes, found, strict=True) if exists}
-
-
-def _as_dict(reply: Any) -> dict[bytes, bytes]:
-    """An HGETALL's reply as a dict (a flat list of fields and values on the lean wire,
-    which applies no response callback for it; a dict through redis-py's pipeline)."""
-    if isinstance(reply, dict):
-        return reply
-    return dict(zip(reply[::2], reply[1::2], strict=True))

@@ -14,16 +14,14 @@ from own_cluster import OwnCluster, drop_cluster_prefix
 from app.store import MemoryStore, RoomStore
 from app.store.base import Commit, LeaseLost, LogAhead
 
-# The Redis stores keep the contract writing any document format; the memory store keeps
-# documents as they are.
+# The Redis stores keep the contract writing either document format; the memory store
+# keeps documents as they are.
 _KINDS = [
     ("memory", 1),
     ("redis", 1),
     ("redis", 2),
-    ("redis", 3),
     ("cluster", 1),
     ("cluster", 2),
-    ("cluster", 3),
 ]
 
 

@@ -155,12 +155,12 @@ async def test_a_format_newer_than_the_servers_is_refused_not_misread(connect: C
     store = await connect(2)
     await store._redis.hset(
         store._key("r1", "room"),
-        mapping={"doc": b"{}", "cold": b"{}", "fmt": 4, "seq": 0, "log": "0-0"},
+        mapping={"doc": b"{}", "cold": b"{}", "fmt": 3, "seq": 0, "log": "0-0"},
     )
-    with pytest.raises(ValueError, match="format 4"):
+    with pytest.raises(ValueError, match="format 3"):
         await store.load("r1")
 
 
 async def test_a_store_writes_only_the_formats_it_knows() -> None:
-    with pytest.raises(ValueError, match="room format 4"):
-        RedisStore(object(), room_format=4)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="room format 3"):
+        RedisStore(object(), room_format=3)  # type: ignore[arg-type]
