@@ -12,9 +12,11 @@ stores in this one process, their rounds alternating, ``--rounds`` each (the mac
 be shared: the ratio holds better than the microseconds); the median per commit of each.
 ``--at DIR`` alone measures one other checkout. ``--format`` is the room format the
 checkout at ``--at`` (this one by default) writes, 2 by default; ``--against`` writes 2.
+``--offline``: no Redis; each command packed as it would be sent and answered 1 at the end
+of the loop turn: the store's own CPU per commit, without the socket and the replies.
 
     python bench/commit_cpu.py [--at DIR] [--against DIR] [--format 1|2] [--rounds 7]
-                               [--doc running|cold]
+                               [--doc running|cold] [--offline]
                                [--redis redis://127.0.0.1:6379/0] [--rooms 30] [--commits 300]
 """
 
@@ -40,13 +42,14 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
 sys.path.insert(0, str(here.parent))
 
 
-def checkout_modules(checkout: Path) -> tuple[Any, Any]:
-    """(RedisStore, Commit) of the ``app`` at ``checkout``, imported apart from any other
-    checkout's (each keeps its own modules)."""
+def checkout_modules(checkout: Path) -> tuple[Any, Any, Any]:
+    """(RedisStore, Commit, the lean wire's module) of the ``app`` at ``checkout``,
+    imported apart from any other checkout's (each keeps its own modules)."""
     mine = [name for name in sys.modules if name == "app" or name.startswith("app.")]
     others: dict[str, ModuleType] = {name: sys.modules.pop(name) for name in mine}
     sys.path.insert(0, str(checkout))
     try:
+        import app.store.redis_wire as wire
         from app.store.base import Commit
         from app.store.redis import RedisStore
     finally:
@@ -54,7 +57,23 @@ def checkout_modules(checkout: Path) -> tuple[Any, Any]:
         for name in [n for n in sys.modules if n == "app" or n.startswith("app.")]:
             del sys.modules[name]
         sys.modules.update(others)
-    return RedisStore, Commit
+    return RedisStore, Commit, wire
+
+
+def answering(wire: Any, client: Any) -> Any:
+    """A lean-wire batcher of ``wire`` (a checkout's module) that packs each command as
+    it would be sent and answers 1 to every one at the end of the loop turn, sending
+    nothing: the store's own CPU per commit, with no socket nor reply in it."""
+
+    class Answering(wire.LeanBatcher):  # type: ignore[misc, name-defined]
+        def _flush(self) -> None:
+            self._scheduled = False
+            waiting, self._waiting = self._waiting, []
+            self._packed = []
+            for future, _ in waiting:
+                future.set_result(1)
+
+    return Answering(client, wire.Address())
 
 
 def running_doc() -> dict[str, Any]:
@@ -93,18 +112,28 @@ class Side:
     def __init__(self, checkout: Path, redis: str, room_format: int) -> None:
         self.checkout = checkout
         self.room_format = room_format
-        self.store_class, self.commit_class = checkout_modules(checkout)
+        self.store_class, self.commit_class, self.wire = checkout_modules(checkout)
         self.redis = redis
         self.prefix = f"cpu{secrets.token_hex(4)}"
         self.spent: list[float] = []
         self.seq = 1
+        self.offline = False
 
-    async def open(self, rooms: list[str], room_doc: Any) -> None:
+    async def open(self, rooms: list[str], room_doc: Any, offline: bool) -> None:
+        self.rooms = rooms
+        self.docs = {room: room_doc() for room in rooms}
+        self.offline = offline
+        if offline:
+            import redis.asyncio as aioredis
+
+            client = aioredis.Redis()  # never connects
+            self.store = self.store_class(client, prefix=self.prefix, room_format=self.room_format)
+            self.store._batch = answering(self.wire, client)
+            await self.round()  # warm up
+            return
         self.store = await self.store_class.connect(
             self.redis, prefix=self.prefix, room_format=self.room_format
         )
-        self.rooms = rooms
-        self.docs = {room: room_doc() for room in rooms}
         for room in rooms:
             await self.store.create(room, self.docs[room], None, False)
             assert await self.store.acquire(room, "bench", 600_000)
@@ -139,6 +168,8 @@ class Side:
             gc.enable()
 
     async def close(self) -> None:
+        if self.offline:
+            return
         redis = self.store._redis
         keys = [k async for k in redis.scan_iter(match=f"{self.prefix}:*", count=1000)]
         if keys:
@@ -158,7 +189,7 @@ async def main(options: argparse.Namespace) -> None:
     rooms = [f"r{i}" for i in range(options.rooms)]
     try:
         for side in sides:
-            await side.open(rooms, room_doc)
+            await side.open(rooms, room_doc, options.offline)
         for _ in range(options.rounds):
             for side in sides:
                 await side.timed(options.commits)
@@ -188,6 +219,7 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--doc", choices=("running", "cold"), default="running")
     parser.add_argument("--format", type=int, default=2, help="the format --at writes")
+    parser.add_argument("--offline", action="store_true", help="no Redis: the store's own CPU")
     arguments = parser.parse_args()
     import uvloop
 
