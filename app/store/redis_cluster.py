@@ -32,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from redis.asyncio.client import PubSub
@@ -346,12 +346,12 @@ class RedisClusterStore(RedisStore):
 
     # The commit
 
-    async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
+    async def _run_commit(self, keys: Sequence[str], args: list[Any]) -> Any:
         if self.wait_replicas <= 0:
             return await self._eval(self._commit, keys, args)
         return await self._commit_and_wait(keys, args)
 
-    async def _commit_and_wait(self, keys: list[str], args: list[Any]) -> Any:
+    async def _commit_and_wait(self, keys: Sequence[str], args: list[Any]) -> Any:
         """The silent commit script, then WAIT on the same connection (WAIT counts the
         replicas that have this connection's writes), outside the batch."""
         for attempt in range(2):

@@ -132,15 +132,21 @@ def chunks(items: list[Any], size: int) -> list[list[Any]]:
 
 
 FORMATS = (1, 2)
-COLD_FIELDS = frozenset(("rules", "shuffle", "deals", "tally"))
+# In the order a new room's document has them (the order ``cold`` holds them in).
+COLD_FIELDS = ("rules", "shuffle", "tally", "deals")
 
 
 def split_doc(doc: dict[str, Any]) -> tuple[bytes, bytes]:
     """A document as format 2 stores it: (``doc``, ``cold``); ``cd`` is
     :func:`cold_digest` of the latter."""
-    hot = {k: v for k, v in doc.items() if k not in COLD_FIELDS}
-    cold = orjson.dumps({k: v for k, v in doc.items() if k in COLD_FIELDS})
-    return orjson.dumps(hot), cold
+    # A copy less four keys: a third of the CPU of a comprehension over the ~35 keys (it
+    # runs on every commit).
+    hot = doc.copy()
+    cold: dict[str, Any] = {}
+    for key in COLD_FIELDS:
+        if key in hot:
+            cold[key] = hot.pop(key)
+    return orjson.dumps(hot), orjson.dumps(cold)
 
 
 def cold_digest(cold: bytes) -> str:

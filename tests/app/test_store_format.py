@@ -16,6 +16,7 @@ from own_cluster import OwnCluster, drop_cluster_prefix
 
 from app.store.base import Commit
 from app.store.redis import RedisStore
+from app.store.redis_common import COLD_FIELDS, cold_digest, read_doc, split_doc
 
 pytestmark = pytest.mark.redis
 
@@ -164,3 +165,48 @@ async def test_a_format_newer_than_the_servers_is_refused_not_misread(connect: C
 async def test_a_store_writes_only_the_formats_it_knows() -> None:
     with pytest.raises(ValueError, match="room format 3"):
         RedisStore(object(), room_format=3)  # type: ignore[arg-type]
+
+
+def test_the_split_keeps_the_hot_part_in_the_documents_order_and_reads_back_whole() -> None:
+    doc = _doc(tally=[{"seat": 0, "total": 3}], ts=5, listed=True)
+    hot, cold = split_doc(doc)
+    assert hot == orjson.dumps({k: v for k, v in doc.items() if k not in COLD_FIELDS})
+    assert orjson.loads(cold) == {k: doc[k] for k in COLD_FIELDS if k in doc}
+    assert read_doc({b"doc": hot, b"cold": cold, b"fmt": b"2"}) == doc
+    # A document without some of the cold fields (a lobby's has no tally yet).
+    bare = {"id": "r1", "rules": {}, "n": 1}
+    hot, cold = split_doc(bare)
+    assert orjson.loads(hot) == {"id": "r1", "n": 1} and orjson.loads(cold) == {"rules": {}}
+
+
+async def test_cold_fields_stored_in_another_order_are_carried_on(connect: Connect) -> None:
+    """A room whose ``cold`` holds the fields in the document's order (as the version
+    before this one wrote them): its next commit sends them again, in this version's
+    order, and every node reads the document as committed."""
+    writer, reader = await connect(2), await connect(2)
+    doc = _doc(tally=[{"seat": 0, "total": 3}])
+    cold = orjson.dumps({k: doc[k] for k in ("rules", "shuffle", "deals", "tally")})
+    hot = orjson.dumps({k: v for k, v in doc.items() if k not in COLD_FIELDS})
+    fields = {"doc": hot, "cold": cold, "cd": cold_digest(cold), "fmt": 2, "seq": 0, "log": "0-0"}
+    await writer._redis.hset(writer._key("r1", "room"), mapping=fields)
+    record = await writer.load("r1")
+    assert record is not None and record.doc == doc
+    await _commit(writer, 1, "w", _doc(n=1, tally=[{"seat": 0, "total": 3}]))
+    stored = await reader._redis.hget(reader._key("r1", "room"), "cold")
+    assert stored == split_doc(_doc(tally=[{"seat": 0, "total": 3}]))[1] != cold
+    record = await reader.load("r1")
+    assert record is not None and record.doc == _doc(n=1, tally=[{"seat": 0, "total": 3}])
+
+
+def test_the_commit_keys_of_at_most_ten_thousand_rooms_are_kept() -> None:
+    import redis.asyncio as aioredis
+
+    store = RedisStore(aioredis.Redis(), prefix="uno", room_format=2)  # never connects
+    keys, changes = store._commit_keys("r0")
+    parts = ("room", "lease", "hist", "log", "deal", "outbox")
+    assert keys == tuple(f"uno:{{r0}}:{part}" for part in parts)
+    assert changes == "uno:{r0}:changes"
+    for i in range(1, 10_001):
+        store._commit_keys(f"r{i}")
+    assert len(store._room_keys) == 10_000 and "r0" not in store._room_keys
+    assert store._commit_keys("r0") == (keys, changes)  # made again, the same
