@@ -6,9 +6,9 @@ Two servers of this tree (memory store, one process each) run side by side; each
 sends ``--frames`` messages on each of ``--sockets`` seat sockets, to one server and then
 the other (alternating which goes first), in batches of ``--batch`` answered messages,
 and reads the server's CPU (user + system, /proc) around it. ``ping`` messages cost the
-receive path and a ``pong``; ``back`` actions (a room command) add the room's writer and
-its commit. The machine may be shared: compare the two ways within a round, and read the
-load average printed with it.
+receive path and a ``pong``; ``back`` actions (a room command, refused ``not_away``: no
+commit) add the hand-over to the room's writer, its turn and its answer. The machine may
+be shared: compare the two ways within a round, and read the load average printed with it.
 
     python bench/receive.py [--rounds 5] [--sockets 20] [--frames 500] [--batch 20]
                             [--kind ping|back]
