@@ -10,7 +10,7 @@ receive path and a ``pong``; ``back`` actions (a room command, refused ``not_awa
 commit) add the hand-over to the room's writer, its turn and its answer. The machine may
 be shared: compare the two ways within a round, and read the load average printed with it.
 
-    python bench/receive.py [--rounds 5] [--sockets 20] [--frames 500] [--batch 20]
+    python bench/receive.py [--rounds 6] [--sockets 20] [--frames 1000] [--batch 1]
                             [--kind ping|back]
 """
 
@@ -174,10 +174,10 @@ async def main(options: argparse.Namespace) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--sockets", type=int, default=20)
-    parser.add_argument("--frames", type=int, default=500)
-    parser.add_argument("--batch", type=int, default=20)
+    parser.add_argument("--frames", type=int, default=1000)
+    parser.add_argument("--batch", type=int, default=1)
     parser.add_argument("--kind", choices=("ping", "back"), default="ping")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--way", choices=WAYS, default="callback", help=argparse.SUPPRESS)
