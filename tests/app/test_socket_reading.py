@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 import orjson
 import pytest
 import websockets
-from live import Client, Server, running_server
+from live import Client, Server, frames_until_close, raw_socket, running_server
 
 from app.rooms import commands
 from app.rooms.service import RoomService
@@ -211,3 +211,50 @@ async def test_a_message_sent_before_the_socket_is_set_up_is_read_by_the_receive
         await ws.close()
     assert kinds == ["snapshot", "pong"]
     assert seen == []  # never offered to the callback: it had none yet
+
+
+async def test_a_message_too_large_read_in_the_frame_callback_closes_the_socket(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with reads(monkeypatch, "chat") as seen, taken_order(monkeypatch) as order:
+        _, client = await seat(server)
+        big = orjson.dumps({"type": "chat", "text": "x" * server.settings.max_message_bytes})
+        await client.send(big.decode())
+        await client.send(back("b1"))  # after it: never read
+        refused = await client.expect("error", code="too_large")
+        await asyncio.wait_for(client.ws.wait_closed(), 5)
+    assert refused.get("ref") is None
+    assert client.ws.close_code == 1009
+    assert seen == [False]  # read there, then left to the loop to end the socket
+    assert "b1" not in order
+
+
+async def test_an_error_raised_in_the_frame_callback_ends_the_socket_as_in_the_loop(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(raw: str | bytes) -> Any:
+        raise ValueError("a bug")
+
+    with reads(monkeypatch, "ping") as seen:
+        _, client = await seat(server)
+        monkeypatch.setattr(endpoint, "parse", broken)
+        await client.send({"type": "ping"})
+        await asyncio.wait_for(client.ws.wait_closed(), 5)
+    assert client.ws.close_code == 1011
+    # (The client's answer to a round-trip ping of the server's may have gone first.)
+    assert True not in seen
+
+
+async def test_a_text_message_not_utf8_is_refused_by_the_transport(server: Server) -> None:
+    room, seats = await server.table(players=2)
+    port = int(server.base.rsplit(":", 1)[1])
+    path = f"/ws/rooms/{room['roomId']}?{urlencode({'token': seats[0]['token']})}"
+    reader, writer = await raw_socket(port, path)
+    payload = b"\xff\xfe"
+    mask = b"\x01\x02\x03\x04"
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    await asyncio.sleep(0.2)  # set up: the callback is offered the message
+    writer.write(bytes((0x81, 0x80 | len(payload))) + mask + masked)
+    frames = await asyncio.wait_for(frames_until_close(reader), 5)
+    assert int.from_bytes(frames[-1][1][:2]) == 1007
+    writer.close()
