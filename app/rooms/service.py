@@ -200,6 +200,38 @@ class RoomService:
         await self.store.append(room_id, commands.encode(hint), wake=True)
         return True
 
+    def try_local(
+        self, room_id: str, command: commands.Command
+    ) -> asyncio.Future[dict[str, Any]] | None:
+        """:meth:`enqueue` where it needs no waiting: the command handed to the room's
+        writer when that runs on this node and takes commands, and the future of its
+        result; None, nothing done, otherwise (:meth:`enqueue` it). Its place in the
+        room's order is fixed when it returns, as :meth:`enqueue`'s is."""
+        if self._closing:
+            raise RoomError(503, "shutting_down", "the server is shutting down")
+        writer = self._writers.get(room_id)
+        if writer is None:
+            return None
+        cid, command, future = self._expect(room_id, command)
+        if writer.submit(command):
+            # The room's writer runs here: no log entry (see RoomWriter.submit).
+            return future
+        self._pending.pop(cid, None)  # it is giving the room up: through the log
+        return None
+
+    def _expect(
+        self, room_id: str, command: commands.Command
+    ) -> tuple[str, commands.Command, asyncio.Future[dict[str, Any]]]:
+        """``command`` addressed for its answer, and the future that answer settles."""
+        # Unique on this node, which is all a result's address needs (the node id is random).
+        cid = str(next(self._cids))
+        command = commands.addressed(command, cid, self.node)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[dict[str, Any]] = loop.create_future()
+        now = loop.time()
+        self._pending[cid] = _Pending(room_id, future, now, now + self._timeout)
+        return cid, command, future
+
     async def enqueue(
         self, room_id: str, command: commands.Command | dict[str, Any]
     ) -> asyncio.Future[dict[str, Any]]:
@@ -208,21 +240,12 @@ class RoomService:
         (read it with :func:`answer`). The future fails with a ``RoomError`` if no answer
         comes in time.
         """
-        if self._closing:
-            raise RoomError(503, "shutting_down", "the server is shutting down")
-        # Unique on this node, which is all a result's address needs (the node id is random).
-        cid = str(next(self._cids))
         if not isinstance(command, commands.Command):
             command = commands.read(command)  # a log entry as written
-        command = commands.addressed(command, cid, self.node)
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[dict[str, Any]] = loop.create_future()
-        now = loop.time()
-        self._pending[cid] = _Pending(room_id, future, now, now + self._timeout)
-        writer = self._writers.get(room_id)
-        if writer is not None and writer.submit(command):
-            # The room's writer runs here: no log entry (see RoomWriter.submit).
-            return future
+        local = self.try_local(room_id, command)
+        if local is not None:
+            return local
+        cid, command, future = self._expect(room_id, command)
         entry = commands.encode(command)
         acquired: bool | None = None  # not tried yet
         try:

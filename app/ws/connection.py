@@ -59,7 +59,7 @@ def _wall_ms() -> float:
     return time.time() * 1000
 
 
-def _protocol(websocket: WebSocket) -> Any:
+def protocol_of(websocket: WebSocket) -> Any:
     """The server's protocol object under this socket (uvicorn's, app.ws.transport)."""
     return getattr(getattr(websocket, "_receive", None), "__self__", None)
 
@@ -68,7 +68,7 @@ def tcp_rtt_ms(websocket: WebSocket) -> float | None:
     """The kernel's smoothed round trip of this socket's TCP connection (Linux TCP_INFO),
     or None where it cannot be read (another OS, a transport without a socket). Behind a
     proxy it measures the proxy's leg only, so it is used as a floor, never a ceiling."""
-    transport = getattr(_protocol(websocket), "transport", None)
+    transport = getattr(protocol_of(websocket), "transport", None)
     sock = transport.get_extra_info("socket") if transport is not None else None
     option = getattr(socket, "TCP_INFO", None)
     if sock is None or option is None:
@@ -163,7 +163,7 @@ class Connection:
         self._report_step = report_step_ms
         self._reported: int | None = None
         self._reports: set[asyncio.Task[None]] = set()
-        self._protocol = _protocol(websocket)
+        self._protocol = protocol_of(websocket)
         if hasattr(self._protocol, "measure"):
             self._protocol.on_rtt = self._on_ws_rtt
         # Our transport's direct write (app.ws.transport), used while the sender waits for

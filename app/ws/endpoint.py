@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 import secrets
@@ -34,7 +35,7 @@ from app.settings import Settings
 from app.store import OUTAGE
 from app.wire.messages import ErrorMessage, PongMessage, error
 from app.ws.chat import ChatLimits, chat_message, reaction_message, speaker
-from app.ws.connection import Connection
+from app.ws.connection import Connection, protocol_of
 from app.ws.handshake import Agreed, agree, deny, refuse_open
 from app.ws.limits import TokenBucket
 from app.ws.protocol import (
@@ -42,6 +43,7 @@ from app.ws.protocol import (
     ActionFrame,
     ChatMessage,
     EntropyMessage,
+    Parsed,
     PingMessage,
     PongReply,
     ReactMessage,
@@ -275,46 +277,168 @@ async def _receive(
     talk: ChatLimits,
     address: str,
 ) -> None:
-    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
-    limit = settings.max_message_bytes
-    while True:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        if not bucket.allow():
+    """Read the socket's messages until it closes: each in the frame callback of our
+    transport (app.ws.transport) where it can be, else here, in the order they came."""
+    reader = _Reader(settings, service, conn, talk, address)
+    protocol = protocol_of(websocket)
+    hooked = hasattr(protocol, "on_text")  # None under another server: all read here
+    if hooked:
+        protocol.on_text = reader.now
+    try:
+        await reader.run(websocket)
+    finally:
+        if hooked:
+            protocol.on_text = None
+
+
+class _Ended:
+    """The socket is closing: the receive loop stops."""
+
+
+_ENDED = _Ended()
+
+
+@dataclasses.dataclass(slots=True)
+class _Placing:
+    """An action's command, checked and timed, to be placed in its room's order."""
+
+    ref: str
+    command: commands.Command
+
+
+# What the frame callback left to the receive loop of the message it let through to the
+# ASGI queue, read already: the message itself (it needs waiting), an action's command
+# (its room's writer is elsewhere), the socket's end, or the error it raised.
+_Left = Parsed | _Placing | _Ended | Exception
+
+
+class _Reader:
+    """A room socket's incoming messages, each read once, in arrival order.
+
+    Most are read in the protocol's frame callback (:meth:`now`): a ping, a pong, any
+    refusal, an action for a room whose writer runs on this node; a task switch, the
+    ASGI queue and the middleware fewer per message. Anything that must wait (a chat
+    line, a resume, entropy, an action for a writer elsewhere) goes on to the receive
+    loop (:meth:`run`), and so does every later message until the loop has read it:
+    one client's actions are never reordered."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        service: RoomService,
+        conn: Connection,
+        talk: ChatLimits,
+        address: str,
+    ) -> None:
+        self.service = service
+        self.conn = conn
+        self.talk = talk
+        self.address = address
+        self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+        self.limit = settings.max_message_bytes
+        # The loop waits for the next message with every earlier one read: only then may
+        # the callback read one (else it would pass a message still on its way).
+        self._caught_up = False
+        self._left: _Left | None = None
+
+    def now(self, raw: str) -> bool:
+        """Read a text message as it arrives. False: it goes the ASGI way (its transport
+        queues it, next), to the receive loop, carrying on from :attr:`_left`."""
+        if not self._caught_up:
+            return False
+        try:
+            left = self._read_now(raw)
+        except Exception as err:
+            left = err  # raised in the loop, as if it had been read there
+        if left is None:
+            return True
+        self._left = left
+        self._caught_up = False
+        return False
+
+    def _read_now(self, raw: str) -> _Left | None:
+        """What of ``raw`` is left once read here (None: all of it)."""
+        checked = self._check(raw)
+        if checked is None or isinstance(checked, _Ended):
+            return checked
+        if isinstance(checked, ActionFrame):
+            placing = _prepare(self.conn, checked)
+            if placing is None or _place_now(self.service, self.conn, placing):
+                return None
+            return placing
+        return None if self._answer(checked) else checked
+
+    async def run(self, websocket: WebSocket) -> None:
+        """The receive loop: the messages the callback left, until the socket closes."""
+        while True:
+            self._caught_up = True
+            message = await websocket.receive()
+            self._caught_up = False
+            if message["type"] == "websocket.disconnect":
+                return
+            left, self._left = self._left, None
+            if left is None:
+                left = self._check(message.get("text"))
+            if left is None:
+                continue
+            if isinstance(left, _Ended):
+                return
+            if isinstance(left, Exception):
+                raise left
+            await self._dispatch(left)
+
+    def _check(self, raw: str | None) -> Parsed | _Ended | None:
+        """A message's checks before it is acted on: the rate, text, size, its parse.
+        None: refused (answered); _ENDED: the socket closes."""
+        conn = self.conn
+        if not self.bucket.allow():
             # Before anything is read of the message: a flood costs a token check each.
             # Dropped, but answered, so that the client learns why (its pending actions
             # may be sent again with the same id: applied at most once).
             conn.send(_RATE_LIMITED)
-            continue
-        raw = message.get("text")
+            return None
         if raw is None:
             conn.send(error("text_only", "messages are JSON in text frames, not binary"))
-            continue
+            return None
+        limit = self.limit
         # A character is 1-4 bytes in UTF-8: encode only when the length could be over.
         if len(raw) * 4 > limit and len(raw.encode()) > limit:
             conn.send(error("too_large", f"messages are limited to {limit} bytes"))
             conn.close(CLOSE_TOO_LARGE)
-            return
+            return _ENDED
         try:
-            parsed = parse(raw)
+            return parse(raw)
         except RoomError as err:
             conn.send(error(err.code, err.message, err.ref))
-            continue
-        if isinstance(parsed, PingMessage):
-            conn.send(PongMessage.build(service.now_ms()))
-        elif isinstance(parsed, PongReply):
-            conn.on_pong(parsed.n)
-        elif isinstance(parsed, EntropyMessage):
-            await _entropy(service, conn, parsed)
-        elif isinstance(parsed, ActionFrame):
-            await _action(service, conn, parsed)
-        elif isinstance(parsed, (ChatMessage, ReactMessage)):
-            await _talk(service, conn, parsed, talk, address)
-        elif isinstance(parsed, ResumeMessage):
-            await conn.resume(parsed.lastSeq)
+            return None
+
+    def _answer(self, message: Parsed) -> bool:
+        """Answer a message that needs no waiting (a ping, a pong): False if it does."""
+        if isinstance(message, PingMessage):
+            self.conn.send(PongMessage.build(self.service.now_ms()))
+        elif isinstance(message, PongReply):
+            self.conn.on_pong(message.n)
         else:
-            assert_never(parsed)
+            return False
+        return True
+
+    async def _dispatch(self, left: Parsed | _Placing) -> None:
+        service, conn = self.service, self.conn
+        if isinstance(left, _Placing):
+            await _place(service, conn, left)
+        elif isinstance(left, ActionFrame):
+            await _action(service, conn, left)
+        elif self._answer(left):
+            pass
+        elif isinstance(left, EntropyMessage):
+            await _entropy(service, conn, left)
+        elif isinstance(left, (ChatMessage, ReactMessage)):
+            await _talk(service, conn, left, self.talk, self.address)
+        elif isinstance(left, ResumeMessage):
+            await conn.resume(left.lastSeq)
+        else:
+            assert not isinstance(left, (PingMessage, PongReply))  # (answered above)
+            assert_never(left)
 
 
 async def _talk(
@@ -347,12 +471,19 @@ async def _action(
     conn: Connection,
     message: ActionFrame,
 ) -> None:
+    placing = _prepare(conn, message)
+    if placing is not None:
+        await _place(service, conn, placing)
+
+
+def _prepare(conn: Connection, message: ActionFrame) -> _Placing | None:
+    """An action's command, timed at its arrival (None: refused, and answered)."""
     # Timed first: the claim's arrival is now, not after parsing.
     timing = conn.timing(message.action.get("at"), message.react)
     ref = message.id
     if conn.pid is None:
         conn.send(error("spectator", "spectators cannot act", ref))
-        return
+        return None
     command: commands.Command
     if message.action.get("type") == "back":
         # "I'm back": a room command, not a move (no engine action, no ack of a move).
@@ -363,17 +494,44 @@ async def _action(
             action = engine.parse_action(message.action)
         except engine.EngineError as err:
             conn.send(error(err.code, err.message, ref))
-            return
+            return None
         command = commands.Action(pid=conn.pid, ref=ref, action=action, timing=timing)
     conn.sending(ref)  # before it can be applied: its change may come before the answer
+    return _Placing(ref, command)
+
+
+async def _place(service: RoomService, conn: Connection, placing: _Placing) -> None:
+    """Place an action's command in its room's order, through the log if need be."""
     try:
         # Appended here, in the receive loop, so one client's actions keep their order;
         # the answer is sent when it comes, while the next message is read meanwhile.
-        future = await service.enqueue(conn.room_id, command)
+        future = await service.enqueue(conn.room_id, placing.command)
     except RoomError as err:
-        conn.unanswered(ref)
-        conn.send(error(err.code, err.message, ref))
+        _refused(conn, placing.ref, err)
         return
+    _await_answer(conn, placing.ref, future)
+
+
+def _place_now(service: RoomService, conn: Connection, placing: _Placing) -> bool:
+    """Place an action's command without waiting: False if its room's writer is not
+    here to take it (nothing done: :func:`_place` it)."""
+    try:
+        future = service.try_local(conn.room_id, placing.command)
+    except RoomError as err:
+        _refused(conn, placing.ref, err)
+        return True
+    if future is None:
+        return False
+    _await_answer(conn, placing.ref, future)
+    return True
+
+
+def _refused(conn: Connection, ref: str, err: RoomError) -> None:
+    conn.unanswered(ref)
+    conn.send(error(err.code, err.message, ref))
+
+
+def _await_answer(conn: Connection, ref: str, future: asyncio.Future[dict[str, Any]]) -> None:
     # A callback, not a task per action: the answer needs no waiting of its own.
     future.add_done_callback(functools.partial(_answer, conn, ref))
 

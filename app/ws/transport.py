@@ -47,6 +47,9 @@ class HeartbeatProtocol(WebSocketsSansIOProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.on_rtt: Callable[[float], None] | None = None  # each measured round trip (ms)
+        # The endpoint's reading of a text message in this callback (see
+        # send_receive_event_to_app); None: every message goes the ASGI way.
+        self.on_text: Callable[[str], bool] | None = None
         self._rtt_pings: dict[bytes, float] = {}
 
     def measure(self) -> bool:
@@ -77,6 +80,29 @@ class HeartbeatProtocol(WebSocketsSansIOProtocol):
             return False
         self.transport.write(text_frame(text.encode()))
         return True
+
+    def send_receive_event_to_app(self) -> None:
+        """A whole message in. A text message is first offered to ``on_text``, which reads
+        it here and now (True: a task switch, the ASGI queue and the middleware fewer per
+        message) or leaves it (False) to the ASGI queue, as uvicorn queues it. Offered
+        only while the queue is empty: a message queued before it is read first."""
+        hook = self.on_text
+        if (
+            hook is not None
+            and self.curr_msg_data_type == "text"
+            and not self.close_sent
+            and self.queue.empty()
+        ):
+            frames = self.frames
+            data = frames[0] if len(frames) == 1 else b"".join(frames)
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:
+                text = None  # refused by uvicorn's own reading below
+            if text is not None and hook(text):
+                self.frames = []
+                return
+        super().send_receive_event_to_app()
 
     def handle_pong(self, event: Frame) -> None:
         sent = self._rtt_pings.pop(bytes(event.data), None)
