@@ -14,6 +14,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 import engine
 from engine.bots import Memory, at_start, choose_action
 
@@ -84,10 +86,11 @@ class Recall:
         self._seats: dict[int, Memory] = {}
 
     def memory(
-        self, seat: int, start: dict[str, Any] | None, actions: list[dict[str, Any]]
+        self, seat: int, start: dict[str, Any] | None, actions: list[bytes]
     ) -> Memory | None:
         """``seat``'s memory of the deal that began at ``start`` and went on by
-        ``actions``, or None when the room keeps no deal log."""
+        ``actions`` (the deal log's entries, as JSON), or None when the room keeps no deal
+        log."""
         if start is None:
             return None
         if start is not self._start or self._fed > len(actions) or seat not in self._seats:
@@ -96,7 +99,8 @@ class Recall:
             self._start, self._state, self._fed = start, first, 0
             self._seats = {s: at_start(engine.view_for(first, s)) for s in seats | {seat}}
         try:
-            for step in engine.replay_log(actions[self._fed :], self._state):
+            new = [orjson.loads(action) for action in actions[self._fed :]]
+            for step in engine.replay_log(new, self._state):
                 state = self._state = step.after
                 for held, memory in self._seats.items():
                     if state is not None:  # always: the replay starts from the deal's start
