@@ -10,11 +10,10 @@ room plays.
 
 from __future__ import annotations
 
+import marshal
 import random
 from dataclasses import dataclass
 from typing import Any
-
-import orjson
 
 import engine
 from engine.bots import Memory, at_start, choose_action
@@ -89,8 +88,8 @@ class Recall:
         self, seat: int, start: dict[str, Any] | None, actions: list[bytes]
     ) -> Memory | None:
         """``seat``'s memory of the deal that began at ``start`` and went on by
-        ``actions`` (the deal log's entries, as JSON), or None when the room keeps no deal
-        log."""
+        ``actions`` (the deal log's entries, marshalled: ``RoomMachine.deal_actions``), or
+        None when the room keeps no deal log."""
         if start is None:
             return None
         if start is not self._start or self._fed > len(actions) or seat not in self._seats:
@@ -99,7 +98,7 @@ class Recall:
             self._start, self._state, self._fed = start, first, 0
             self._seats = {s: at_start(engine.view_for(first, s)) for s in seats | {seat}}
         try:
-            new = [orjson.loads(action) for action in actions[self._fed :]]
+            new = [marshal.loads(action) for action in actions[self._fed :]]
             for step in engine.replay_log(new, self._state):
                 state = self._state = step.after
                 for held, memory in self._seats.items():

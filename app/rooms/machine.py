@@ -9,14 +9,13 @@ nothing.
 
 from __future__ import annotations
 
+import marshal
 import random
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
-
-import orjson
 
 import engine
 from app.deal_record import DealRecord
@@ -84,9 +83,10 @@ class RoomMachine:
         self.state: engine.GameState | None = None
         self.acks: OrderedDict[str, int] = OrderedDict()
         self.deal_start: dict[str, Any] | None = None
-        # The deal's actions as the archive stores them, each kept as its JSON: bytes are
-        # no work for the garbage collector, where three objects an action (the entry, its
-        # action, the cards) lived a deal long in its generations.
+        # The deal's actions as the archive stores them, each kept marshalled: bytes are no
+        # work for the garbage collector, where three objects an action (the entry, its
+        # action, the cards) lived a deal long in its generations. (In memory only: the
+        # store and the archive get JSON.)
         self.deal_actions: list[bytes] = []
         self.recall = autoplay.Recall()  # the bot seats' memories of the deal
         self.position_ms: int | None = None  # when the table's position was made
@@ -106,7 +106,7 @@ class RoomMachine:
                 self.positions = {}
             elif step.before is not None and "action" in entry:
                 claims.mark(self, step.before.moves, entry)
-                self.deal_actions.append(orjson.dumps(_archived(entry)))
+                self.deal_actions.append(marshal.dumps(_archived(entry)))
                 if "key" in entry:
                     self.acks[entry["key"]] = entry["seq"]
         self._trim_acks()
@@ -492,7 +492,7 @@ class RoomMachine:
             step.deal_append = [{"start": self.deal_start, "acks": self.acks_entry()}]
         else:
             claims.mark(self, before.moves, entry)
-            self.deal_actions.append(orjson.dumps(entry))
+            self.deal_actions.append(marshal.dumps(entry))
             # The key lets a writer that takes the room over remember the action's id.
             step.deal_append = [{**entry, "key": key} if key else entry]
         if after.phase in _DEAL_OVER and before.phase not in _DEAL_OVER:
@@ -533,7 +533,7 @@ class RoomMachine:
             match_id=self.doc["matchId"],
             deal_number=state.deal,
             start_state=start,
-            actions=[orjson.loads(action) for action in self.deal_actions],
+            actions=[marshal.loads(action) for action in self.deal_actions],
             # Bottle UNO keeps a sip tally and no deal scores.
             scores=None if state.deal_scores is None else list(state.deal_scores),
             totals=list(state.totals),

@@ -32,7 +32,7 @@ class Room(Protocol):
     acks: OrderedDict[str, int]
     # The deal log: its start and the actions applied since.
     deal_start: dict[str, Any] | None
-    deal_actions: list[bytes]  # each action's archived entry, as JSON
+    deal_actions: list[bytes]  # each action's archived entry, marshalled
     position_ms: int | None
     bots_idle: int | None
 

@@ -1,4 +1,4 @@
-"""The room machine keeps a deal's actions as their JSON (bytes, which the garbage
+"""The room machine keeps a deal's actions marshalled (bytes, which the garbage
 collector never scans: three objects an action lived a deal long in its generations
 otherwise), and the deal's record, the archive's input, reads them back as they were
 played, whether the machine played them or loaded them from the deal log."""
@@ -29,7 +29,9 @@ def _played(seed: int) -> tuple[RoomMachine, list[dict[str, object]]]:
         state = machine.state
         assert state is not None
         moves = [(s, a) for s in range(3) for a in legal_actions(state, s)]
-        seat, action = rng.choice(moves)
+        # Plays first, as players do: a deal of random draws may go on for ever.
+        plays = [(s, a) for s, a in moves if a.type == "play"]
+        seat, action = rng.choice(plays or moves)
         command = {"k": "action", "pid": pid_at(machine, seat), "ref": f"r{n}"}
         step = machine.handle(command | {"action": action.to_json()}, 100 + n)
         log.extend(step.deal_append)
@@ -56,5 +58,4 @@ def test_the_deal_record_holds_the_actions_as_played_and_as_loaded_again() -> No
         assert played == expected
         # A writer taking the room over loads the deal log and builds the same record.
         loaded = RoomMachine(machine.doc, machine.seq, [orjson.loads(orjson.dumps(e)) for e in log])
-        assert loaded.deal_actions == machine.deal_actions
         assert loaded._deal_end(state).actions == played
