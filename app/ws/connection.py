@@ -41,6 +41,7 @@ from app.rooms.service import CLOSE_UNAVAILABLE, RoomService
 from app.rooms.views import SPECTATOR, build_view
 from app.wire.messages import AckMessage, PatchMessage, ServerPing, SnapshotMessage, error
 from app.ws.chat import reaches
+from app.ws.transport import text_frame
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +103,31 @@ def message_for(change: dict[str, Any], audience: str) -> str | None:
         return None
     message: str | None = messages[audience]
     return change["p"] if message is None else message
+
+
+class _Frames:
+    """The frames of the change being handed to this node's sockets: each message of it
+    made a WebSocket frame once, then written as it is by every socket that sends that
+    message (a room's spectators, and each seat whose own part did not change, all send
+    its public message). Keyed by the message itself, so a frame is always its message's;
+    only the latest change's are kept."""
+
+    __slots__ = ("change", "built")
+
+    def __init__(self) -> None:
+        self.change: dict[str, Any] | None = None
+        self.built: dict[str, bytes] = {}
+
+    def of(self, change: dict[str, Any], text: str) -> bytes:
+        if change is not self.change:
+            self.change, self.built = change, {}
+        frame = self.built.get(text)
+        if frame is None:
+            frame = self.built[text] = text_frame(text.encode())
+        return frame
+
+
+_frames = _Frames()
 
 
 # A resync snapshot is tried this often, waiting 0.1 s, 0.2 s, ... in between (~3 s).
@@ -169,6 +195,9 @@ class Connection:
         # Our transport's direct write (app.ws.transport), used while the sender waits for
         # its queue; None under another server (every frame goes through the queue).
         self._write: Callable[[str], bool] | None = getattr(self._protocol, "write_text", None)
+        self._write_frame: Callable[[bytes], bool] | None = getattr(
+            self._protocol, "write_frame", None
+        )
         self._idle = False
 
     # Outgoing
@@ -193,6 +222,23 @@ class Connection:
                 self._mark_sent(moves)
             return
         self._queue.put_nowait(text if moves is None else (text, moves))
+
+    def _send_shared(self, change: dict[str, Any], text: str, moves: int | None) -> None:
+        """:meth:`send` of a message of ``change`` that other sockets may send too: its
+        frame is made once (:class:`_Frames`) for all of them."""
+        if self._closing:
+            return
+        queue = self._queue
+        size = queue.qsize()
+        if size >= self._max_queue:
+            self.close(CLOSE_SLOW)
+            return
+        write = self._write_frame
+        if size == 0 and self._idle and write is not None and write(_frames.of(change, text)):
+            if moves is not None and moves != self.latest:
+                self._mark_sent(moves)  # (the latest position is marked already)
+            return
+        queue.put_nowait(text if moves is None else (text, moves))
 
     def ping(self) -> None:
         """Queue an app-level ping; its ``pong`` gives a round-trip sample."""
@@ -359,11 +405,13 @@ class Connection:
         seq = change["seq"]
         if seq <= self.seq:
             return
-        if self.pid is not None and self.pid in change.get("removed", ()):
+        pid = self.pid
+        if pid is not None and pid in change.get("removed", ()):
             self.close(CLOSE_REMOVED)
             return
-        message = message_for(change, self.audience)
-        if seq != self.seq + 1 or message is None:
+        messages = change["m"]  # (message_for, inline: this runs for every socket)
+        audience = self.audience
+        if seq != self.seq + 1 or audience not in messages:
             # A gap, or an audience this change does not know: start again from a snapshot.
             self._ready = False
             self._buffer.append(change)
@@ -371,14 +419,18 @@ class Connection:
                 self._resync = asyncio.create_task(self._resnapshot())
             return
         self.seq = seq
-        self._follow(change)
-        if self._riding:
-            ack = change.get("ack")
-            if ack is not None and ack[1] in self._riding and ack[0] == self.pid:
-                self._riding.discard(ack[1])
-                self._rode.add(ack[1])
-                message = PatchMessage.with_ack(message, ack[1])
-        self.send(message, change.get("mv"))
+        own: str | None = messages[audience]
+        message: str = change["p"] if own is None else own
+        if "fair" in change:
+            self._follow(change)
+        riding = self._riding
+        ack = change.get("ack") if riding else None
+        if ack is not None and ack[0] == pid and ack[1] in riding:
+            riding.discard(ack[1])
+            self._rode.add(ack[1])
+            self.send(PatchMessage.with_ack(message, ack[1]), change.get("mv"))
+        else:
+            self._send_shared(change, message, change.get("mv"))
         if change.get("end"):
             self.ended = True  # nothing to disconnect from: the room is gone
             self.close(CLOSE_ENDED)
