@@ -9,8 +9,12 @@ as it would. ``time.process_time`` of the delivery loops alone (the clients read
 batches); the median per change of each side, their rounds alternating.
 
 ``--against DIR``: the ``app`` of a ``git archive`` of another commit (the "before").
+``--unsent``: the sockets' transports keep what they are given (their ``write`` does
+nothing): the Python of the delivery alone, without the kernel's send, which uvloop makes
+at once and which is the same on both sides (one send per socket and change).
 
     python bench/deliver.py [--against DIR] [--rounds 15] [--changes 100] [--spectators 0]
+                            [--unsent]
 """
 
 from __future__ import annotations
@@ -89,7 +93,19 @@ class Side:
             self.conns.append(conn)
         self.node = types.SimpleNamespace(_listeners={room_id: set(self.conns)})
 
-    def timed(self, room_id: str, changes: list[dict[str, Any]]) -> None:
+    def timed(self, room_id: str, changes: list[dict[str, Any]], unsent: bool) -> None:
+        protocols = [conn._protocol for conn in self.conns]
+        transports = [protocol.transport for protocol in protocols]
+        if unsent:
+            for protocol in protocols:
+                protocol.transport = _Unsent()
+        try:
+            self._timed(room_id, changes)
+        finally:
+            for protocol, transport in zip(protocols, transports, strict=True):
+                protocol.transport = transport
+
+    def _timed(self, room_id: str, changes: list[dict[str, Any]]) -> None:
         start = self.seq
         for conn in self.conns:
             conn.seq = start
@@ -115,6 +131,16 @@ class Side:
         for conn in self.conns:
             conn._rode.clear()
             assert conn.queued == 0, "a frame was queued: the socket did not keep up"
+
+
+class _Unsent:
+    """A transport that takes every write and sends nothing (``--unsent``)."""
+
+    def write(self, data: bytes) -> None:
+        pass
+
+    def is_closing(self) -> bool:
+        return False
 
 
 async def drain(ws: Any) -> None:
@@ -201,9 +227,9 @@ async def main(options: argparse.Namespace) -> None:
         )
         for _ in range(options.rounds):
             for side in sides:
-                side.timed(room.id, recorded)
+                side.timed(room.id, recorded, options.unsent)
                 await asyncio.sleep(0.05)  # the clients read
-        print(f"load average {os.getloadavg()[0]:.2f}")
+        print(f"load average {os.getloadavg()[0]:.2f}" + (" (unsent)" if options.unsent else ""))
         for side in sides:
             figures = ", ".join(f"{s * 1e6:.1f}" for s in side.spent)
             median = statistics.median(side.spent) * 1e6
@@ -227,6 +253,7 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--changes", type=int, default=100)
     parser.add_argument("--spectators", type=int, default=0)
+    parser.add_argument("--unsent", action="store_true", help="no send: the Python alone")
     arguments = parser.parse_args()
     import uvloop
 

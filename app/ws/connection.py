@@ -105,29 +105,26 @@ def message_for(change: dict[str, Any], audience: str) -> str | None:
     return change["p"] if message is None else message
 
 
-class _Frames:
-    """The frames of the change being handed to this node's sockets: each message of it
-    made a WebSocket frame once, then written as it is by every socket that sends that
-    message (a room's spectators, and each seat whose own part did not change, all send
-    its public message). Keyed by the message itself, so a frame is always its message's;
-    only the latest change's are kept."""
+class _PublicFrame:
+    """The public message (``p``) of the change being handed to this node's sockets, made
+    a WebSocket frame once and written as it is by every socket that sends it (a room's
+    spectators, and each seat whose own part did not change). Only the latest change's
+    is kept; a change is never altered once published."""
 
-    __slots__ = ("change", "built")
+    __slots__ = ("change", "frame")
 
     def __init__(self) -> None:
         self.change: dict[str, Any] | None = None
-        self.built: dict[str, bytes] = {}
+        self.frame = b""
 
-    def of(self, change: dict[str, Any], text: str) -> bytes:
+    def of(self, change: dict[str, Any]) -> bytes:
         if change is not self.change:
-            self.change, self.built = change, {}
-        frame = self.built.get(text)
-        if frame is None:
-            frame = self.built[text] = text_frame(text.encode())
-        return frame
+            self.frame = text_frame(change["p"].encode())
+            self.change = change
+        return self.frame
 
 
-_frames = _Frames()
+_public = _PublicFrame()
 
 
 # A resync snapshot is tried this often, waiting 0.1 s, 0.2 s, ... in between (~3 s).
@@ -223,9 +220,9 @@ class Connection:
             return
         self._queue.put_nowait(text if moves is None else (text, moves))
 
-    def _send_shared(self, change: dict[str, Any], text: str, moves: int | None) -> None:
-        """:meth:`send` of a message of ``change`` that other sockets may send too: its
-        frame is made once (:class:`_Frames`) for all of them."""
+    def _send_public(self, change: dict[str, Any], moves: int | None) -> None:
+        """:meth:`send` of ``change``'s public message: its frame is made once for every
+        socket that sends it (:class:`_PublicFrame`)."""
         if self._closing:
             return
         queue = self._queue
@@ -234,10 +231,11 @@ class Connection:
             self.close(CLOSE_SLOW)
             return
         write = self._write_frame
-        if size == 0 and self._idle and write is not None and write(_frames.of(change, text)):
+        if size == 0 and self._idle and write is not None and write(_public.of(change)):
             if moves is not None and moves != self.latest:
                 self._mark_sent(moves)  # (the latest position is marked already)
             return
+        text = change["p"]
         queue.put_nowait(text if moves is None else (text, moves))
 
     def ping(self) -> None:
@@ -429,8 +427,10 @@ class Connection:
             riding.discard(ack[1])
             self._rode.add(ack[1])
             self.send(PatchMessage.with_ack(message, ack[1]), change.get("mv"))
+        elif own is None:
+            self._send_public(change, change.get("mv"))
         else:
-            self._send_shared(change, message, change.get("mv"))
+            self.send(own, change.get("mv"))
         if change.get("end"):
             self.ended = True  # nothing to disconnect from: the room is gone
             self.close(CLOSE_ENDED)
