@@ -228,7 +228,7 @@ async def main(options: argparse.Namespace) -> None:
         for _ in range(options.rounds):
             for side in sides:
                 side.timed(room.id, recorded, options.unsent)
-                await asyncio.sleep(0.05)  # the clients read
+                await asyncio.sleep(0.3)  # the clients read
         print(f"load average {os.getloadavg()[0]:.2f}" + (" (unsent)" if options.unsent else ""))
         for side in sides:
             figures = ", ".join(f"{s * 1e6:.1f}" for s in side.spent)
