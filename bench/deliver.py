@@ -6,7 +6,8 @@ each side's delivery (its ``RoomService._deliver`` and ``Connection``, each on i
 connections over the same real sockets, its own ``write_text``) is handed those changes
 again, renumbered, in batches of ``--changes``: the acting seat's ack rides on its patch
 as it would. ``time.process_time`` of the delivery loops alone (the clients read between
-batches); the median per change of each side, their rounds alternating.
+batches); the median per change of each side, their rounds alternating. Each round also
+times each side's metrics of a commit (``Metrics.applied`` and the commit histogram).
 
 ``--against DIR``: the ``app`` of a ``git archive`` of another commit (the "before").
 ``--unsent``: the sockets' transports keep what they are given (their ``write`` does
@@ -50,13 +51,14 @@ def _load_bench(name: str) -> ModuleType:
     return module
 
 
-def checkout_modules(checkout: Path) -> tuple[Any, Any, Any]:
-    """(connection, service, transport) modules of the ``app`` at ``checkout``, imported
+def checkout_modules(checkout: Path) -> tuple[Any, Any, Any, Any]:
+    """(connection, service, transport, metrics) modules of the ``app`` at ``checkout``, imported
     apart from this checkout's (each keeps its own modules)."""
     mine = [name for name in sys.modules if name == "app" or name.startswith("app.")]
     others: dict[str, ModuleType] = {name: sys.modules.pop(name) for name in mine}
     sys.path.insert(0, str(checkout))
     try:
+        import app.metrics as metrics
         import app.rooms.service as service
         import app.ws.connection as connection
         import app.ws.transport as transport
@@ -65,16 +67,18 @@ def checkout_modules(checkout: Path) -> tuple[Any, Any, Any]:
         for name in [n for n in sys.modules if n == "app" or n.startswith("app.")]:
             del sys.modules[name]
         sys.modules.update(others)
-    return connection, service, transport
+    return connection, service, transport, metrics
 
 
 class Side:
     """One checkout's delivery, on connections of its own over the server's sockets."""
 
-    def __init__(self, label: str, modules: tuple[Any, Any, Any]) -> None:
+    def __init__(self, label: str, modules: tuple[Any, Any, Any, Any]) -> None:
         self.label = label
-        self.connection, self.service, self.transport = modules
+        self.connection, self.service, self.transport, metrics = modules
+        self.metrics = metrics.Metrics()
         self.spent: list[float] = []
+        self.counted: list[float] = []
         self.conns: list[Any] = []
         self.seq = 0
 
@@ -104,6 +108,16 @@ class Side:
         finally:
             for protocol, transport in zip(protocols, transports, strict=True):
                 protocol.transport = transport
+
+    def count(self, commands: int) -> None:
+        """The metrics of ``commands`` commits (``_apply``'s): a command counted and its
+        commit timed."""
+        applied, observe = self.metrics.applied, self.metrics.commit_seconds.observe
+        began = time.process_time()
+        for n in range(commands):
+            applied("action", True)
+            observe(0.0004 + (n % 50) * 0.0001)
+        self.counted.append((time.process_time() - began) / commands)
 
     def _timed(self, room_id: str, changes: list[dict[str, Any]]) -> None:
         start = self.seq
@@ -213,11 +227,13 @@ async def main(options: argparse.Namespace) -> None:
         sides = []
         if options.against is not None:
             sides.append(Side("before", checkout_modules(options.against.resolve())))
+        import app.metrics as metrics_module
         import app.rooms.service as service_module
         import app.ws.connection as connection_module
         import app.ws.transport as transport_module
 
-        sides.append(Side("now", (connection_module, service_module, transport_module)))
+        current = (connection_module, service_module, transport_module, metrics_module)
+        sides.append(Side("now", current))
         for side in sides:
             side.attach(live, room.id)
         own = sum(1 for c in recorded if any(v is not None for v in c["m"].values()))
@@ -228,12 +244,16 @@ async def main(options: argparse.Namespace) -> None:
         for _ in range(options.rounds):
             for side in sides:
                 side.timed(room.id, recorded, options.unsent)
+                side.count(10_000)
                 await asyncio.sleep(0.3)  # the clients read
         print(f"load average {os.getloadavg()[0]:.2f}" + (" (unsent)" if options.unsent else ""))
         for side in sides:
             figures = ", ".join(f"{s * 1e6:.1f}" for s in side.spent)
             median = statistics.median(side.spent) * 1e6
             print(f"{side.label}: {median:.1f} us per change (median; rounds: {figures})")
+        for side in sides:
+            counted = statistics.median(side.counted) * 1e6
+            print(f"{side.label}: {counted:.2f} us of metrics per commit (median)")
         if len(sides) == 2:
             before, now = (statistics.median(side.spent) for side in sides)
             print(f"now/before: {now / before:.2f}")
