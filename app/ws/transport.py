@@ -70,15 +70,20 @@ class HeartbeatProtocol(WebSocketsSansIOProtocol):
         would, without its ASGI round (a task switch and a message dict per frame, a
         fifth of a send's cost). False, nothing written, when the socket is not open or
         its transport asked to pause: the frame then goes the ASGI way, in order."""
+        return self.write_frame(text_frame(text.encode()))
+
+    def write_frame(self, frame: bytes) -> bool:
+        """:meth:`write_text` of a frame already made (:func:`text_frame`): one frame
+        built once for every socket that sends the same message."""
         if (
-            not self.writable.is_set()
-            or self.close_sent
+            self.close_sent
             or self.disconnected
+            or not self.writable.is_set()
             or self.conn.state is not State.OPEN
             or self.transport.is_closing()
         ):
             return False
-        self.transport.write(text_frame(text.encode()))
+        self.transport.write(frame)
         return True
 
     def send_receive_event_to_app(self) -> None:

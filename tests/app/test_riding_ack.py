@@ -127,3 +127,33 @@ async def test_on_two_nodes_each_action_is_acknowledged_once(tmp_path: Any) -> N
                 await client.close()
     finally:
         await drop_prefix(prefix)
+
+
+async def _patch_text(ws: Any, seq: int) -> str:
+    """The text of the patch ``seq`` as ``ws`` received it, byte for byte."""
+    async with asyncio.timeout(5):
+        while True:
+            text = await ws.recv()
+            if f'"seq":{seq},' in text and '"type":"patch"' in text:
+                return str(text)
+
+
+async def test_sockets_of_one_audience_get_the_same_frame_and_the_actor_its_ack(
+    server: Server,
+) -> None:
+    room_id, tokens = await seeded_room(server, 3, {}, SETUP)
+    actor = await server.connect(room_id, tokens[0], ack="patch")
+    url = f"{server.ws_base}/ws/rooms/{room_id}"
+    watchers = [await websockets.connect(url, compression=None) for _ in range(3)]
+    for ws in watchers:
+        await ws.recv()  # the snapshot
+    ref = await actor.act({"type": "play", "cards": ["R1"]})
+    seq = (await actor.outcome(ref))["seq"]
+    texts = [await _patch_text(ws, seq) for ws in watchers]
+    assert texts[0] == texts[1] == texts[2]
+    assert ref not in texts[0]
+    patch = next(m for m in actor.messages if m["type"] == "patch" and m["seq"] == seq)
+    assert patch["ack"] == ref
+    for ws in watchers:
+        await ws.close()
+    await actor.close()
