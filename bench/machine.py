@@ -4,17 +4,18 @@ the views and the store, on recorded games.
 Each action goes the writer's way (app.rooms.writer): ``claims.holds`` (is it a claim a
 window holds?), ``RoomMachine.handle`` (judging and applying it, settling the timers),
 the lobby's indexes (``is_listed``, ``is_watched``) and the next due time (``_arm``'s
-``timers.next_due``). The engine's own ``apply`` of the same actions is timed alone too,
-so that the machinery's part is the difference. Rounds alternate the sides; each is
-timed by the process's CPU clock, so the ratio holds on a busy machine better than wall
-time, though the microseconds do not.
+``timers.next_due``). The engine's answers are recorded once and replayed (the
+machinery alone), and the engine is timed live too ("engine live"). Rounds alternate the
+sides; each is timed by the process's CPU clock, so the ratio holds on a busy machine
+better than wall time, though the microseconds do not.
 
 With ``--against REV`` a second side is the same work with app.rooms' machine, timers,
 claims, presence, seats, autoplay, shuffle_proof and doc as of git revision REV (loaded
 beside the current ones) and its writer's way through them, so that a change to them is
 measured before and after in the same run, on the same games.
 
-    python bench/machine.py [--games 6] [--seats 4] [--turn-seconds 0] [--rounds 7]
+    python bench/machine.py [--games 6] [--seats 4] [--turn-seconds 0] [--every-kind]
+                            [--rounds 7]
                             [--passes 5] [--against REV]
 """
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import gc
 import os
 import random
 import subprocess
@@ -47,9 +49,25 @@ Game = tuple[dict[str, Any], commands.Command, list[tuple[commands.Command, int]
 Side = Callable[[list[Game]], int]
 
 
-def record(games: int, seats: int, turn_seconds: int) -> list[Game]:
-    """Classic games of ``seats`` connected players and a spectator, random legal plays
-    by the seat to move, one every 700 ms."""
+def pick(legal: list[dict[str, Any]], held: int, rng: random.Random) -> dict[str, Any]:
+    """The action bench/load.py's players choose: a card to play when there is one (UNO
+    called with the next to last card), else the first legal action."""
+    plays = [a for a in legal if a["type"] == "play"]
+    action = dict(rng.choice(plays) if plays else legal[0])
+    if action["type"] == "chooseColor":
+        action["color"] = rng.choice("RGBY")
+    if action["type"] == "play":
+        if action["cards"][0].startswith("W") and "color" not in action:
+            action["color"] = rng.choice("RGBY")
+        if held == 2:
+            action["uno"] = True
+    return action
+
+
+def record(games: int, seats: int, turn_seconds: int, every_kind: bool) -> list[Game]:
+    """Classic games of ``seats`` connected players and a spectator, the seat to move
+    acting as bench/load.py's players do (``every_kind``: any legal action at random,
+    UNO calls, catches and challenges included), one action every 700 ms."""
     out: list[Game] = []
     for game in range(games):
         doc = new_doc(
@@ -64,6 +82,7 @@ def record(games: int, seats: int, turn_seconds: int) -> list[Game]:
             now_ms=0,
             turn_seconds=turn_seconds,
         )
+        doc["shuffle"]["secret"] = f"{game:064x}"  # the same deals in every run
         machine = RoomMachine(doc, 0, [])
         for i in range(seats):
             machine.handle({"k": "join", "pid": f"p{i}", "name": f"P{i}", "token": f"t{i}"}, 0)
@@ -79,9 +98,14 @@ def record(games: int, seats: int, turn_seconds: int) -> list[Game]:
             if state is None or state.phase not in ("playing", "dealOver"):
                 break
             seat = state.turn if state.phase == "playing" else 0
-            action = rng.choice(engine.legal_actions(state, seat))
+            legal = [a.to_json() for a in engine.legal_actions(state, seat)]
+            if every_kind:
+                action = rng.choice(legal)
+            else:
+                hands = engine.hands_of(state)
+                action = pick(legal, 0 if hands is None else len(hands[seat]), rng)
             pid = next(p["pid"] for p in machine.doc["players"] if p["seat"] == seat)
-            entry = {"k": "action", "pid": pid, "ref": f"r{n}", "action": action.to_json()}
+            entry = {"k": "action", "pid": pid, "ref": f"r{n}", "action": action}
             command = commands.read(entry)
             now = 1000 + 700 * n
             if not machine.handle(command, now).changed:
@@ -98,48 +122,84 @@ def _fresh(game: Game, machine_class: Any) -> tuple[Any, list[tuple[commands.Com
     return machine, actions
 
 
-def writer_side(machine_class: Any, claims: Any, doc_mod: Any, timers: Any) -> Side:
-    """The writer's work per action with these modules (untimed: a fresh room per game)."""
+# The engine's results for one game, by the position and the action applied to it
+# (recorded by :func:`engine_results`), and the engine's own ``apply``.
+Results = dict[tuple[int, int, int, int], Any]
+_REAL_APPLY = engine.apply
+
+
+def _position(state: Any, seat: int, action: engine.Action) -> tuple[int, int, int, int]:
+    return state.deal, state.moves, seat, id(action)
+
+
+def engine_results(game: Game) -> Results:
+    """What ``engine.apply`` answered for each of a game's positions (a result or an
+    error), the machine replaying the game."""
+    results: Results = {}
+
+    def recorded(state: Any, seat: int, action: engine.Action) -> Any:
+        try:
+            answer = results[_position(state, seat, action)] = _REAL_APPLY(state, seat, action)
+        except engine.EngineError as err:
+            results[_position(state, seat, action)] = err
+            raise
+        return answer
+
+    machine, actions = _fresh(game, RoomMachine)
+    engine.apply = recorded
+    try:
+        for command, now in actions:
+            machine.handle(command, now)
+    finally:
+        engine.apply = _REAL_APPLY
+    return results
+
+
+def _replaying(results: Results) -> Callable[[Any, int, engine.Action], Any]:
+    """An ``engine.apply`` that answers from ``results`` (the engine's own for a position
+    not recorded): the machinery is timed without the engine's work."""
+
+    def replayed(state: Any, seat: int, action: engine.Action) -> Any:
+        answer = results.get(_position(state, seat, action))
+        if answer is None:
+            return _REAL_APPLY(state, seat, action)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    return replayed
+
+
+def writer_side(
+    machine_class: Any, claims: Any, doc_mod: Any, timers: Any, replay: list[Results] | None
+) -> Side:
+    """The writer's work per action with these modules (untimed: a fresh room per game);
+    with ``replay`` (each game's engine results) the engine's applies are not redone."""
 
     def run(games: list[Game]) -> int:
         elapsed = 0
-        for game in games:
+        for number, game in enumerate(games):
             machine, actions = _fresh(game, machine_class)
-            started = time.process_time_ns()
-            for command, now in actions:
-                claims.holds(machine, command, False, now)
-                step = machine.handle(command, now)
-                if step.changed:
-                    doc = machine.to_doc()
-                    doc["ts"] = now
-                    doc["listed"], doc["watched"] = doc_mod.is_listed(doc), doc_mod.is_watched(doc)
-                    machine.seq += 1
-                timers.next_due(machine)
-            elapsed += time.process_time_ns() - started
+            if replay is not None:
+                engine.apply = _replaying(replay[number])
+            try:
+                started = time.process_time_ns()
+                for command, now in actions:
+                    claims.holds(machine, command, False, now)
+                    step = machine.handle(command, now)
+                    if step.changed:
+                        doc = machine.to_doc()
+                        doc["ts"] = now
+                        listed, watched = doc_mod.is_listed(doc), doc_mod.is_watched(doc)
+                        doc["listed"], doc["watched"] = listed, watched
+                        machine.seq += 1
+                    timers.next_due(machine)
+                elapsed += time.process_time_ns() - started
+            finally:
+                engine.apply = _REAL_APPLY
         return elapsed
 
     return run
-
-
-def engine_alone(games: list[Game]) -> int:
-    """The engine's apply of the same actions (what the machinery is wrapped around), on
-    the states the machine applied them to (a new deal's own seed included)."""
-    elapsed = 0
-    for game in games:
-        machine, actions = _fresh(game, RoomMachine)
-        seats = {p["pid"]: p["seat"] for p in machine.doc["players"]}
-        applied = []
-        for command, now in actions:
-            assert isinstance(command, commands.Action)
-            before = machine.state
-            machine.handle(command, now)
-            if machine.state.deal == before.deal:  # (a new deal is dealt from its own seed)
-                applied.append((before, seats[command.pid], command.action))
-        started = time.process_time_ns()
-        for state, seat, action in applied:
-            engine.apply(state, seat, action)
-        elapsed += time.process_time_ns() - started
-    return elapsed
 
 
 # The modules a revision's side is made of, in the order they import each other.
@@ -161,7 +221,7 @@ def _source(revision: str, path: str) -> str:
     return subprocess.run(show, cwd=root, check=True, capture_output=True, text=True).stdout
 
 
-def at_revision(revision: str) -> Side:
+def at_revision(revision: str, replay: list[Results] | None) -> Side:
     """The writer's work with app.rooms' modules as of ``revision``; the rest (the engine,
     commands, races, steps) is the current code."""
     saved = {name: sys.modules[name] for name in _AT_REVISION}
@@ -186,6 +246,7 @@ def at_revision(revision: str) -> Side:
         loaded["app.rooms.claims"],
         loaded["app.rooms.doc"],
         loaded["app.rooms.timers"],
+        replay,
     )
 
 
@@ -194,18 +255,28 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--turn-seconds", type=int, default=0, help="0: no turn timer")
+    parser.add_argument(
+        "--every-kind", action="store_true", help="any legal action, races included"
+    )
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--against", metavar="REV", help="also time the machine as of REV")
     args = parser.parse_args()
-    games = record(args.games, args.seats, args.turn_seconds)
+    games = record(args.games, args.seats, args.turn_seconds, args.every_kind)
+    # The server's collector settings (app/main.py): its collections are not the machine's.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 5, 100)
     actions = sum(len(game[2]) for game in games)
     from app.rooms import claims, doc, timers
 
-    sides: dict[str, Side] = {"now": writer_side(RoomMachine, claims, doc, timers)}
+    replay = [engine_results(game) for game in games]
+    sides: dict[str, Side] = {"now": writer_side(RoomMachine, claims, doc, timers, replay)}
     if args.against:
-        sides[f"at {args.against}"] = at_revision(args.against)
-    sides["engine alone"] = engine_alone
+        sides[f"at {args.against}"] = at_revision(args.against, replay)
+    sides["now, engine live"] = writer_side(RoomMachine, claims, doc, timers, None)
+    if args.against:
+        sides[f"at {args.against}, engine live"] = at_revision(args.against, None)
     times: dict[str, list[float]] = {name: [] for name in sides}
     for number in range(args.rounds):
         order = list(sides.items())
@@ -219,18 +290,16 @@ def main() -> None:
         values.sort()
         medians[name] = values[len(values) // 2]
         print(
-            f"{name}: {medians[name]:.1f} us per action (median of {args.rounds} rounds, "
-            f"least {values[0]:.1f})"
+            f"{name}: {medians[name]:.2f} us per action (median of {args.rounds} rounds, "
+            f"least {values[0]:.2f})"
         )
-    engine_us = medians["engine alone"]
-    machinery = medians["now"] - engine_us
-    print(f"{actions} actions; the machinery now (less the engine): {machinery:.1f} us")
+    print(f"{actions} actions ('engine live': the engine's applies done, else replayed)")
     if args.against:
-        then = medians[f"at {args.against}"]
+        then, now = medians[f"at {args.against}"], medians["now"]
+        live = medians[f"at {args.against}, engine live"] / medians["now, engine live"]
         print(
-            f"at {args.against}, less the engine: {then - engine_us:.1f} us; "
-            f"at {args.against} / now: {(then - engine_us) / machinery:.2f} x "
-            f"CPU (machinery), {then / medians['now']:.2f} x (with the engine)"
+            f"at {args.against} / now: {then / now:.2f} x CPU (the machinery), "
+            f"{live:.2f} x (with the engine)"
         )
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

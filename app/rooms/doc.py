@@ -109,10 +109,14 @@ def someone_in(doc: dict[str, Any]) -> bool:
     """A person is in the room: seated and not away (a socket open, or seated less than
     ``absentAfter`` ago), or nobody has sat down yet (a room just made, before its
     creator takes a seat: the first person seated gets ``hostPid``)."""
-    people = [p for p in doc["players"] if not p.get("bot") and not p.get("left")]
-    if not people:
-        return doc.get("hostPid") is None
-    return any(not p.get("away") for p in people)
+    # One pass, done at the first person present (asked after every change of the room).
+    seated = False
+    for p in doc["players"]:
+        if not p.get("bot") and not p.get("left"):
+            if not p.get("away"):
+                return True
+            seated = True
+    return not seated and doc.get("hostPid") is None
 
 
 def watching(doc: dict[str, Any]) -> int:

@@ -12,14 +12,14 @@ from app.rooms.room import Room
 from app.rooms.step import Step
 
 
-def may_go_away(player: dict[str, Any]) -> bool:
-    """A person's seat with no socket, not yet away (its absence timer runs)."""
-    return (
-        not player.get("bot")
-        and not player.get("away")
-        and player["conn"] <= 0
-        and player.get("goneAt") is not None
-    )
+def going_away(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The people's seats with no socket, not yet away: their absence timers run."""
+    # goneAt first: a seat with a socket open (None) is ruled out by it alone.
+    return [
+        p
+        for p in players
+        if p.get("goneAt") is not None and p["conn"] <= 0 and not p.get("bot") and not p.get("away")
+    ]
 
 
 def count_socket(counts: dict[str, int], node: str, delta: int, total: int = 0) -> bool:
