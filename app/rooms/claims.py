@@ -81,24 +81,28 @@ def on_delay(m: Room, command: commands.Delay, now_ms: int) -> Step:
     return Step({"ok": True})
 
 
-def check_claimant(m: Room, player: dict[str, Any], action: engine.Action, now_ms: int) -> None:
-    """A claimant that claimed what was not there may not claim for a moment; a claim
-    that is not valid now locks it out (with fairRaces on)."""
+def check_claimant(m: Room, player: dict[str, Any], action: engine.Action, now_ms: int) -> bool:
+    """A claimant that claimed what was not there may not claim for a moment (refused,
+    ``locked_out``). True: ``action`` is a claim (with fairRaces on) whose refusal
+    :func:`claim_refused` is to judge."""
     state = m.state
     if state is None or not is_race_claim(state, player["seat"], action) or not fair(m):
-        return
+        return False
     at = action.at
     if at is not None and at != state.moves:
-        return  # too late comes first
-    pid = player["pid"]
-    if m.locked.get(pid, 0) > now_ms:
+        return False  # too late comes first
+    if m.locked.get(player["pid"], 0) > now_ms:
         raise RoomError(409, "locked_out", "you claimed what was not there: wait a moment to claim")
-    try:
-        engine.apply(state, player["seat"], action)
-    except engine.EngineError as err:
-        if err.code in INVALID_CLAIM:
-            m.locked[pid] = now_ms + m.races.lockout_ms
-            stats(m, player)["invalid"] += 1
+    return True
+
+
+def claim_refused(m: Room, player: dict[str, Any], err: RoomError, now_ms: int) -> None:
+    """A claim (:func:`check_claimant`) the engine refused as not valid now locks its
+    claimant out. Judged on the refusal of the claim's own application: the engine is
+    not asked twice."""
+    if err.code in INVALID_CLAIM:
+        m.locked[player["pid"]] = now_ms + m.races.lockout_ms
+        stats(m, player)["invalid"] += 1
 
 
 def stats(m: Room, player: dict[str, Any]) -> dict[str, int]:

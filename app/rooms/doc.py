@@ -176,6 +176,12 @@ def player_by_pid(doc: dict[str, Any], pid: str) -> dict[str, Any] | None:
 
 def player_by_seat(doc: dict[str, Any], seat: int) -> dict[str, Any] | None:
     players: list[dict[str, Any]] = doc["players"]
+    # Players are kept in seat order, and a match numbers its seats 0..n-1: the seat's
+    # own index is looked at first (and checked: a lobby's seats may have gaps).
+    if 0 <= seat < len(players):
+        player = players[seat]
+        if player["seat"] == seat:
+            return player
     for player in players:
         if player["seat"] == seat:
             return player

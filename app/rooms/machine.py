@@ -118,7 +118,7 @@ class RoomMachine:
 
     def acks_entry(self) -> list[list[Any]]:
         """The remembered ids, for a deal-log entry that starts the log afresh."""
-        return [[key, seq] for key, seq in self.acks.items()]
+        return list(map(list, self.acks.items()))  # [key, seq] pairs
 
     def to_doc(self) -> dict[str, Any]:
         """The document to commit."""
@@ -320,13 +320,16 @@ class RoomMachine:
             raise RoomError(
                 409, "room_only", "only the room's own clock sends clockOut (blitzSeconds)"
             )
+        claim = False
         try:
-            claims.check_claimant(self, player, action, now_ms)
+            claim = claims.check_claimant(self, player, action, now_ms)
             vote = None if by is not None else self._ready_vote(player, action, key, ref)
             if vote is not None:
                 return vote
             step = self.apply(seat, action, key, now_ms, by=by)
         except RoomError as err:
+            if claim:
+                claims.claim_refused(self, player, err, now_ms)
             if command.lost is None and by is None:
                 penalty = self._misplay(seat, action, err, now_ms)
                 if penalty is not None:

@@ -14,12 +14,14 @@ from app.rooms.step import Step
 
 def going_away(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The people's seats with no socket, not yet away: their absence timers run."""
-    # goneAt first: a seat with a socket open (None) is ruled out by it alone.
-    return [
-        p
-        for p in players
-        if p.get("goneAt") is not None and p["conn"] <= 0 and not p.get("bot") and not p.get("away")
-    ]
+    # Asked after every change: a seat with a socket open is ruled out first, by one
+    # lookup (every seat has ``conn``; a bot's is 0).
+    gone = []
+    for p in players:
+        if p["conn"] <= 0 and p.get("goneAt") is not None:
+            if not p.get("bot") and not p.get("away"):
+                gone.append(p)
+    return gone
 
 
 def count_socket(counts: dict[str, int], node: str, delta: int, total: int = 0) -> bool:
