@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import gc
 import os
 import random
@@ -47,6 +48,10 @@ from app.rooms.machine import RoomMachine  # noqa: E402
 # A recorded game: the room before its start, the start, and its actions with their times.
 Game = tuple[dict[str, Any], commands.Command, list[tuple[commands.Command, int]]]
 Side = Callable[[list[Game]], int]
+
+
+# The claim timing a socket adds to each action (app.ws.connection.Connection.timing).
+_TIMING = {"raw": 180, "delay": 24, "rtt": {"app": 24, "ws": 23, "tcp": 21}, "reported": None}
 
 
 def pick(legal: list[dict[str, Any]], held: int, rng: random.Random) -> dict[str, Any]:
@@ -106,7 +111,8 @@ def record(games: int, seats: int, turn_seconds: int, every_kind: bool) -> list[
                 action = pick(legal, 0 if hands is None else len(hands[seat]), rng)
             pid = next(p["pid"] for p in machine.doc["players"] if p["seat"] == seat)
             entry = {"k": "action", "pid": pid, "ref": f"r{n}", "action": action}
-            command = commands.read(entry)
+            # Every action from a socket carries its claim timing (app.ws.connection).
+            command = dataclasses.replace(commands.read(entry), timing=dict(_TIMING))
             now = 1000 + 700 * n
             if not machine.handle(command, now).changed:
                 raise SystemExit(f"a recorded action was refused: {entry}")
