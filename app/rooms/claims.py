@@ -35,17 +35,20 @@ def holds(m: Room, command: commands.Command, window_open: bool, now_ms: int) ->
     state = m.state
     if not isinstance(command, commands.Action) or state is None or not fair(m):
         return None
-    player = player_by_pid(m.doc, command.pid)
-    if player is None or f"{player['pid']}:{command.ref}" in m.acks:
+    pid = command.pid
+    player = player_by_pid(m.doc, pid)
+    if player is None or f"{pid}:{command.ref}" in m.acks:
         return None
     seat: int = player["seat"]
     action = command.action
-    delay = (command.timing or {}).get("delay")
-    if isinstance(delay, int):
-        m.delays[player["pid"]] = delay
+    timing = command.timing
+    if timing:
+        delay = timing.get("delay")
+        if isinstance(delay, int):
+            m.delays[pid] = delay
     if not window_open and not is_race_claim(state, seat, action):
         return None
-    if m.locked.get(player["pid"], 0) > now_ms:
+    if m.locked.get(pid, 0) > now_ms:
         return None
     try:
         engine.apply(state, seat, action)
@@ -78,24 +81,28 @@ def on_delay(m: Room, command: commands.Delay, now_ms: int) -> Step:
     return Step({"ok": True})
 
 
-def check_claimant(m: Room, player: dict[str, Any], action: engine.Action, now_ms: int) -> None:
-    """A claimant that claimed what was not there may not claim for a moment; a claim
-    that is not valid now locks it out (with fairRaces on)."""
+def check_claimant(m: Room, player: dict[str, Any], action: engine.Action, now_ms: int) -> bool:
+    """A claimant that claimed what was not there may not claim for a moment (refused,
+    ``locked_out``). True: ``action`` is a claim (with fairRaces on) whose refusal
+    :func:`claim_refused` is to judge."""
     state = m.state
-    if state is None or not fair(m) or not is_race_claim(state, player["seat"], action):
-        return
+    if state is None or not is_race_claim(state, player["seat"], action) or not fair(m):
+        return False
     at = action.at
     if at is not None and at != state.moves:
-        return  # too late comes first
-    pid = player["pid"]
-    if m.locked.get(pid, 0) > now_ms:
+        return False  # too late comes first
+    if m.locked.get(player["pid"], 0) > now_ms:
         raise RoomError(409, "locked_out", "you claimed what was not there: wait a moment to claim")
-    try:
-        engine.apply(state, player["seat"], action)
-    except engine.EngineError as err:
-        if err.code in INVALID_CLAIM:
-            m.locked[pid] = now_ms + m.races.lockout_ms
-            stats(m, player)["invalid"] += 1
+    return True
+
+
+def claim_refused(m: Room, player: dict[str, Any], err: RoomError, now_ms: int) -> None:
+    """A claim (:func:`check_claimant`) the engine refused as not valid now locks its
+    claimant out. Judged on the refusal of the claim's own application: the engine is
+    not asked twice."""
+    if err.code in INVALID_CLAIM:
+        m.locked[player["pid"]] = now_ms + m.races.lockout_ms
+        stats(m, player)["invalid"] += 1
 
 
 def stats(m: Room, player: dict[str, Any]) -> dict[str, int]:
@@ -145,10 +152,12 @@ def count_race(m: Room, race: dict[str, Any]) -> None:
 
 
 def mark(m: Room, moves: int, entry: dict[str, Any]) -> None:
-    if moves not in m.positions:
-        action = entry["action"]
-        m.positions[moves] = {
-            "seq": entry["seq"],
-            "type": action.get("type"),
-            "seat": entry["seat"],
-        }
+    """The deal-log entry of the change that left position ``moves`` (the first one)."""
+    # The entry itself: what a race's loser is told is read from it (change_of) only
+    # when a loser asks, not made for every change.
+    m.positions.setdefault(moves, entry)
+
+
+def change_of(entry: dict[str, Any]) -> dict[str, Any]:
+    """What a lost race names of the change that won it: its seq, action type and seat."""
+    return {"seq": entry["seq"], "type": entry["action"].get("type"), "seat": entry["seat"]}

@@ -109,10 +109,14 @@ def someone_in(doc: dict[str, Any]) -> bool:
     """A person is in the room: seated and not away (a socket open, or seated less than
     ``absentAfter`` ago), or nobody has sat down yet (a room just made, before its
     creator takes a seat: the first person seated gets ``hostPid``)."""
-    people = [p for p in doc["players"] if not p.get("bot") and not p.get("left")]
-    if not people:
-        return doc.get("hostPid") is None
-    return any(not p.get("away") for p in people)
+    # One pass, done at the first person present (asked after every change of the room).
+    seated = False
+    for p in doc["players"]:
+        if not p.get("bot") and not p.get("left"):
+            if not p.get("away"):
+                return True
+            seated = True
+    return not seated and doc.get("hostPid") is None
 
 
 def watching(doc: dict[str, Any]) -> int:
@@ -172,6 +176,12 @@ def player_by_pid(doc: dict[str, Any], pid: str) -> dict[str, Any] | None:
 
 def player_by_seat(doc: dict[str, Any], seat: int) -> dict[str, Any] | None:
     players: list[dict[str, Any]] = doc["players"]
+    # Players are kept in seat order, and a match numbers its seats 0..n-1: the seat's
+    # own index is looked at first (and checked: a lobby's seats may have gaps).
+    if 0 <= seat < len(players):
+        player = players[seat]
+        if player["seat"] == seat:
+            return player
     for player in players:
         if player["seat"] == seat:
             return player

@@ -91,7 +91,7 @@ class RoomMachine:
         self.recall = autoplay.Recall()  # the bot seats' memories of the deal
         self.position_ms: int | None = None  # when the table's position was made
         # The change that left each position of the deal (by its ``moves``), or the first
-        # one made on it: what a race's loser is told it lost to.
+        # one made on it (its deal-log entry): what a race's loser is told it lost to.
         self.positions: dict[int, dict[str, Any]] = {}
         for step in engine.replay_log(deal_log):
             entry = step.entry
@@ -114,7 +114,8 @@ class RoomMachine:
     def _remember(self, key: str, seq: int) -> None:
         """An applied action's id: a retry of it is answered with this seq."""
         self.acks[key] = seq
-        self._trim_acks()
+        if len(self.acks) > ACKS_KEPT:
+            self._trim_acks()
 
     def _trim_acks(self) -> None:
         while len(self.acks) > ACKS_KEPT:
@@ -122,7 +123,7 @@ class RoomMachine:
 
     def acks_entry(self) -> list[list[Any]]:
         """The remembered ids, for a deal-log entry that starts the log afresh."""
-        return [[key, seq] for key, seq in self.acks.items()]
+        return list(map(list, self.acks.items()))  # [key, seq] pairs
 
     def to_doc(self) -> dict[str, Any]:
         """The document to commit."""
@@ -298,36 +299,44 @@ class RoomMachine:
     # Play
 
     def _on_action(self, command: commands.Action, now_ms: int) -> Step:
-        player = self.player(command.pid)
+        pid = command.pid
+        player = self.player(pid)
         ref = command.ref
-        key = f"{player['pid']}:{ref}"
-        if key in self.acks:
+        key = f"{pid}:{ref}"  # (the seat's pid: found by it)
+        acks = self.acks
+        if key in acks:
             # Applied before: answered with the same ack, applied never again.
-            return Step({"ok": True, "ref": ref, "seq": self.acks[key], "duplicate": True})
-        if self.doc["status"] != PLAYING or self.state is None:
+            return Step({"ok": True, "ref": ref, "seq": acks[key], "duplicate": True})
+        doc = self.doc
+        if doc["status"] != PLAYING or self.state is None:
             raise RoomError(409, "not_playing", "no match is in progress in this room")
-        if self.doc.get("pausedAt"):
+        if doc.get("pausedAt"):
             raise RoomError(409, "paused", "the table is paused; play goes on when it resumes")
         # A claim the room made for a seat it plays (see _room_claim); no client command
         # carries ``by``.
         by = command.by
-        if by is not None and autoplay.pilots(self.doc).get(player["seat"]) is None:
+        seat: int = player["seat"]
+        if by is not None and autoplay.pilots(doc).get(seat) is None:
             raise RoomError(409, "too_late", "the room no longer plays this seat")
-        if player.get("bot") and by is None:
+        if by is None and player.get("bot"):
             raise RoomError(409, "bot_seat", "a bot plays this seat")
-        if command.action.type in ROOM_ONLY:
+        action = command.action
+        if action.type in ROOM_ONLY:
             raise RoomError(
                 409, "room_only", "only the room's own clock sends clockOut (blitzSeconds)"
             )
+        claim = False
         try:
-            claims.check_claimant(self, player, command.action, now_ms)
-            vote = None if by is not None else self._ready_vote(player, command.action, key, ref)
+            claim = claims.check_claimant(self, player, action, now_ms)
+            vote = None if by is not None else self._ready_vote(player, action, key, ref)
             if vote is not None:
                 return vote
-            step = self.apply(player["seat"], command.action, key, now_ms, by=by)
+            step = self.apply(seat, action, key, now_ms, by=by)
         except RoomError as err:
+            if claim:
+                claims.claim_refused(self, player, err, now_ms)
             if command.lost is None and by is None:
-                penalty = self._misplay(player["seat"], command.action, err, now_ms)
+                penalty = self._misplay(seat, action, err, now_ms)
                 if penalty is not None:
                     return penalty
             lost = command.lost
@@ -340,9 +349,9 @@ class RoomMachine:
         if race is not None:
             step.public_events.append(race["event"])
             claims.count_race(self, race)
-        step.actor = player["seat"]
+        step.actor = seat
         if by is not None:
-            step.public_events.append({"type": "auto", "seat": player["seat"], "by": by})
+            step.public_events.append({"type": "auto", "seat": seat, "by": by})
         else:
             # A player who acts is at the table: not away, no timeouts in a row.
             presence.back_from_away(self, player, step)
@@ -413,9 +422,9 @@ class RoomMachine:
         detail: dict[str, Any] = {}
         if err.code == "too_late" and self.state is not None:
             at = action.at
-            won = self.positions.get(self.state.moves if at is None else at)
-            if won is not None:
-                detail["won"] = dict(won)
+            left = self.positions.get(self.state.moves if at is None else at)
+            if left is not None:
+                detail["won"] = claims.change_of(left)
         return RoomError.from_engine(err, 409, detail)
 
     def _dealt(self, proof: dict[str, Any]) -> None:
@@ -468,20 +477,21 @@ class RoomMachine:
             after, events = engine.apply(dealing, seat, action)
         except engine.EngineError as err:
             raise self.refusal(err, action) from None
-        if proof is not None and after.deal != before.deal:
+        new_deal = after.deal != before.deal
+        if proof is not None and new_deal:
             self._dealt(proof)
         self.state = after
         self.position_ms = now_ms  # a bot's claim on this position counts from here
+        seq = self.seq + 1
         if key is not None:
-            self._remember(key, self.seq + 1)
-        step = Step({"ok": True, "seq": self.seq + 1}, changed=True)
-        step.events = list(events)
+            self._remember(key, seq)
+        step = Step({"ok": True, "seq": seq}, changed=True, events=list(events))
         # The deal log keeps the action's wire form (what the socket sent).
-        entry = {"seq": self.seq + 1, "ts": now_ms, "seat": seat, "action": action.to_json()}
+        entry = {"seq": seq, "ts": now_ms, "seat": seat, "action": action.to_json()}
         if by is not None:
             entry["by"] = by
         self._count_move(seat, by)
-        if after.deal != before.deal or self.deal_start is None:
+        if new_deal or self.deal_start is None:
             self.doc.pop("ready", None)  # the deal's "ready" votes are spent
             # A new deal began (nextDeal): its log starts from the state just dealt.
             self.deal_start = after.to_json()
@@ -495,7 +505,8 @@ class RoomMachine:
             self.deal_actions.append(marshal.dumps(entry))
             # The key lets a writer that takes the room over remember the action's id.
             step.deal_append = [{**entry, "key": key} if key else entry]
-        if after.phase in _DEAL_OVER and before.phase not in _DEAL_OVER:
+        phase = after.phase
+        if phase in _DEAL_OVER and before.phase not in _DEAL_OVER:
             step.deal_end = self._deal_end(after)
             self.doc["dealOverAt"] = now_ms
             dealt = next(filter(engine.is_deal_over, events), None)
@@ -509,7 +520,7 @@ class RoomMachine:
                     "totals": end.totals,
                 }
             )
-        if after.phase == "matchOver":
+        if phase == "matchOver":
             self.doc["status"] = OVER
             # The next match gets a secret of its own (this one's deals are all revealed).
             dealt = self.doc.get("shuffle", {}).get("dealt")

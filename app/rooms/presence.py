@@ -12,14 +12,16 @@ from app.rooms.room import Room
 from app.rooms.step import Step
 
 
-def may_go_away(player: dict[str, Any]) -> bool:
-    """A person's seat with no socket, not yet away (its absence timer runs)."""
-    return (
-        not player.get("bot")
-        and not player.get("away")
-        and player["conn"] <= 0
-        and player.get("goneAt") is not None
-    )
+def going_away(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The people's seats with no socket, not yet away: their absence timers run."""
+    # Asked after every change: a seat with a socket open is ruled out first, by one
+    # lookup (every seat has ``conn``; a bot's is 0).
+    gone = []
+    for p in players:
+        if p["conn"] <= 0 and p.get("goneAt") is not None:
+            if not p.get("bot") and not p.get("away"):
+                gone.append(p)
+    return gone
 
 
 def count_socket(counts: dict[str, int], node: str, delta: int, total: int = 0) -> bool:

@@ -11,7 +11,7 @@ import engine
 from app.errors import RoomError
 from app.rooms import autoplay, claims, commands, seats
 from app.rooms.doc import ABSENT_AFTER, LOBBY, PLAYING, player_by_pid, player_by_seat
-from app.rooms.presence import may_go_away
+from app.rooms.presence import going_away
 from app.rooms.races import is_race_claim
 from app.rooms.room import Room
 from app.rooms.step import Step, merge
@@ -33,9 +33,11 @@ def next_deal_timer(m: Room, now_ms: int) -> tuple[float, commands.Timer] | None
     """(delay in s, command) if the room should deal on by itself after a deal ended."""
     # A timed room deals on by itself after turnSeconds, so that no deal end waits on
     # someone who left.
-    delay = m.doc.get("nextDealDelay", 0) or m.doc.get("turnSeconds", 0)
     state = m.state
-    if not delay or state is None or state.phase != "dealOver":
+    if state is None or state.phase != "dealOver":
+        return None
+    delay = m.doc.get("nextDealDelay", 0) or m.doc.get("turnSeconds", 0)
+    if not delay:
         return None
     if m.doc["status"] != PLAYING:
         return None
@@ -46,28 +48,29 @@ def next_deal_timer(m: Room, now_ms: int) -> tuple[float, commands.Timer] | None
 
 def next_due(m: Room) -> int | None:
     """When the room next needs a ``tick`` (server ms), or None."""
-    doc, state = m.doc, m.state
+    doc = m.doc
     if doc.get("pausedAt"):
         return None  # a paused table's clocks stand still (see on_unpause)
     dues: list[int] = []
     clock = doc.get("clock")
     if clock:
         dues.append(clock["deadline"])
-    if doc.get("botAt"):
-        dues.append(doc["botAt"])
+    bot_at = doc.get("botAt")
+    if bot_at:
+        dues.append(bot_at)
     timer = next_deal_timer(m, 0)
     if timer is not None:
         ended = doc.get("dealOverAt") or doc.get("ts", 0)
         delay = doc.get("nextDealDelay", 0) or doc.get("turnSeconds", 0)
         dues.append(ended + delay * 1000)
     if doc["status"] in (LOBBY, PLAYING):
-        absent = doc.get("absentAfter", ABSENT_AFTER) * 1000
-        for player in doc["players"]:
-            if may_go_away(player):
-                dues.append(player["goneAt"] + absent)
-    if doc.get("emptySince"):  # (0: a document written without a clock, as in tests)
-        dues.append(doc["emptySince"] + empty_limit(m))
-    del state
+        gone = going_away(doc["players"])
+        if gone:
+            absent = doc.get("absentAfter", ABSENT_AFTER) * 1000
+            dues.extend(player["goneAt"] + absent for player in gone)
+    empty_since = doc.get("emptySince")
+    if empty_since:  # (0: a document written without a clock, as in tests)
+        dues.append(empty_since + empty_limit(m))
     return min(dues) if dues else None
 
 
@@ -95,8 +98,8 @@ def on_tick(m: Room, command: commands.Tick, now_ms: int) -> Step:
     if clock and now_ms >= clock["deadline"]:
         return timeout(m, clock, now_ms)
     absent = doc.get("absentAfter", ABSENT_AFTER) * 1000
-    for player in doc["players"]:
-        if may_go_away(player) and now_ms >= player["goneAt"] + absent:
+    for player in going_away(doc["players"]):
+        if now_ms >= player["goneAt"] + absent:
             return go_away(m, player, "absent")
     timer = next_deal_timer(m, now_ms)
     if timer is not None and timer[0] <= 0:
@@ -237,7 +240,6 @@ def settle(m: Room, step: Step, now_ms: int) -> None:
     # The turn clock.
     clock = doc.get("clock")
     seat = autoplay.decider(state) if playing else None
-    turn_ms = int(doc.get("turnSeconds", 0)) * 1000
     same = (
         clock is not None
         and clock["seat"] == seat
@@ -256,6 +258,7 @@ def settle(m: Room, step: Step, now_ms: int) -> None:
             if owner is not None and "blitz" in owner:
                 owner["blitz"] = max(0, owner["blitz"] - max(0, now_ms - clock["start"]))
         doc["clock"] = None
+        turn_ms = int(doc.get("turnSeconds", 0)) * 1000
         owner = player_by_seat(doc, seat) if seat is not None else None
         blitz = None if owner is None else owner.get("blitz")
         if (turn_ms or blitz is not None) and seat is not None and state is not None:
@@ -274,7 +277,7 @@ def settle(m: Room, step: Step, now_ms: int) -> None:
             if flag:
                 doc["clock"]["flag"] = True
     # The bots.
-    if not playing or not autoplay.pilots(doc) or doc.get("pausedAt"):
+    if not playing or doc.get("pausedAt") or not autoplay.pilots(doc):
         doc["botAt"] = None
     elif doc.get("botAt") is None or step.actor is not None:
         doc["botAt"] = None
@@ -297,7 +300,10 @@ def is_empty(m: Room) -> bool:
         return False
     if m.doc["status"] == LOBBY:
         return not players
-    return not any(not p.get("bot") and p["conn"] > 0 for p in players)
+    for p in players:
+        if p["conn"] > 0 and not p.get("bot"):
+            return False
+    return True
 
 
 def bots_may_act(m: Room) -> bool:
