@@ -20,7 +20,7 @@ from app.rooms.races import (
     rank,
     window_ms,
 )
-from app.rooms.room import Room
+from app.rooms.room import Room, Won
 from app.rooms.step import Step
 
 
@@ -152,12 +152,13 @@ def count_race(m: Room, race: dict[str, Any]) -> None:
 
 
 def mark(m: Room, moves: int, entry: dict[str, Any]) -> None:
-    """The deal-log entry of the change that left position ``moves`` (the first one)."""
-    # The entry itself: what a race's loser is told is read from it (change_of) only
-    # when a loser asks, not made for every change.
-    m.positions.setdefault(moves, entry)
+    """Keep the change (its deal-log ``entry``) that left position ``moves``: the first
+    one only."""
+    if moves not in m.positions:
+        m.positions[moves] = (entry["seq"], entry["action"].get("type"), entry["seat"])
 
 
-def change_of(entry: dict[str, Any]) -> dict[str, Any]:
+def change_of(won: Won) -> dict[str, Any]:
     """What a lost race names of the change that won it: its seq, action type and seat."""
-    return {"seq": entry["seq"], "type": entry["action"].get("type"), "seat": entry["seat"]}
+    seq, kind, seat = won
+    return {"seq": seq, "type": kind, "seat": seat}

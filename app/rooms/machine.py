@@ -34,6 +34,7 @@ from app.rooms.doc import (
 from app.rooms.races import (
     RaceSettings,
 )
+from app.rooms.room import Won
 from app.rooms.seat_counts import check_seats, player_range
 from app.rooms.shuffle_proof import deal_proof, fresh_shuffle, next_deal_number
 from app.rooms.step import Step, refuse
@@ -92,7 +93,7 @@ class RoomMachine:
         self.position_ms: int | None = None  # when the table's position was made
         # The change that left each position of the deal (by its ``moves``), or the first
         # one made on it (its deal-log entry): what a race's loser is told it lost to.
-        self.positions: dict[int, dict[str, Any]] = {}
+        self.positions: dict[int, Won] = {}
         for step in engine.replay_log(deal_log):
             entry = step.entry
             if "acks" in entry:

@@ -14,6 +14,12 @@ from app.rooms.autoplay import Recall, RoomTimes
 from app.rooms.races import RaceSettings
 from app.rooms.step import Step
 
+# The change that left a position of the deal, what a race's loser is told it lost to:
+# (seq, action type, seat). A plain tuple of plain values, which the collector stops
+# scanning after one look (a NamedTuple it never lets go), where the deal-log entry it
+# is read from (three objects) would stay in its generations for the whole deal.
+Won = tuple[int, str | None, int]
+
 
 class Room(Protocol):
     """The room as its command handlers see it (see RoomMachine for what each holds)."""
@@ -28,7 +34,7 @@ class Room(Protocol):
     # Claims: who is locked out until when, each seat's credited delay, what won each position.
     locked: dict[str, int]
     delays: dict[str, int]
-    positions: dict[int, dict[str, Any]]
+    positions: dict[int, Won]
     acks: OrderedDict[str, int]
     # The deal log: its start and the actions applied since.
     deal_start: dict[str, Any] | None

@@ -44,6 +44,10 @@ def test_a_deal_in_progress_gives_the_collector_nothing_to_scan() -> None:
     machine, _ = _played(1)
     assert machine.deal_actions
     assert not any(gc.is_tracked(action) for action in machine.deal_actions)
+    # What won each position (for a race's loser): plain values, let go after one look.
+    gc.collect()
+    assert machine.positions
+    assert not any(gc.is_tracked(won) for won in machine.positions.values())
 
 
 def test_the_deal_record_holds_the_actions_as_played_and_as_loaded_again() -> None:
