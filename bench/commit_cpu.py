@@ -31,7 +31,6 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import orjson
@@ -41,23 +40,16 @@ here = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
 sys.path.insert(0, str(here.parent))
 
+from bench.revisions import app_of  # noqa: E402
+
 
 def checkout_modules(checkout: Path) -> tuple[Any, Any, Any]:
     """(RedisStore, Commit, the lean wire's module) of the ``app`` at ``checkout``,
     imported apart from any other checkout's (each keeps its own modules)."""
-    mine = [name for name in sys.modules if name == "app" or name.startswith("app.")]
-    others: dict[str, ModuleType] = {name: sys.modules.pop(name) for name in mine}
-    sys.path.insert(0, str(checkout))
-    try:
-        import app.store.redis_wire as wire
-        from app.store.base import Commit
-        from app.store.redis import RedisStore
-    finally:
-        sys.path.remove(str(checkout))
-        for name in [n for n in sys.modules if n == "app" or n.startswith("app.")]:
-            del sys.modules[name]
-        sys.modules.update(others)
-    return RedisStore, Commit, wire
+    wire, base, redis = app_of(
+        checkout, "app.store.redis_wire", "app.store.base", "app.store.redis"
+    )
+    return redis.RedisStore, base.Commit, wire
 
 
 def answering(wire: Any, client: Any) -> Any:

@@ -41,6 +41,8 @@ here = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
 sys.path.insert(0, str(here.parent))
 
+from bench.revisions import app_of  # noqa: E402
+
 
 def _load_bench(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"bench_{name}", here / f"{name}.py")
@@ -52,21 +54,10 @@ def _load_bench(name: str) -> ModuleType:
 
 
 def checkout_modules(checkout: Path) -> tuple[Any, Any, Any, Any]:
-    """(connection, service, transport, metrics) modules of the ``app`` at ``checkout``, imported
-    apart from this checkout's (each keeps its own modules)."""
-    mine = [name for name in sys.modules if name == "app" or name.startswith("app.")]
-    others: dict[str, ModuleType] = {name: sys.modules.pop(name) for name in mine}
-    sys.path.insert(0, str(checkout))
-    try:
-        import app.metrics as metrics
-        import app.rooms.service as service
-        import app.ws.connection as connection
-        import app.ws.transport as transport
-    finally:
-        sys.path.remove(str(checkout))
-        for name in [n for n in sys.modules if n == "app" or n.startswith("app.")]:
-            del sys.modules[name]
-        sys.modules.update(others)
+    """(connection, service, transport, metrics) modules of the ``app`` at ``checkout``,
+    imported apart from this checkout's (each keeps its own modules)."""
+    names = ("app.ws.connection", "app.rooms.service", "app.ws.transport", "app.metrics")
+    connection, service, transport, metrics = app_of(checkout, *names)
     return connection, service, transport, metrics
 
 

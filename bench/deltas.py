@@ -24,7 +24,6 @@ import argparse
 import copy
 import os
 import random
-import subprocess
 import sys
 import time
 import types
@@ -46,6 +45,7 @@ from app.rooms.machine import RoomMachine  # noqa: E402
 from app.rooms.step import Step  # noqa: E402
 from app.rooms.views import Parts, audiences, build_parts, build_views  # noqa: E402
 from app.wire.messages import PatchMessage  # noqa: E402
+from bench.revisions import module_at, modules_at  # noqa: E402
 
 Frame = tuple[dict[str, Any], Any, int, Step]  # the room's doc, state, seq, step
 
@@ -137,19 +137,6 @@ def parts_alone(frames: list[Frame]) -> int:
 _AT_REVISION = ("app.rooms.diff", "app.rooms.views", "app.rooms.deltas")
 
 
-def _source(revision: str, path: str) -> str:
-    root = Path(__file__).resolve().parent.parent
-    show = ["git", "show", f"{revision}:{path}"]
-    return subprocess.run(show, cwd=root, check=True, capture_output=True, text=True).stdout
-
-
-def _module(name: str, revision: str, path: str) -> types.ModuleType:
-    module = types.ModuleType(name)
-    module.__file__ = f"{revision}:{path}"
-    exec(compile(_source(revision, path), module.__file__, "exec"), module.__dict__)
-    return module
-
-
 Side = Callable[[list[Frame]], int]
 
 
@@ -158,24 +145,12 @@ def at_revision(revision: str) -> tuple[Side, Side]:
     and the engine's views (engine/view.py) as of ``revision``; the rest is the current
     code."""
     # The engine package as the revision's app modules see it: its views of the revision.
-    old_view = _module("engine.view", revision, "engine/view.py")
+    old_view = module_at("engine.view", revision)
     engine_then = types.ModuleType("engine")
     engine_then.__dict__.update(engine.__dict__)
     for name in ("view_parts", "view_for", "wire_legal"):
         setattr(engine_then, name, getattr(old_view, name))
-    saved = {name: sys.modules[name] for name in (*_AT_REVISION, "engine")}
-    loaded: dict[str, types.ModuleType] = {}
-    try:
-        sys.modules["engine"] = engine_then
-        for name in _AT_REVISION:
-            # Importing the next one picks up this one: sys.modules holds it meanwhile.
-            module = sys.modules[name] = types.ModuleType(name)
-            path = name.replace(".", "/") + ".py"
-            module.__file__ = f"{revision}:{path}"
-            exec(compile(_source(revision, path), module.__file__, "exec"), module.__dict__)
-            loaded[name] = module
-    finally:
-        sys.modules.update(saved)
+    loaded = modules_at(revision, _AT_REVISION, instead={"engine": engine_then})
     views, old_deltas = loaded["app.rooms.views"], loaded["app.rooms.deltas"]
 
     def run(frames: list[Frame]) -> int:

@@ -27,10 +27,8 @@ import dataclasses
 import gc
 import os
 import random
-import subprocess
 import sys
 import time
-import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,11 +37,12 @@ from typing import Any
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import app.rooms  # noqa: E402
 import engine  # noqa: E402
 from app.rooms import commands, tokens  # noqa: E402
 from app.rooms.doc import new_doc  # noqa: E402
 from app.rooms.machine import RoomMachine  # noqa: E402
+from bench.load import pick  # noqa: E402
+from bench.revisions import modules_at  # noqa: E402
 
 # A recorded game: the room before its start, the start, and its actions with their times.
 Game = tuple[dict[str, Any], commands.Command, list[tuple[commands.Command, int]]]
@@ -52,21 +51,6 @@ Side = Callable[[list[Game]], int]
 
 # The claim timing a socket adds to each action (app.ws.connection.Connection.timing).
 _TIMING = {"raw": 180, "delay": 24, "rtt": {"app": 24, "ws": 23, "tcp": 21}, "reported": None}
-
-
-def pick(legal: list[dict[str, Any]], held: int, rng: random.Random) -> dict[str, Any]:
-    """The action bench/load.py's players choose: a card to play when there is one (UNO
-    called with the next to last card), else the first legal action."""
-    plays = [a for a in legal if a["type"] == "play"]
-    action = dict(rng.choice(plays) if plays else legal[0])
-    if action["type"] == "chooseColor":
-        action["color"] = rng.choice("RGBY")
-    if action["type"] == "play":
-        if action["cards"][0].startswith("W") and "color" not in action:
-            action["color"] = rng.choice("RGBY")
-        if held == 2:
-            action["uno"] = True
-    return action
 
 
 def record(games: int, seats: int, turn_seconds: int, every_kind: bool) -> list[Game]:
@@ -107,8 +91,10 @@ def record(games: int, seats: int, turn_seconds: int, every_kind: bool) -> list[
             if every_kind:
                 action = rng.choice(legal)
             else:
+                # As bench/load.py's players choose, from what their views show.
                 hands = engine.hands_of(state)
-                action = pick(legal, 0 if hands is None else len(hands[seat]), rng)
+                hand = [] if hands is None else list(hands[seat])
+                action = pick({"legal": legal, "hand": hand}, rng)
             pid = next(p["pid"] for p in machine.doc["players"] if p["seat"] == seat)
             entry = {"k": "action", "pid": pid, "ref": f"r{n}", "action": action}
             # Every action from a socket carries its claim timing (app.ws.connection).
@@ -221,32 +207,10 @@ _AT_REVISION = (
 )
 
 
-def _source(revision: str, path: str) -> str:
-    root = Path(__file__).resolve().parent.parent
-    show = ["git", "show", f"{revision}:{path}"]
-    return subprocess.run(show, cwd=root, check=True, capture_output=True, text=True).stdout
-
-
 def at_revision(revision: str, replay: list[Results] | None) -> Side:
     """The writer's work with app.rooms' modules as of ``revision``; the rest (the engine,
     commands, races, steps) is the current code."""
-    saved = {name: sys.modules[name] for name in _AT_REVISION}
-    attributes = {name: getattr(app.rooms, name.rsplit(".", 1)[1]) for name in _AT_REVISION}
-    loaded: dict[str, types.ModuleType] = {}
-    try:
-        for name in _AT_REVISION:
-            # Importing the next one picks up this one: sys.modules (and the package's
-            # attribute, for ``from app.rooms import x``) holds it meanwhile.
-            module = sys.modules[name] = types.ModuleType(name)
-            setattr(app.rooms, name.rsplit(".", 1)[1], module)
-            path = name.replace(".", "/") + ".py"
-            module.__file__ = f"{revision}:{path}"
-            exec(compile(_source(revision, path), module.__file__, "exec"), module.__dict__)
-            loaded[name] = module
-    finally:
-        sys.modules.update(saved)
-        for name, module in attributes.items():
-            setattr(app.rooms, name.rsplit(".", 1)[1], module)
+    loaded = modules_at(revision, _AT_REVISION)
     return writer_side(
         loaded["app.rooms.machine"].RoomMachine,
         loaded["app.rooms.claims"],
