@@ -208,16 +208,25 @@ class Archiver:
         tried once before those that failed are retried with backoff (a deal stored
         meanwhile by another writer is stored once all the same)."""
         failed = []
+        first: Exception | None = None
         for room_id, key in batch:
             if self._stop.is_set():
                 return
             try:
                 await self._write(room_id, self._pending[room_id, key])
-            except Exception:
-                log_failure(log, "room %s: could not archive deal %s; retrying", room_id, key)
+            except Exception as err:
+                first = first or err
                 failed.append((room_id, key))
                 continue
             await self._clear([(room_id, key)])
+        if failed:
+            # Once for them all (SQL down fails every one): each retry logs its own.
+            log.warning(
+                "could not archive %d of %d deals (%r); retrying with backoff",
+                len(failed),
+                len(batch),
+                first,
+            )
         for room_id, key in failed:
             if self._stop.is_set():
                 return

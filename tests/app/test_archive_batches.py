@@ -204,3 +204,28 @@ async def test_two_archivers_storing_the_same_batch_at_once_store_each_deal_once
     assert await _count(db, Match) == 2
     assert await _count(db, Deal) == 16
     assert await _count(db, DealAction) == 16 * 3
+
+
+async def test_a_batch_sql_refuses_entry_by_entry_is_logged_once_not_per_entry(
+    db: Database, caplog: Any
+) -> None:
+    # Every record of the batch is one SQL cannot take: the batch fails, then each entry
+    # on its own; that is one warning for the batch (SQL down would fail them all alike),
+    # and each entry's own retries log as they back off.
+    bad = [
+        (f"r{n}", f"m{n}:1", orjson.dumps({**_deal(f"m{n}", 1).to_json(), "scores": [1]}))
+        for n in range(5)
+    ]
+    store = _Outboxes()
+    archiver = Archiver(cast(RoomStore, store), db, first_retry_seconds=5)
+    archiver.start()
+    for room_id, key, record in bad:
+        archiver.submit(room_id, key, record)
+    async with asyncio.timeout(20):
+        while not any("of 5 deals" in r.getMessage() for r in caplog.records):
+            await asyncio.sleep(0.02)
+    await archiver.close(timeout=0)
+    each = [r for r in caplog.records if "could not archive deal" in r.getMessage()]
+    assert len([r for r in caplog.records if "of 5 deals" in r.getMessage()]) == 1
+    assert len(each) <= 1  # the first entry's first retry, at most, before the close
+    assert store.cleared == []
