@@ -92,7 +92,7 @@ class RoomMachine:
         self.recall = autoplay.Recall()  # the bot seats' memories of the deal
         self.position_ms: int | None = None  # when the table's position was made
         # The change that left each position of the deal (by its ``moves``), or the first
-        # one made on it (its deal-log entry): what a race's loser is told it lost to.
+        # one made on it (app.rooms.room.Won): what a race's loser is told it lost to.
         self.positions: dict[int, Won] = {}
         for step in engine.replay_log(deal_log):
             entry = step.entry
