@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
+from app import compiled
 from app.api import (
     accounts,
     cards,
@@ -76,6 +77,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     redact_uvicorn_logs()  # after uvicorn configured its loggers
     loop = type(asyncio.get_running_loop())
     log.info("event loop: %s.%s", loop.__module__, loop.__qualname__)
+    log.info("hot path: %s", compiled.state)
     store = await open_room_store(settings)
     await _warn_about(store)
     db = await Database.connect(settings.database_url)

@@ -23,7 +23,8 @@ import orjson
 
 import engine
 from app.rooms.diff import diff
-from app.rooms.views import Parts, Shared
+from app.rooms.shared_part import Shared
+from app.rooms.views import Parts
 
 
 def patches(

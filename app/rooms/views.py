@@ -18,28 +18,12 @@ from app.rooms.doc import (
     settings_of,
     watching,
 )
+from app.rooms.shared_part import Shared as Shared
 from app.rooms.shuffle_proof import shuffle_view
 
 SPECTATOR = "*"
 # A change's views in parts: each audience's own (by audience), and the part all share.
 Parts = tuple[dict[str, Mapping[str, Any]], dict[str, Any]]
-
-
-class Shared(dict[str, Any]):
-    """A change's shared part, and what some of its pieces were made of (``made_of``:
-    the room document's values ``room`` shows, the rules' object): the next change builds
-    a piece again only where those differ, which costs less than building it and finding
-    it equal. Values, copied where the document changes them in place, so never stale."""
-
-    __slots__ = ("made_of", "__weakref__")
-    made_of: dict[str, Any]
-
-    @classmethod
-    def of(cls, values: Mapping[str, Any]) -> Shared:
-        # Not an __init__: a Python one would double the cost of copying the values.
-        shared = cls(values)
-        shared.made_of = {}
-        return shared
 
 
 # The room part's keys, in the order clients have always seen them; the values are

@@ -66,4 +66,5 @@ def test_the_first_start_says_what_it_is_doing_and_keeps_pip_quiet(tmp_path: Pat
     assert len(pip_calls) == 2 and all(" -qq " in c for c in pip_calls)
     assert calls[-1] == "python -m app"
     second = serve()
-    assert second == ["ran -m app"]
+    # The compiled hot path is checked (and built again if its sources changed) first.
+    assert second == ["ran tools/compile.py --if-stale", "ran -m app"]

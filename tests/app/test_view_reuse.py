@@ -1,5 +1,5 @@
 """A change's shared part reuses the previous change's pieces whose inputs did not change
-(app.rooms.views.Shared): whatever field of the room document changes, in place or
+(app.rooms.shared_part.Shared): whatever field of the room document changes, in place or
 replaced, the next change's views show it, as views built from nothing do."""
 
 from __future__ import annotations
