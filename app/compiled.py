@@ -67,11 +67,16 @@ def check(build_dir: Path = BUILD_DIR, root: Path = ROOT) -> tuple[dict[str, Pat
     """The compiled files to serve (module name: file), and the state that says why
     (empty files: run from source)."""
     try:
-        manifest = json.loads((build_dir / MANIFEST).read_text())
+        return _check(build_dir, root)
     except FileNotFoundError:
         return {}, "source: not compiled (python tools/compile.py)"
-    except (OSError, ValueError) as err:
-        return {}, f"source: the build's manifest cannot be read ({err})"
+    except (OSError, ValueError, LookupError, TypeError, AttributeError) as err:
+        # Whatever a damaged build holds, the server starts, from source.
+        return {}, f"source: the build's manifest cannot be read ({err!r})"
+
+
+def _check(build_dir: Path, root: Path) -> tuple[dict[str, Path], str]:
+    manifest = json.loads((build_dir / MANIFEST).read_text())
     if manifest.get("tag") != build_tag():
         return {}, f"source: compiled for {manifest.get('tag')}, not {build_tag()}"
     built: dict[str, list[str]] = manifest.get("modules", {})

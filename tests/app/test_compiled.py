@@ -71,6 +71,15 @@ def test_no_build_or_a_half_written_one_runs_from_source(tmp_path: Path) -> None
     assert compiled.check(build, root)[0] == {}
 
 
+def test_a_damaged_manifest_runs_from_source_and_says_so(tmp_path: Path) -> None:
+    root, build = _fake_build(tmp_path)
+    manifest = json.loads((build / compiled.MANIFEST).read_text())
+    for damaged in ("{", json.dumps({**manifest, "lib": None}), json.dumps([1])):
+        (build / compiled.MANIFEST).write_text(damaged)
+        files, state = compiled.check(build, root)
+        assert files == {} and state.startswith("source: the build's manifest cannot be read")
+
+
 def _where(env: dict[str, str]) -> tuple[str, str]:
     probe = "import app, app.compiled as c, app.rooms.views as v; print(c.state); print(v.__file__)"
     done = subprocess.run(
