@@ -41,9 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine  # noqa: E402
 from app.db import Database  # noqa: E402
 from app.deal_record import DealRecord  # noqa: E402
-from app.rooms import tokens  # noqa: E402
-from app.rooms.doc import new_doc  # noqa: E402
-from app.rooms.machine import RoomMachine  # noqa: E402
+from bench.rooms import seated  # noqa: E402
 
 SEATS = 4
 
@@ -60,21 +58,7 @@ def record(deals: int, seed: int = 0) -> list[tuple[str, DealRecord]]:
 
 
 def _match(room_id: str, rng: random.Random) -> list[tuple[str, DealRecord]]:
-    doc = new_doc(
-        room_id=room_id,
-        name="bench",
-        code="ABCDEF",
-        private=False,
-        spectators=False,
-        seats=SEATS,
-        rules=engine.rules_from_json({"targetScore": 1000}).to_json(),
-        host_hash=tokens.hash_token("h"),
-        now_ms=0,
-    )
-    machine = RoomMachine(doc, 0, [])
-    for i in range(SEATS):
-        machine.handle({"k": "join", "pid": f"p{i}", "name": f"P{i}", "token": f"t{i}"}, 0)
-        machine.handle({"k": "connect", "pid": f"p{i}"}, 0)
+    machine = seated(SEATS, {"targetScore": 1000}, room_id=room_id, spectators=False)
     machine.handle({"k": "start"}, 0)
     host = machine.doc["hostPid"]
     ends: list[tuple[str, DealRecord]] = []

@@ -38,14 +38,13 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from app.rooms import deltas, tokens  # noqa: E402
+from app.rooms import deltas  # noqa: E402
 from app.rooms.diff import diff  # noqa: E402
-from app.rooms.doc import new_doc  # noqa: E402
-from app.rooms.machine import RoomMachine  # noqa: E402
 from app.rooms.step import Step  # noqa: E402
 from app.rooms.views import Parts, audiences, build_parts, build_views  # noqa: E402
 from app.wire.messages import PatchMessage  # noqa: E402
 from bench.revisions import module_at, modules_at  # noqa: E402
+from bench.rooms import seated  # noqa: E402
 
 Frame = tuple[dict[str, Any], Any, int, Step]  # the room's doc, state, seq, step
 
@@ -54,21 +53,7 @@ def record(games: int, seats: int) -> list[list[Frame]]:
     """Classic games of ``seats`` connected players and a spectator, random legal plays."""
     out = []
     for game in range(games):
-        doc = new_doc(
-            room_id="r1",
-            name="t",
-            code="ABCDEF",
-            private=False,
-            spectators=True,
-            seats=seats,
-            rules=engine.rules_from_json({}).to_json(),
-            host_hash=tokens.hash_token("h"),
-            now_ms=0,
-        )
-        machine = RoomMachine(doc, 0, [])
-        for i in range(seats):
-            machine.handle({"k": "join", "pid": f"p{i}", "name": f"P{i}", "token": f"t{i}"}, 0)
-            machine.handle({"k": "connect", "pid": f"p{i}"}, 0)
+        machine = seated(seats)
         machine.handle({"k": "watch"}, 0)
         machine.handle({"k": "start"}, 0)
         rng = random.Random(game)

@@ -436,6 +436,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+async def wait_healthy(
+    process: subprocess.Popen[bytes], base: str, path: str = "/healthz", what: str = "the server"
+) -> None:
+    """Until ``base + path`` answers 200, a minute at most (a loaded machine starts
+    slowly); the process is killed if it never does."""
+    async with httpx.AsyncClient() as http:
+        for _ in range(1200):
+            with contextlib.suppress(httpx.HTTPError):
+                if (await http.get(base + path)).status_code == 200:
+                    return
+            await asyncio.sleep(0.05)
+    process.kill()
+    raise RuntimeError(f"{what} did not start")
+
+
 def store_of(name: str) -> str:
     """The store kind of a target name: "redis-2" is two server nodes on the Redis store,
     "redis-2r" the same with each room's requests routed to one node."""
@@ -512,16 +527,8 @@ async def start_node(
         )
     process = subprocess.Popen(cmd, cwd=tree.root if name != "reference" else ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
-    async with httpx.AsyncClient() as http:
-        for _ in range(1200):  # a minute at most: a loaded machine starts slowly
-            with contextlib.suppress(httpx.HTTPError):
-                path = "/healthz" if name != "reference" else "/openapi.json"
-                if (await http.get(base + path)).status_code == 200:
-                    break
-            await asyncio.sleep(0.05)
-        else:
-            process.kill()
-            raise RuntimeError(f"{name} server did not start")
+    path = "/healthz" if name != "reference" else "/openapi.json"
+    await wait_healthy(process, base, path, f"{name} server")
     return Target(name, base, f"ws://127.0.0.1:{port}", name != "reference", process, env)
 
 

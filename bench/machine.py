@@ -38,11 +38,11 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from app.rooms import commands, tokens  # noqa: E402
-from app.rooms.doc import new_doc  # noqa: E402
+from app.rooms import commands  # noqa: E402
 from app.rooms.machine import RoomMachine  # noqa: E402
 from bench.load import pick  # noqa: E402
 from bench.revisions import modules_at  # noqa: E402
+from bench.rooms import seated  # noqa: E402
 
 # A recorded game: the room before its start, the start, and its actions with their times.
 Game = tuple[dict[str, Any], commands.Command, list[tuple[commands.Command, int]]]
@@ -59,23 +59,10 @@ def record(games: int, seats: int, turn_seconds: int, every_kind: bool) -> list[
     UNO calls, catches and challenges included), one action every 700 ms."""
     out: list[Game] = []
     for game in range(games):
-        doc = new_doc(
-            room_id="r1",
-            name="t",
-            code="ABCDEF",
-            private=False,
-            spectators=True,
-            seats=seats,
-            rules=engine.rules_from_json({"targetScore": 1000}).to_json(),
-            host_hash=tokens.hash_token("h"),
-            now_ms=0,
-            turn_seconds=turn_seconds,
+        # The same deals in every run.
+        machine = seated(
+            seats, {"targetScore": 1000}, turn_seconds=turn_seconds, secret=f"{game:064x}"
         )
-        doc["shuffle"]["secret"] = f"{game:064x}"  # the same deals in every run
-        machine = RoomMachine(doc, 0, [])
-        for i in range(seats):
-            machine.handle({"k": "join", "pid": f"p{i}", "name": f"P{i}", "token": f"t{i}"}, 0)
-            machine.handle({"k": "connect", "pid": f"p{i}"}, 0)
         machine.handle({"k": "watch"}, 0)
         before = copy.deepcopy(machine.doc)
         start = commands.read({"k": "start"})

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,12 +30,11 @@ import orjson
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
+# bench/engine.py would shadow the engine package: the repository's root comes first.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from bench.load import free_port, wait_healthy  # noqa: E402
 
 
 async def start_server(
@@ -57,14 +54,8 @@ async def start_server(
     }
     process = subprocess.Popen(cmd, cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
-    async with httpx.AsyncClient() as http:
-        for _ in range(1200):
-            with contextlib.suppress(httpx.HTTPError):
-                if (await http.get(base + "/healthz")).status_code == 200:
-                    return process, base
-            await asyncio.sleep(0.05)
-    process.kill()
-    raise RuntimeError("the server did not start")
+    await wait_healthy(process, base)
+    return process, base
 
 
 async def arrival(http: httpx.AsyncClient, base: str, i: int) -> tuple[float, dict[str, Any]]:

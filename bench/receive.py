@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import itertools
 import os
 import subprocess
@@ -32,6 +31,12 @@ import websockets
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+# bench/engine.py would shadow the engine package: the repository's root comes first.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+sys.path.insert(0, str(ROOT))
+
+from bench.load import free_port, wait_healthy  # noqa: E402
+
 WAYS = ("callback", "asgi")
 
 
@@ -58,15 +63,6 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(f) for f in fields[11:13]) / os.sysconf("SC_CLK_TCK")
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 async def start(way: str, database: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = dict(
@@ -82,14 +78,8 @@ async def start(way: str, database: str) -> tuple[subprocess.Popen[bytes], str]:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--serve", str(port), "--way", way]
     process = subprocess.Popen(cmd, cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
-    async with httpx.AsyncClient() as http:
-        for _ in range(1200):
-            with contextlib.suppress(httpx.HTTPError):
-                if (await http.get(base + "/healthz")).status_code == 200:
-                    return process, base
-            await asyncio.sleep(0.05)
-    process.kill()
-    raise RuntimeError(f"the {way} server did not start")
+    await wait_healthy(process, base, what=f"the {way} server")
+    return process, base
 
 
 async def seats(base: str, count: int) -> list[websockets.ClientConnection]:
@@ -183,7 +173,6 @@ if __name__ == "__main__":
     parser.add_argument("--way", choices=WAYS, default="callback", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve is not None:
-        sys.path.insert(0, str(ROOT))
         serve(args.serve, args.way)
     else:
         asyncio.run(main(args))
