@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -53,8 +54,14 @@ def outbox_entry(end: DealRecord) -> tuple[str, bytes]:
 
 
 class Archiver:
-    """Writes outbox entries to SQL in the order they were handed over: those waiting
-    together in one transaction (up to ``batch``), or, should that fail, one at a time."""
+    """Writes outbox entries to SQL: those waiting together in one transaction (up to
+    ``batch``), or, should that fail, one at a time.
+
+    An entry SQL refuses is retried on its own schedule (backing off from
+    ``first_retry_seconds`` to ``max_retry_seconds``) while the entries handed over after
+    it are stored: one bad entry never holds the others back. Only when nothing can be
+    stored, new entries included (SQL down), does the whole archive back off, so an
+    outage is tried and logged once per backoff, not once per entry."""
 
     def __init__(
         self,
@@ -81,7 +88,15 @@ class Archiver:
         self._batch = max(1, batch)
         # (room id, key) -> record, for entries handed over and not yet stored.
         self._pending: dict[tuple[str, str], bytes] = {}
+        self._settled = asyncio.Event()
+        self._settled.set()
+        # Entries handed over and not yet tried; None is close's end mark.
         self._queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
+        # Entries SQL refused: (room id, key) -> (loop time of the next try, the backoff
+        # after that one).
+        self._retries: dict[tuple[str, str], tuple[float, float]] = {}
+        # The whole archive's backoff: non-zero only while nothing could be stored.
+        self._outage_delay = 0.0
         self._task: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
 
@@ -90,6 +105,9 @@ class Archiver:
             return
         # Fresh: entries left from before a close are still in their rooms' outboxes.
         self._pending.clear()
+        self._settled.set()
+        self._retries.clear()
+        self._outage_delay = 0.0
         self._queue = asyncio.Queue()
         self._stop = asyncio.Event()
         self._task = asyncio.create_task(self._run(), name="archiver")
@@ -100,6 +118,7 @@ class Archiver:
         if self.passive or (room_id, key) in self._pending:
             return
         self._pending[room_id, key] = record
+        self._settled.clear()
         self._queue.put_nowait((room_id, key))
 
     @property
@@ -120,7 +139,7 @@ class Archiver:
             self._drainer = None
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
-                await self._queue.join()
+                await self._settled.wait()
         # Stop between two writes: a write cancelled halfway could leave its SQL
         # transaction (and SQLite's write lock) open. Only a write that hangs is cancelled.
         self._stop.set()
@@ -164,23 +183,36 @@ class Archiver:
 
     async def _run(self) -> None:
         while not self._stop.is_set():
-            batch, end = await self._take()
-            try:
-                await self._store_batch(batch)
-            finally:
-                # Stored, or given up at close: either way a later hand-over queues it.
-                for item in batch:
-                    self._pending.pop(item, None)
-                    self._queue.task_done()
+            if self._outage_delay:
+                # Nothing could be stored last time, new entries included: wait before
+                # trying SQL again (close ends the wait).
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(self._outage_delay):
+                        await self._stop.wait()
+                if self._stop.is_set():
+                    return
+            fresh, end = await self._take()
+            batch = self._due() + fresh
+            if batch:
+                await self._store_batch(batch, len(fresh))
             if end:
-                self._queue.task_done()
                 return
 
     async def _take(self) -> tuple[list[tuple[str, str]], bool]:
-        """The next entries to store: the first one queued (waited for), and those queued
-        behind it, up to a batch; and whether close's end mark came among them."""
+        """The entries handed over and not yet tried, up to a batch, waiting for the first
+        until the next retry is due; and whether close's end mark came among them."""
         batch: list[tuple[str, str]] = []
-        item = await self._queue.get()
+        if self._queue.empty():
+            wait = self._next_retry_in()
+            if wait is not None and wait <= 0:
+                return batch, False
+            try:
+                async with asyncio.timeout(wait):
+                    item = await self._queue.get()
+            except TimeoutError:
+                return batch, False
+        else:
+            item = self._queue.get_nowait()
         while item is not None:
             batch.append(item)
             if len(batch) >= self._batch or self._queue.empty():
@@ -188,49 +220,94 @@ class Archiver:
             item = self._queue.get_nowait()
         return batch, True
 
-    async def _store_batch(self, batch: list[tuple[str, str]]) -> None:
-        if not batch:
-            return
-        if len(batch) == 1:
-            room_id, key = batch[0]
-            await self._store_one(room_id, key, self._pending[room_id, key])
-            return
-        try:
-            await self._write_many(batch)
-        except Exception:
-            log_failure(log, "could not archive %d deals together; one at a time", len(batch))
-            await self._store_each(batch)
-            return
-        await self._clear(batch)
+    def _next_retry_in(self) -> float | None:
+        """Seconds until the earliest retry is due (None: no entry waits for one)."""
+        if not self._retries:
+            return None
+        due = min(at for at, _ in self._retries.values())
+        return due - asyncio.get_running_loop().time()
 
-    async def _store_each(self, batch: list[tuple[str, str]]) -> None:
-        """Each entry on its own: one bad entry must not hold the others back, so each is
-        tried once before those that failed are retried with backoff (a deal stored
-        meanwhile by another writer is stored once all the same)."""
-        failed = []
+    def _due(self) -> list[tuple[str, str]]:
+        """The refused entries whose retry is due, up to a batch, first refused first
+        (marked as being tried: no time is due for them until they are refused again)."""
+        now = asyncio.get_running_loop().time()
+        due = [item for item, (at, _) in self._retries.items() if at <= now][: self._batch]
+        for item in due:
+            self._retries[item] = (math.inf, self._retries[item][1])
+        return due
+
+    async def _store_batch(self, batch: list[tuple[str, str]], fresh: int) -> None:
+        """Store ``batch`` (its last ``fresh`` entries never tried before); schedule a
+        retry of each entry SQL refused."""
+        stored, failed, error = await self._write_batch(batch)
+        if stored:
+            await self._clear(stored)
+            self._forget(stored)
+            if self._outage_delay:
+                # SQL is back: what an outage refused is tried again at once.
+                self._outage_delay = 0.0
+                now = asyncio.get_running_loop().time()
+                self._retries = {item: (now, delay) for item, (_, delay) in self._retries.items()}
+        elif failed and fresh:
+            # Nothing stored, new entries included: SQL is down, or refuses all alike.
+            self._outage_delay = min(
+                max(self._outage_delay * 2, self._first_retry), self._max_retry
+            )
+        if failed:
+            self._schedule(failed)
+        if failed and len(batch) > 1:
+            # Once for the batch (SQL down fails every entry alike); one entry alone
+            # was logged as it failed.
+            log.warning(
+                "could not archive %d of %d deals (%r); each retried with backoff",
+                len(failed),
+                len(batch),
+                error,
+            )
+
+    async def _write_batch(
+        self, batch: list[tuple[str, str]]
+    ) -> tuple[list[tuple[str, str]], list[tuple[str, str]], Exception | None]:
+        """Write ``batch`` in one transaction or, should that fail, one entry at a time:
+        (stored, refused, the first refusal). Close stops between two writes; what is
+        left then is neither."""
+        if len(batch) > 1:
+            try:
+                await self._write_many(batch)
+                return batch, [], None
+            except Exception:
+                log_failure(log, "could not archive %d deals together; one at a time", len(batch))
+        stored: list[tuple[str, str]] = []
+        failed: list[tuple[str, str]] = []
         first: Exception | None = None
         for room_id, key in batch:
             if self._stop.is_set():
-                return
+                break
             try:
                 await self._write(room_id, self._pending[room_id, key])
             except Exception as err:
+                if len(batch) == 1:
+                    log_failure(log, "room %s: could not archive deal %s", room_id, key)
                 first = first or err
                 failed.append((room_id, key))
                 continue
-            await self._clear([(room_id, key)])
-        if failed:
-            # Once for them all (SQL down fails every one): each retry logs its own.
-            log.warning(
-                "could not archive %d of %d deals (%r); retrying with backoff",
-                len(failed),
-                len(batch),
-                first,
-            )
-        for room_id, key in failed:
-            if self._stop.is_set():
-                return
-            await self._store_one(room_id, key, self._pending[room_id, key])
+            stored.append((room_id, key))
+        return stored, failed, first
+
+    def _schedule(self, failed: list[tuple[str, str]]) -> None:
+        """Each refused entry's next try: after the first backoff if it was new, else
+        after twice its last one (at most ``max_retry_seconds``)."""
+        now = asyncio.get_running_loop().time()
+        for item in failed:
+            _, delay = self._retries.get(item, (now, self._first_retry))
+            self._retries[item] = (now + delay, min(delay * 2, self._max_retry))
+
+    def _forget(self, stored: list[tuple[str, str]]) -> None:
+        for item in stored:
+            self._pending.pop(item, None)
+            self._retries.pop(item, None)
+        if not self._pending:
+            self._settled.set()
 
     async def _clear(self, stored: list[tuple[str, str]]) -> None:
         """Drop entries SQL has from their outboxes, all at once (the Redis stores send
@@ -244,23 +321,6 @@ class Archiver:
             # Stored in SQL but still in the outbox: the next writer stores it again,
             # which changes nothing.
             log_failure(log, "room %s: could not clear outbox entry %s", room_id, key)
-
-    async def _store_one(self, room_id: str, key: str, record: bytes) -> None:
-        delay = self._first_retry
-        while True:
-            try:
-                await self._write(room_id, record)
-                break
-            except Exception:
-                log_failure(log, "room %s: could not archive deal %s; retrying", room_id, key)
-            # The backoff ends early at close: the entry stays in the outbox.
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(delay):
-                    await self._stop.wait()
-            if self._stop.is_set():
-                return
-            delay = min(delay * 2, self._max_retry)
-        await self._clear([(room_id, key)])
 
     async def _write(self, room_id: str, record: bytes) -> None:
         if self._archive is None:

@@ -14,7 +14,7 @@ from db_fixtures import (  # noqa: F401 (fixtures)
     fixture_db,
     fixture_postgres_session_url,
 )
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from app.accounts.account_names import name_key
 from app.db import Database, DealRecord
@@ -229,3 +229,109 @@ async def test_a_batch_sql_refuses_entry_by_entry_is_logged_once_not_per_entry(
     assert len([r for r in caplog.records if "of 5 deals" in r.getMessage()]) == 1
     assert len(each) <= 1  # the first entry's first retry, at most, before the close
     assert store.cleared == []
+
+
+class _Refusal:
+    """SQL refusing every deal of one match, by a trigger (the kind of refusal a record
+    SQL cannot take meets) until :meth:`lift`; lifted at the latest on leaving, so that
+    the next test's tables on the shared PostgreSQL take every deal."""
+
+    def __init__(self, db: Database, match_id: str) -> None:
+        self._db = db
+        self._match_id = match_id
+        self._sqlite = db.engine.dialect.name == "sqlite"
+        self._on = False
+
+    async def __aenter__(self) -> _Refusal:
+        if self._sqlite:
+            statements = [
+                "CREATE TRIGGER refuse BEFORE INSERT ON deals "
+                f"WHEN NEW.match_id = '{self._match_id}' "
+                "BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            ]
+        else:
+            statements = [
+                "CREATE OR REPLACE FUNCTION refuse() RETURNS trigger AS "
+                "$$ BEGIN RAISE EXCEPTION 'refused'; END $$ LANGUAGE plpgsql",
+                "CREATE TRIGGER refuse BEFORE INSERT ON deals FOR EACH ROW "
+                f"WHEN (NEW.match_id = '{self._match_id}') EXECUTE FUNCTION refuse()",
+            ]
+        await self._run(statements)
+        self._on = True
+        return self
+
+    async def lift(self) -> None:
+        if self._on:
+            await self._run(["DROP TRIGGER refuse" + ("" if self._sqlite else " ON deals")])
+            self._on = False
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.lift()
+
+    async def _run(self, statements: list[str]) -> None:
+        async with self._db.transaction() as session:
+            for statement in statements:
+                await session.execute(text(statement))
+
+
+async def _until_cleared(store: _Outboxes, wanted: set[tuple[str, str]]) -> None:
+    async with asyncio.timeout(20):
+        while not wanted <= set(store.cleared):
+            await asyncio.sleep(0.02)
+
+
+async def test_a_refused_entry_is_retried_on_its_own_while_later_entries_are_stored(
+    db: Database, caplog: Any
+) -> None:
+    # The refused deal backs off for a minute: entries handed over after it are stored
+    # meanwhile, not after its backoff.
+    store = _Outboxes()
+    archiver = Archiver(cast(RoomStore, store), db, first_retry_seconds=60, max_retry_seconds=60)
+    async with _Refusal(db, "m-bad"):
+        archiver.start()
+        archiver.submit("r1", *outbox_entry(_deal("m-bad", 1)))
+        archiver.submit("r2", *outbox_entry(_deal("m2", 1)))
+        await _until_cleared(store, {("r2", "m2:1")})
+        for n in range(3, 6):
+            archiver.submit(f"r{n}", *outbox_entry(_deal(f"m{n}", 1)))
+            await _until_cleared(store, {(f"r{n}", f"m{n}:1")})
+        assert ("r1", "m-bad:1") not in store.cleared
+        assert archiver.pending == 1
+        refusals = [r for r in caplog.records if "could not archive" in r.getMessage()]
+        assert len(refusals) == 2  # the batch of two, then its one refusal: once each
+        await archiver.close(timeout=0)
+
+
+async def test_a_refused_entry_alone_backs_off_and_is_stored_once_sql_takes_it(
+    db: Database,
+) -> None:
+    store = _Outboxes()
+    archiver = Archiver(cast(RoomStore, store), db, first_retry_seconds=0.05)
+    async with _Refusal(db, "m-bad") as refusal:
+        archiver.start()
+        archiver.submit("r1", *outbox_entry(_deal("m-bad", 1)))
+        archiver.submit("r1", *outbox_entry(_deal("m-bad", 2)))
+        # Refused, then retried as it backs off; an entry beside them is stored.
+        archiver.submit("r2", *outbox_entry(_deal("m2", 1)))
+        await _until_cleared(store, {("r2", "m2:1")})
+        assert archiver.pending == 2
+        await refusal.lift()
+    await _until_cleared(store, {("r1", "m-bad:1"), ("r1", "m-bad:2")})
+    assert archiver.pending == 0
+    match = await db.match("m-bad")
+    assert match is not None and [d.number for d in match.deals] == [1, 2]
+    await archiver.close(timeout=0)
+
+
+async def test_close_waits_for_a_refused_entry_only_as_long_as_it_is_given(
+    db: Database,
+) -> None:
+    store = _Outboxes()
+    archiver = Archiver(cast(RoomStore, store), db, first_retry_seconds=0.05)
+    async with _Refusal(db, "m-bad"):
+        archiver.start()
+        archiver.submit("r1", *outbox_entry(_deal("m-bad", 1)))
+        async with asyncio.timeout(20):
+            await archiver.close(timeout=0.3)
+    assert store.cleared == []
+    assert await _count(db, Deal) == 0
