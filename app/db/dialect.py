@@ -39,8 +39,29 @@ async def upsert(
     session: AsyncSession, model: Any, row: dict[str, Any], key: list[str], update: list[str]
 ) -> None:
     """Insert a row, or update the ``update`` columns of the row already under ``key``."""
-    stmt = insert_for(session, model).values(**row)
-    stmt = stmt.on_conflict_do_update(
-        index_elements=key, set_={column: stmt.excluded[column] for column in update}
-    )
-    await session.execute(stmt)
+    await session.execute(_upsert_statement(session, model, tuple(row), key, update), row)
+
+
+# Each upsert's statement, built once: building it makes the table's ``excluded`` alias
+# (a copy of every column, held in reference cycles), which per call would cost a
+# statement's construction and leave garbage that only the cycle collector frees, in
+# pauses of tens of ms on a busy node (docs/performance.md).
+_UPSERTS: dict[tuple[str, Any, tuple[str, ...], tuple[str, ...], tuple[str, ...]], Any] = {}
+
+
+def _upsert_statement(
+    session: AsyncSession,
+    model: Any,
+    columns: tuple[str, ...],
+    key: list[str],
+    update: list[str],
+) -> Any:
+    table = getattr(model, "__table__", model)
+    cache_key = (session.get_bind().dialect.name, table, columns, tuple(key), tuple(update))
+    stmt = _UPSERTS.get(cache_key)
+    if stmt is None:
+        insert = insert_for(session, model)
+        stmt = _UPSERTS[cache_key] = insert.on_conflict_do_update(
+            index_elements=key, set_={column: insert.excluded[column] for column in update}
+        )
+    return stmt

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,29 @@ async def test_record_room_and_player_upsert(db: Database) -> None:
     assert player.created.tzinfo is not None
     assert await db.player_exists("p1")
     assert not await db.player_exists("nobody")
+
+
+async def test_rooms_and_players_stored_again_and_again_leave_no_garbage_cycles(
+    db: Database,
+) -> None:
+    # Every room created and every seat taken stores its row: a busy node does that all
+    # the time, and reference cycles left per call would be freed only by the cycle
+    # collector, in pauses that every room on the node waits through.
+    await db.record_room("r0", "warm", {"preset": "classic"}, 4, False)
+    await db.record_player("p0", "warm")
+    gc.collect()
+    gc.disable()
+    try:
+        for i in range(20):
+            await db.record_room(f"r{i}", f"Room {i}", {"preset": "classic"}, 4, False)
+            await db.record_player(f"p{i}", f"Player {i}")
+        left = gc.collect()
+    finally:
+        gc.enable()
+    assert left < 40  # fewer than one object per call (each left dozens)
+    async with db.sessions() as session:
+        player = await session.get(Player, "p19")
+    assert player is not None and player.name == "Player 19"
 
 
 async def test_record_deal_round_trip(db: Database) -> None:
