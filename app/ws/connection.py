@@ -221,9 +221,31 @@ class Connection:
         self._queue.put_nowait(text if moves is None else (text, moves))
 
     def ping(self) -> None:
-        """Queue an app-level ping; its ``pong`` gives a round-trip sample."""
-        if not self._closing and self._queue.qsize() < self._max_queue:
-            self._queue.put_nowait((_PING, next(self._ping_ids)))
+        """Send an app-level ping, its ``pong`` a round-trip sample: straight onto the
+        socket when nothing is queued before it and the sender is idle, as :meth:`send`
+        does (every socket of a fair room is pinged every second: no task switch, and
+        nothing left behind for the cycle collector), else queued."""
+        if self._closing or self._queue.qsize() >= self._max_queue:
+            return
+        n = next(self._ping_ids)
+        if self._idle and self._write is not None and self._queue.empty():
+            if self._write(self._ping_text(n)):
+                self._measure()
+                return
+        self._queue.put_nowait((_PING, n))
+
+    def _ping_text(self, n: int) -> str:
+        """Ping ``n``'s message, its round trip timed from now."""
+        self._pings[n] = _wall_ms()
+        if len(self._pings) > 8:  # pings never answered are forgotten
+            del self._pings[min(self._pings)]
+        return orjson.dumps(ServerPing.build(n)).decode()
+
+    def _measure(self) -> None:
+        # With each ping, a ping frame: the round trip the client's code cannot stretch
+        # (app.rooms.races).
+        if hasattr(self._protocol, "measure"):
+            self._protocol.measure()
 
     def on_pong(self, n: int) -> bool:
         """A ``pong`` for ping ``n``: one round-trip sample (False: no such ping pending)."""
@@ -323,14 +345,8 @@ class Connection:
                 if type(item) is tuple:
                     text, moves = item
                     if text is _PING:
-                        self._pings[moves] = _wall_ms()
-                        if len(self._pings) > 8:  # pings never answered are forgotten
-                            del self._pings[min(self._pings)]
-                        await websocket.send_text(orjson.dumps(ServerPing.build(moves)).decode())
-                        # With it, a ping frame: the round trip the client's code cannot
-                        # stretch (app.rooms.races).
-                        if hasattr(self._protocol, "measure"):
-                            self._protocol.measure()
+                        await websocket.send_text(self._ping_text(moves))
+                        self._measure()
                         continue
                     if moves is not None:
                         self._mark_sent(moves)
