@@ -100,11 +100,24 @@ class _Outboxes:
         return []
 
 
+def _archiver(
+    db: Database, first_retry_seconds: float, max_retry_seconds: float = 30.0
+) -> tuple[_Outboxes, Archiver]:
+    """An archiver into ``db``, retrying as told, and the outboxes it clears."""
+    store = _Outboxes()
+    archiver = Archiver(
+        cast(RoomStore, store),
+        db,
+        first_retry_seconds=first_retry_seconds,
+        max_retry_seconds=max_retry_seconds,
+    )
+    return store, archiver
+
+
 async def _archive(db: Database, entries: list[tuple[str, str, bytes]], stored: int) -> _Outboxes:
     """Hand ``entries`` over to a running archiver at once (its first batch takes them
     all), wait until ``stored`` of them left their outboxes, and close it."""
-    store = _Outboxes()
-    archiver = Archiver(cast(RoomStore, store), db, first_retry_seconds=0.05)
+    store, archiver = _archiver(db, first_retry_seconds=0.05)
     archiver.start()
     for room_id, key, record in entries:
         archiver.submit(room_id, key, record)
@@ -216,8 +229,7 @@ async def test_a_batch_sql_refuses_entry_by_entry_is_logged_once_not_per_entry(
         (f"r{n}", f"m{n}:1", orjson.dumps({**_deal(f"m{n}", 1).to_json(), "scores": [1]}))
         for n in range(5)
     ]
-    store = _Outboxes()
-    archiver = Archiver(cast(RoomStore, store), db, first_retry_seconds=5)
+    store, archiver = _archiver(db, first_retry_seconds=5)
     archiver.start()
     for room_id, key, record in bad:
         archiver.submit(room_id, key, record)
@@ -285,8 +297,7 @@ async def test_a_refused_entry_is_retried_on_its_own_while_later_entries_are_sto
 ) -> None:
     # The refused deal backs off for a minute: entries handed over after it are stored
     # meanwhile, not after its backoff.
-    store = _Outboxes()
-    archiver = Archiver(cast(RoomStore, store), db, first_retry_seconds=60, max_retry_seconds=60)
+    store, archiver = _archiver(db, first_retry_seconds=60, max_retry_seconds=60)
     async with _Refusal(db, "m-bad"):
         archiver.start()
         archiver.submit("r1", *outbox_entry(_deal("m-bad", 1)))
@@ -302,11 +313,10 @@ async def test_a_refused_entry_is_retried_on_its_own_while_later_entries_are_sto
         await archiver.close(timeout=0)
 
 
-async def test_a_refused_entry_alone_backs_off_and_is_stored_once_sql_takes_it(
+async def test_refused_entries_back_off_and_are_stored_once_sql_takes_them(
     db: Database,
 ) -> None:
-    store = _Outboxes()
-    archiver = Archiver(cast(RoomStore, store), db, first_retry_seconds=0.05)
+    store, archiver = _archiver(db, first_retry_seconds=0.05)
     async with _Refusal(db, "m-bad") as refusal:
         archiver.start()
         archiver.submit("r1", *outbox_entry(_deal("m-bad", 1)))
@@ -326,8 +336,7 @@ async def test_a_refused_entry_alone_backs_off_and_is_stored_once_sql_takes_it(
 async def test_close_waits_for_a_refused_entry_only_as_long_as_it_is_given(
     db: Database,
 ) -> None:
-    store = _Outboxes()
-    archiver = Archiver(cast(RoomStore, store), db, first_retry_seconds=0.05)
+    store, archiver = _archiver(db, first_retry_seconds=0.05)
     async with _Refusal(db, "m-bad"):
         archiver.start()
         archiver.submit("r1", *outbox_entry(_deal("m-bad", 1)))
