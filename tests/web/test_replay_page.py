@@ -36,6 +36,12 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
         return found
 
 
+def _get(url: str) -> dict[str, Any]:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        found: dict[str, Any] = json.loads(response.read())
+        return found
+
+
 async def _a_finished_match(base: str, account_token: str) -> tuple[str, str]:
     async with UnoServer(base) as server:
         room = await server.create_room("Replay night", {"preset": "oneAndDone"}, 2)
@@ -91,8 +97,13 @@ def test_a_profile_links_the_replay_which_steps_on_a_phone(new_page, server_url,
     expect(page.get_by_test_id("replay-step")).to_have_text(re.compile(r"^1 / \d+$"))
     assert _steps(page)[1] > 2
     expect(page.get_by_test_id("replay-hand")).to_have_count(2)
-    # Every hand face up: seven cards each at the start.
-    expect(page.get_by_test_id("replay-hand").first.locator(".card")).to_have_count(7)
+    # Every hand face up, as dealt: seven cards each, and two more for the seat that a
+    # first card turned up as a Draw Two made draw (the shuffle is the match's own).
+    dealt = _get(f"{server_url}/api/matches/{match_id}/deals/1/frames")["frames"][0]
+    assert sorted(len(hand) for hand in dealt["view"]["hands"])[0] == 7
+    for seat, hand in enumerate(dealt["view"]["hands"]):
+        cards = page.locator(f'[data-testid="replay-hand"][data-seat="{seat}"] .card')
+        expect(cards).to_have_count(len(hand))
     expect(page.get_by_test_id("replay-action")).to_have_text("The cards are dealt.")
     expect(page.get_by_test_id("replay-prev")).to_be_disabled()
 
