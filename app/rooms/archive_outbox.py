@@ -88,6 +88,8 @@ class Archiver:
         self._batch = max(1, batch)
         # (room id, key) -> record, for entries handed over and not yet stored.
         self._pending: dict[tuple[str, str], bytes] = {}
+        # Set while nothing is left to try now: each entry stored, or refused and waiting
+        # for its retry (what close waits for).
         self._settled = asyncio.Event()
         self._settled.set()
         # Entries handed over and not yet tried; None is close's end mark.
@@ -126,7 +128,8 @@ class Archiver:
         return len(self._pending)
 
     async def close(self, timeout: float) -> None:
-        """Store what is pending, for at most ``timeout`` s; what is left stays in the rooms'
+        """Store what is pending, for at most ``timeout`` s, each entry tried at least once
+        (not waiting out a refused entry's backoff); what is left stays in the rooms'
         outboxes for the next writer of each room."""
         task = self._task
         if task is None:
@@ -195,6 +198,8 @@ class Archiver:
             batch = self._due() + fresh
             if batch:
                 await self._store_batch(batch, len(fresh))
+            if self._queue.empty() and self._pending.keys() <= self._retries.keys():
+                self._settled.set()
             if end:
                 return
 
@@ -306,8 +311,6 @@ class Archiver:
         for item in stored:
             self._pending.pop(item, None)
             self._retries.pop(item, None)
-        if not self._pending:
-            self._settled.set()
 
     async def _clear(self, stored: list[tuple[str, str]]) -> None:
         """Drop entries SQL has from their outboxes, all at once (the Redis stores send
