@@ -36,14 +36,17 @@ def jump_in_problem(state: State, seat: int, card: str) -> str | None:
     return None
 
 
-def jump_card(state: State, seat: int) -> str | None:
-    """The card ``seat`` may jump in with now (a copy of the top card), or None."""
+def jump_cards(state: State, seat: int) -> list[str]:
+    """The cards ``seat`` may jump in with now, each once: its copies of the top card
+    (by the face in play: in UNO Flip two cards may share it and differ on the other
+    side), as :func:`jump_in_problem` judges them."""
     if not state.rules.jump_in:
-        return None
-    top = state.discard[-1]
-    if top in state.hands[seat] and jump_in_problem(state, seat, top) is None:
-        return top
-    return None
+        return []
+    return [
+        card
+        for card in dict.fromkeys(state.hands[seat])
+        if jump_in_problem(state, seat, card) is None
+    ]
 
 
 def take_turn(new: State, seat: int, events: list[Event]) -> None:

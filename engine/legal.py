@@ -24,7 +24,7 @@ from engine.follow_color import may_draw
 from engine.forced_play import draw_forbidden, keeping_forbidden
 from engine.game_registry import other_game
 from engine.game_state import GameState
-from engine.jump_in import jump_card
+from engine.jump_in import jump_cards
 from engine.matching import MATCHING, PLAYS, learn, matching_table
 from engine.seven_zero import needs_target, targets
 from engine.state import State
@@ -67,8 +67,7 @@ def _other_actions(state: State, seat: int) -> list[Action]:
             return draft_actions(state, seat)
         return []
     actions: list[Action] = []
-    card = jump_card(state, seat)
-    if card is not None:
+    for card in jump_cards(state, seat):
         _add_plays(state, seat, (card,), actions)
     add_window(state, seat, actions)
     return actions

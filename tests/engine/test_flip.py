@@ -24,7 +24,7 @@ from uno_helpers import (
     state_cards,
 )
 
-from engine import apply, new_match, rules_from_json
+from engine import apply, legal_actions, new_match, rules_from_json
 from engine.cards import DARK_COLORS, FACES, FLIP112
 from engine.deal import deck_for
 from engine.scenario import initial_state, run
@@ -370,6 +370,22 @@ def test_flip_wilds_on_the_light_side_name_light_colours_only() -> None:
         actions=[play(0, "W|P1", "P"), play(0, "W|P1", "Y")],
     )
     assert outcomes(result) == ["color_required", "ok"]
+
+
+# --- jumping in --------------------------------------------------------------------------------
+
+
+def test_flip_jump_in_takes_a_copy_of_the_face_in_play_whatever_its_other_side() -> None:
+    # Two cards may show the same face and differ on the other: holding either is holding
+    # a copy of the top card. It is listed, as apply takes it.
+    state = initial_state(
+        flip_scenario(["YR|WDC R6|T4", "G7|T5 B7|T3"], "YR|TF", rules={"jumpIn": True}, turn=1)
+    )
+    jumps = [a for a in legal_actions(state, 0) if a.type == "play"]
+    assert {a.cards for a in jumps} == {("YR|WDC",)}
+    after, events = apply(state, 0, jumps[0])
+    assert {"type": "jumpIn", "seat": 0} in events
+    assert after.discard[-1] == "YR|WDC"
 
 
 # --- scoring -----------------------------------------------------------------------------------
