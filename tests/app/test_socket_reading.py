@@ -106,9 +106,11 @@ async def test_actions_keep_their_order_when_one_goes_through_the_log(
             return None
         return try_local(room_id, command)
 
+    released = asyncio.Event()
+
     async def slow_b2(room_id: str, command: commands.Command) -> Any:
         if getattr(command, "ref", None) == "b2":
-            await asyncio.sleep(0.2)
+            await released.wait()  # until b3 and b4 are in (the server shares this loop)
         return await enqueue(room_id, command)
 
     monkeypatch.setattr(service, "try_local", elsewhere_for_b2)
@@ -120,6 +122,8 @@ async def test_actions_keep_their_order_when_one_goes_through_the_log(
         await asyncio.sleep(0.05)  # b2 is being appended
         await client.send(back("b3"))
         await client.send(back("b4"))
+        await asyncio.sleep(0.05)  # read by the server, behind b2
+        released.set()
         await answered(client, ["b1", "b2", "b3", "b4"])
         # Caught up: the next one is read in the callback again.
         await client.send(back("b5"))
