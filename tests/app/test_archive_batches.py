@@ -292,6 +292,13 @@ async def _until_cleared(store: _Outboxes, wanted: set[tuple[str, str]]) -> None
             await asyncio.sleep(0.02)
 
 
+def _hand_over_a_refused_and_a_good_deal(archiver: Archiver) -> None:
+    """Start ``archiver`` with two deals: one of the refused match ``m-bad``, one good."""
+    archiver.start()
+    archiver.submit("r1", *outbox_entry(_deal("m-bad", 1)))
+    archiver.submit("r2", *outbox_entry(_deal("m2", 1)))
+
+
 async def test_a_refused_entry_is_retried_on_its_own_while_later_entries_are_stored(
     db: Database, caplog: Any
 ) -> None:
@@ -299,9 +306,7 @@ async def test_a_refused_entry_is_retried_on_its_own_while_later_entries_are_sto
     # meanwhile, not after its backoff.
     store, archiver = _archiver(db, first_retry_seconds=60, max_retry_seconds=60)
     async with _Refusal(db, "m-bad"):
-        archiver.start()
-        archiver.submit("r1", *outbox_entry(_deal("m-bad", 1)))
-        archiver.submit("r2", *outbox_entry(_deal("m2", 1)))
+        _hand_over_a_refused_and_a_good_deal(archiver)
         await _until_cleared(store, {("r2", "m2:1")})
         for n in range(3, 6):
             archiver.submit(f"r{n}", *outbox_entry(_deal(f"m{n}", 1)))
@@ -342,9 +347,7 @@ async def test_close_tries_each_entry_and_does_not_wait_out_a_refused_ones_backo
     # outbox for the room's next writer. The entry handed over with it is stored first.
     store, archiver = _archiver(db, first_retry_seconds=60, max_retry_seconds=60)
     async with _Refusal(db, "m-bad"):
-        archiver.start()
-        archiver.submit("r1", *outbox_entry(_deal("m-bad", 1)))
-        archiver.submit("r2", *outbox_entry(_deal("m2", 1)))
+        _hand_over_a_refused_and_a_good_deal(archiver)
         async with asyncio.timeout(20):  # not the 60 s given
             await archiver.close(timeout=60)
     assert store.cleared == [("r2", "m2:1")]
