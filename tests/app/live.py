@@ -97,7 +97,14 @@ class Server:
     async def table(
         self, players: int = 2, rules: dict[str, Any] | None = None, start: bool = True
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        room = await self.create(rules=rules or {}, seats=max(players, 2))
+        """A room of ``players`` seats, joined (and started). A classic table's first card
+        is never a plain Wild (``firstCardWild: reshuffle``) unless ``rules`` say so: such
+        a card asks its first player for a colour before anything else, and tests that make
+        the first move (a draw) would otherwise be refused one deal in twenty."""
+        rules = rules or {}
+        if "preset" not in rules:
+            rules = {"firstCardWild": "reshuffle", **rules}
+        room = await self.create(rules=rules, seats=max(players, 2))
         seats = [await self.join(room["roomId"], f"p{i}") for i in range(players)]
         if start:
             await self.start(room["roomId"], room["hostToken"])
