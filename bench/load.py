@@ -622,7 +622,7 @@ async def measure(
             if not args.latency_rooms:
                 return result
             rooms = await open_rooms(target, http, args.latency_rooms)
-            half = rate / 2
+            half = args.latency_rate or rate / 2
             achieved, latencies, ended = await run_load(target, rooms, http, args.seconds, half)
             result.update(half_target=half, half_rate=achieved)
             result["half_p50"] = percentile(latencies + ended, 0.5)
@@ -740,9 +740,12 @@ async def commands_sent(target: Target, http: httpx.AsyncClient) -> float:
 
 def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
     ref = next((r for r in results if r["target"] == "reference"), None)
+    rate = (
+        f"{args.latency_rate:g} actions/s" if args.latency_rate else "half of each target's maximum"
+    )
     lines = [
         f"{args.rooms} rooms x {SEATS} sockets flat out for the maximum; "
-        f"{args.latency_rooms} rooms x {SEATS} sockets at half of each target's maximum "
+        f"{args.latency_rooms} rooms x {SEATS} sockets at {rate} "
         f"for latency; {args.seconds:g} s each; one server worker; load generator in one "
         "process on the same machine. 'vs reference' on CPU: the reference's CPU per action "
         "over ours, i.e. the share of its rate we would reach where both are CPU-bound.",
@@ -1040,6 +1043,15 @@ def main() -> None:
         "(default redis); prints 'actions per CPU-second: OURS vs THEIRS (RATIO x)'",
     )
     parser.add_argument("--rounds", type=int, default=3, help="--compare: rounds of each")
+    parser.add_argument(
+        "--latency-rate",
+        metavar="N",
+        type=float,
+        default=None,
+        help="the latency phase at N actions/s for every target, instead of half of each "
+        "target's own maximum (to tell a node's latency from the load generator's, which "
+        "shares the machine and works in step with the rate)",
+    )
     parser.add_argument(
         "--checkout",
         metavar="DIR",

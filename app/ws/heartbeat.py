@@ -1,15 +1,23 @@
 """A node's heartbeat: one timer for every open socket, not one per socket.
 
-Every ``interval`` seconds the node sends a WebSocket ping frame on each of its open
-sockets that has no ping waiting for its pong; a socket whose pong has not come
-``timeout`` seconds after its ping is closed (app.ws.transport: with 4408). The timer
-wakes for each round of pings and for the round's deadline, whatever the number of
-sockets: at most two wake-ups per interval, each a walk over the node's sockets.
+Each socket gets a WebSocket ping frame once every ``interval`` seconds, unless it is
+still waiting for the pong of its last one; a socket whose pong has not come ``timeout``
+seconds after its ping is closed (app.ws.transport: with 4408). The pings are spread over
+the interval in :data:`SLICES` ticks, the least recently pinged slice of the sockets each,
+as the round-trip pings are (app.pinger): a node's thousand sockets pinged in one loop
+turn, and their thousand pongs read back together, would hold up every room's changes
+behind them for tens of milliseconds (the actions' latency). The sockets waiting for a
+pong are kept in the order they were pinged, which is the order of their deadlines (one
+timeout for all), so that a tick looks only at the pings that ran out, never at every
+socket. The timer wakes ``SLICES`` times per interval and at the deadlines, whatever the
+number of sockets.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import itertools
 import logging
 from typing import Protocol
 
@@ -17,6 +25,7 @@ log = logging.getLogger(__name__)
 
 # A timer may fire this much before the time it was set for (the loop's clock resolution).
 _EARLY = 0.001
+SLICES = 10  # ticks per interval over which the sockets' ping frames are spread
 
 
 class Beating(Protocol):
@@ -42,55 +51,82 @@ class Heartbeat:
         self._loop = loop
         self._interval = interval
         self._timeout = timeout
-        self._sockets: set[Beating] = set()
+        # Every socket, least recently pinged first (a dict as an ordered set).
+        self._sockets: dict[Beating, None] = {}
+        # The pings sent (loop time, socket), oldest first: so by deadline.
+        self._waiting: collections.deque[tuple[float, Beating]] = collections.deque()
         self._timer: asyncio.TimerHandle | None = None
-        self._round = 0.0  # loop time of the next round of pings
+        self._round = 0.0  # loop time of the next slice of pings
 
     def __len__(self) -> int:
         return len(self._sockets)
 
     def add(self, socket: Beating) -> None:
-        """Keep ``socket``: pinged from the next round on."""
-        self._sockets.add(socket)
+        """Keep ``socket``: pinged once the sockets kept before it have been."""
+        self._sockets[socket] = None
         if self._timer is None:
-            self._round = self._loop.time() + self._interval
+            self._round = self._loop.time() + self._interval / SLICES
             self._timer = self._loop.call_at(self._round, self._tick)
 
     def discard(self, socket: Beating) -> None:
-        """``socket`` closed: forgotten, and the timer with the last one."""
-        self._sockets.discard(socket)
-        if not self._sockets and self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        """``socket`` closed: forgotten (its ping, if any, is let go when it runs out), and
+        the timer with the last one."""
+        self._sockets.pop(socket, None)
+        if not self._sockets:
+            self._waiting.clear()
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
 
     def _tick(self) -> None:
         now = self._loop.time()
-        pinging = now + _EARLY >= self._round
-        if pinging:
-            self._round = now + self._interval
-        deadline = self._round  # the earliest time anything is due again
-        # A copy: a socket that is closed leaves the set while it is walked.
-        for socket in list(self._sockets):
-            try:
-                deadline = min(deadline, self._keep(socket, now, pinging))
-            except Exception:
-                # One socket's failure must not stop the others' heartbeat.
-                log.exception("heartbeat of a socket failed")
-        self._timer = self._loop.call_at(deadline, self._tick) if self._sockets else None
+        if now + _EARLY >= self._round:
+            self._round = now + self._interval / SLICES
+            for socket in self._next_slice():
+                try:
+                    self._ping(socket)
+                except Exception:
+                    # One socket's failure must not stop the others' heartbeat.
+                    log.exception("heartbeat of a socket failed")
+        due = self._round
+        if self._timeout is not None:
+            due = min(due, self._close_silent(now))
+        self._timer = self._loop.call_at(due, self._tick) if self._sockets else None
 
-    def _keep(self, socket: Beating, now: float, pinging: bool) -> float:
-        """Ping or close ``socket`` where due; when it is due next (inf: nothing)."""
+    def _next_slice(self) -> list[Beating]:
+        """The sockets due now: the least recently pinged ``1 / SLICES`` of them (rounded
+        up), moved to the back, so that each is pinged once per interval."""
+        sockets = self._sockets
+        due = list(itertools.islice(sockets, -(-len(sockets) // SLICES)))
+        for socket in due:
+            del sockets[socket]
+            sockets[socket] = None
+        return due
+
+    def _ping(self, socket: Beating) -> None:
+        """A ping frame on ``socket``, unless it still waits for the last one's pong."""
+        if socket.waiting_since() is not None:
+            return
+        socket.beat()
         since = socket.waiting_since()
-        if since is None:
-            if not pinging:
-                return float("inf")
-            socket.beat()
-            since = socket.waiting_since()
-            if since is None:
-                return float("inf")  # not open any more: it is on its way out
-        if self._timeout is None:
-            return float("inf")
-        if now + _EARLY >= since + self._timeout:
-            socket.keepalive_timeout()
-            return float("inf")
-        return since + self._timeout
+        if since is not None and self._timeout is not None:  # None: it is closing
+            self._waiting.append((since, socket))
+
+    def _close_silent(self, now: float) -> float:
+        """Close the sockets whose ping ran out unanswered; when the next ping runs out
+        (inf: none is waiting)."""
+        assert self._timeout is not None
+        waiting = self._waiting
+        while waiting:
+            since, socket = waiting[0]
+            deadline = since + self._timeout
+            if now + _EARLY < deadline:
+                return deadline
+            waiting.popleft()
+            # Answered (None), pinged again since (a later entry), or gone: nothing to do.
+            if socket in self._sockets and socket.waiting_since() == since:
+                try:
+                    socket.keepalive_timeout()
+                except Exception:
+                    log.exception("closing a silent socket failed")
+        return float("inf")

@@ -17,6 +17,7 @@ import pytest
 import websockets
 from live import Server, frames_until_close, raw_socket, running_server
 
+from app.ws.heartbeat import SLICES, Heartbeat
 from app.ws.transport import CLOSE_HEARTBEAT, heartbeat_of
 
 
@@ -185,3 +186,48 @@ async def test_steady_pings_are_spread_over_the_interval_a_slice_per_tick() -> N
     for socket in sockets:
         gaps = [b - a for a, b in itertools.pairwise(socket.pinged[FIRST_PINGS:])]
         assert all(gap >= interval * 0.8 for gap in gaps), gaps
+
+
+class _Socket:
+    """A socket as the heartbeat sees it: one that answers each ping at once, or never."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, answers: bool) -> None:
+        self.loop, self.answers = loop, answers
+        self.pinged: list[float] = []
+        self.since: float | None = None
+        self.closed = False
+
+    def waiting_since(self) -> float | None:
+        return self.since
+
+    def beat(self) -> None:
+        self.pinged.append(self.loop.time())
+        self.since = None if self.answers else self.loop.time()
+
+    def keepalive_timeout(self) -> None:
+        self.closed = True
+
+
+async def test_the_heartbeat_pings_a_slice_of_the_sockets_at_a_time_and_closes_the_silent() -> None:
+    loop = asyncio.get_running_loop()
+    heartbeat = Heartbeat(loop, interval=0.5, timeout=0.3)
+    sockets = [_Socket(loop, answers=i != 7) for i in range(100)]
+    for socket in sockets:
+        heartbeat.add(socket)
+    await asyncio.sleep(1.3)
+    # The ticks are 50 ms apart; the pings of one tick go out together.
+    times = sorted(t for socket in sockets for t in socket.pinged)
+    per_tick: list[int] = [1]
+    for a, b in itertools.pairwise(times):
+        if b - a > 0.02:
+            per_tick.append(1)
+        else:
+            per_tick[-1] += 1
+    assert len(per_tick) >= SLICES and max(per_tick) <= 100 // SLICES
+    # Each answering socket is pinged once per interval; the silent one once, then closed.
+    assert all(len(s.pinged) >= 2 for i, s in enumerate(sockets) if i != 7)
+    assert [i for i, s in enumerate(sockets) if s.closed] == [7]
+    assert len(sockets[7].pinged) == 1
+    for socket in sockets:
+        heartbeat.discard(socket)
+    assert len(heartbeat) == 0 and heartbeat._timer is None
