@@ -15,16 +15,16 @@ sockets.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 from typing import Protocol
+
+from app.rotation import SLICES, next_slice
 
 log = logging.getLogger(__name__)
 
 FIRST_PINGS = 4  # pings in a socket's first second of being measured
 FIRST_GAP = 0.25  # seconds between those
 _EARLY = 0.001  # a timer may fire this much before its time (the clock's resolution)
-SLICES = 10  # ticks per interval over which the steady sockets' pings are spread
 
 
 class Pinged(Protocol):
@@ -75,7 +75,7 @@ class Pinger:
         now = loop.time()
         if now + _EARLY >= self._round:
             self._round = now + self._interval / SLICES
-            self._ping(self._next_slice())
+            self._ping(next_slice(self._steady))
         new = list(self._new)
         self._ping(new)
         for socket in new:
@@ -87,16 +87,6 @@ class Pinger:
         if self:
             when = min(self._round, now + FIRST_GAP) if self._new else self._round
             self._timer = loop.call_at(when, self._tick)
-
-    def _next_slice(self) -> list[Pinged]:
-        """The steady sockets due now: the least recently pinged ``1 / SLICES`` of them
-        (rounded up), moved to the back, so that each is pinged once per interval."""
-        steady = self._steady
-        due = list(itertools.islice(steady, -(-len(steady) // SLICES)))
-        for socket in due:
-            del steady[socket]
-            steady[socket] = None
-        return due
 
     def _ping(self, sockets: list[Pinged]) -> None:
         for socket in sockets:

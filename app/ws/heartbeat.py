@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import itertools
 import logging
 from typing import Protocol
+
+from app.rotation import SLICES, next_slice
 
 log = logging.getLogger(__name__)
 
 # A timer may fire this much before the time it was set for (the loop's clock resolution).
 _EARLY = 0.001
-SLICES = 10  # ticks per interval over which the sockets' ping frames are spread
 
 
 class Beating(Protocol):
@@ -82,7 +82,7 @@ class Heartbeat:
         now = self._loop.time()
         if now + _EARLY >= self._round:
             self._round = now + self._interval / SLICES
-            for socket in self._next_slice():
+            for socket in next_slice(self._sockets):
                 try:
                     self._ping(socket)
                 except Exception:
@@ -92,16 +92,6 @@ class Heartbeat:
         if self._timeout is not None:
             due = min(due, self._close_silent(now))
         self._timer = self._loop.call_at(due, self._tick) if self._sockets else None
-
-    def _next_slice(self) -> list[Beating]:
-        """The sockets due now: the least recently pinged ``1 / SLICES`` of them (rounded
-        up), moved to the back, so that each is pinged once per interval."""
-        sockets = self._sockets
-        due = list(itertools.islice(sockets, -(-len(sockets) // SLICES)))
-        for socket in due:
-            del sockets[socket]
-            sockets[socket] = None
-        return due
 
     def _ping(self, socket: Beating) -> None:
         """A ping frame on ``socket``, unless it still waits for the last one's pong."""
