@@ -22,6 +22,7 @@ from app.rooms.service import RoomService
 from app.rooms.writer import RoomWriter
 from app.ws import endpoint
 from app.ws.connection import Connection
+from app.ws.transport import HeartbeatProtocol
 
 
 @contextmanager
@@ -62,6 +63,30 @@ def taken_order(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 def service_of(server: Server) -> RoomService:
     service: RoomService = server.app.state.rooms
     return service
+
+
+@contextmanager
+def arrivals(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bytes]]:
+    """Every whole text message the server's sockets received, as it came in (before it
+    is read in the frame callback or queued for the receive loop)."""
+    arrived: list[bytes] = []
+    receive = HeartbeatProtocol.send_receive_event_to_app
+
+    def watched(self: HeartbeatProtocol) -> None:
+        arrived.append(b"".join(self.frames))
+        receive(self)
+
+    monkeypatch.setattr(HeartbeatProtocol, "send_receive_event_to_app", watched)
+    yield arrived
+
+
+async def until_arrived(arrived: list[bytes], ref: str) -> None:
+    """Until the server's socket has received the action ``ref``, whatever the machine's
+    load: the server shares the test's event loop, so a fixed sleep could end first."""
+    mark = orjson.dumps(ref)
+    async with asyncio.timeout(5):
+        while not any(mark in message for message in arrived):
+            await asyncio.sleep(0.005)
 
 
 async def seat(server: Server) -> tuple[str, Client]:
@@ -115,14 +140,18 @@ async def test_actions_keep_their_order_when_one_goes_through_the_log(
 
     monkeypatch.setattr(service, "try_local", elsewhere_for_b2)
     monkeypatch.setattr(service, "enqueue", slow_b2)
-    with reads(monkeypatch) as seen, taken_order(monkeypatch) as order:
+    with (
+        reads(monkeypatch) as seen,
+        taken_order(monkeypatch) as order,
+        arrivals(monkeypatch) as arrived,
+    ):
         _, client = await seat(server)
         await client.send(back("b1"))
         await client.send(back("b2"))
-        await asyncio.sleep(0.05)  # b2 is being appended
+        await until_arrived(arrived, "b2")  # b2 is being appended
         await client.send(back("b3"))
         await client.send(back("b4"))
-        await asyncio.sleep(0.05)  # read by the server, behind b2
+        await until_arrived(arrived, "b4")  # read by the server, behind b2
         released.set()
         await answered(client, ["b1", "b2", "b3", "b4"])
         # Caught up: the next one is read in the callback again.
