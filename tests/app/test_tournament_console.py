@@ -218,6 +218,17 @@ async def test_a_player_disqualified_before_their_table_deals_leaves_a_bot_in_th
             await client.close()
 
 
+async def dealt(server: Server, room_id: str) -> dict[str, Any]:
+    """The room once its match is on (its lobby's players as they were dealt in)."""
+    async with asyncio.timeout(30):
+        while True:
+            room: dict[str, Any] = (await server.http.get(f"/api/rooms/{room_id}")).json()
+            if room["status"] != "lobby":
+                assert room["status"] == "playing", room["status"]
+                return room
+            await asyncio.sleep(0.05)
+
+
 async def test_a_table_deals_with_the_seats_the_tournament_says(quick: Server) -> None:
     """A re-seat whose room commands have not landed when the table deals (its REST call
     still on the way): the runner gives the room the tournament's seats first."""
@@ -239,8 +250,8 @@ async def test_a_table_deals_with_the_seats_the_tournament_says(quick: Server) -
     await wait_for(quick, tid, lambda d: all(t["started"] for t in d["roundLog"][0]["tables"]))
     names = {p["playerId"]: p["name"] for p in doc["players"]}
     for table, moved_in in ((first, b), (second, a)):
-        room = (await quick.http.get(f"/api/rooms/{table['roomId']}")).json()
-        assert room["status"] == "playing"
+        # Marked started in the tournament first, then re-seated and dealt: wait for the deal.
+        room = await dealt(quick, table["roomId"])
         assert names[moved_in] in [p["name"] for p in room["players"]]
     late = await host(quick, made, "/reseat", json={"playerId": a, "withPlayerId": b})
     assert late.status_code == 409 and late.json()["code"] == "tournament/table_started"
