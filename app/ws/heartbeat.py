@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import weakref
 from typing import Protocol
 
 from app.rotation import SLICES, next_slice
@@ -53,8 +54,9 @@ class Heartbeat:
         self._timeout = timeout
         # Every socket, least recently pinged first (a dict as an ordered set).
         self._sockets: dict[Beating, None] = {}
-        # The pings sent (loop time, socket), oldest first: so by deadline.
-        self._waiting: collections.deque[tuple[float, Beating]] = collections.deque()
+        # The pings sent (loop time, socket), oldest first: so by deadline. Weakly: a
+        # socket closed meanwhile is let go at once, not when its ping runs out.
+        self._waiting: collections.deque[tuple[float, weakref.ref[Beating]]] = collections.deque()
         self._timer: asyncio.TimerHandle | None = None
         self._round = 0.0  # loop time of the next slice of pings
 
@@ -69,8 +71,7 @@ class Heartbeat:
             self._timer = self._loop.call_at(self._round, self._tick)
 
     def discard(self, socket: Beating) -> None:
-        """``socket`` closed: forgotten (its ping, if any, is let go when it runs out), and
-        the timer with the last one."""
+        """``socket`` closed: forgotten, and the timer with the last one."""
         self._sockets.pop(socket, None)
         if not self._sockets:
             self._waiting.clear()
@@ -100,7 +101,7 @@ class Heartbeat:
         socket.beat()
         since = socket.waiting_since()
         if since is not None and self._timeout is not None:  # None: it is closing
-            self._waiting.append((since, socket))
+            self._waiting.append((since, weakref.ref(socket)))
 
     def _close_silent(self, now: float) -> float:
         """Close the sockets whose ping ran out unanswered; when the next ping runs out
@@ -108,13 +109,14 @@ class Heartbeat:
         assert self._timeout is not None
         waiting = self._waiting
         while waiting:
-            since, socket = waiting[0]
+            since, ref = waiting[0]
             deadline = since + self._timeout
             if now + _EARLY < deadline:
                 return deadline
             waiting.popleft()
-            # Answered (None), pinged again since (a later entry), or gone: nothing to do.
-            if socket in self._sockets and socket.waiting_since() == since:
+            socket = ref()
+            # Gone, answered (None) or pinged again since (a later entry): nothing to do.
+            if socket is not None and socket in self._sockets and socket.waiting_since() == since:
                 try:
                     socket.keepalive_timeout()
                 except Exception:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -231,3 +232,19 @@ async def test_the_heartbeat_pings_a_slice_of_the_sockets_at_a_time_and_closes_t
     for socket in sockets:
         heartbeat.discard(socket)
     assert len(heartbeat) == 0 and heartbeat._timer is None
+
+
+async def test_a_socket_closed_while_its_ping_waits_is_let_go_at_once() -> None:
+    loop = asyncio.get_running_loop()
+    heartbeat = Heartbeat(loop, interval=0.1, timeout=30)
+    silent, other = _Socket(loop, answers=False), _Socket(loop, answers=True)
+    heartbeat.add(silent)
+    heartbeat.add(other)
+    async with asyncio.timeout(5):
+        while not silent.pinged:
+            await asyncio.sleep(0.01)
+    gone = weakref.ref(silent)
+    heartbeat.discard(silent)
+    del silent
+    assert gone() is None  # not held until its ping would run out, 30 s on
+    heartbeat.discard(other)
