@@ -292,6 +292,14 @@ async def _until_cleared(store: _Outboxes, wanted: set[tuple[str, str]]) -> None
             await asyncio.sleep(0.02)
 
 
+async def _until_pending(archiver: Archiver, count: int) -> None:
+    """Until ``archiver`` holds ``count`` entries: it lets an entry go once its outbox has
+    been cleared, a moment after the clear that the test sees."""
+    async with asyncio.timeout(20):
+        while archiver.pending != count:
+            await asyncio.sleep(0.02)
+
+
 def _hand_over_a_refused_and_a_good_deal(archiver: Archiver) -> None:
     """Start ``archiver`` with two deals: one of the refused match ``m-bad``, one good."""
     archiver.start()
@@ -312,7 +320,7 @@ async def test_a_refused_entry_is_retried_on_its_own_while_later_entries_are_sto
             archiver.submit(f"r{n}", *outbox_entry(_deal(f"m{n}", 1)))
             await _until_cleared(store, {(f"r{n}", f"m{n}:1")})
         assert ("r1", "m-bad:1") not in store.cleared
-        assert archiver.pending == 1
+        await _until_pending(archiver, 1)
         refusals = [r for r in caplog.records if "could not archive" in r.getMessage()]
         assert len(refusals) == 2  # the batch of two, then its one refusal: once each
         await archiver.close(timeout=0)
@@ -331,10 +339,10 @@ async def test_refused_entries_back_off_and_are_stored_once_sql_takes_them(
         # Refused, then retried as it backs off; an entry beside them is stored.
         archiver.submit("r2", *outbox_entry(_deal("m2", 1)))
         await _until_cleared(store, {("r2", "m2:1")})
-        assert archiver.pending == 2
+        await _until_pending(archiver, 2)
         await refusal.lift()
     await _until_cleared(store, {("r1", "m-bad:1"), ("r1", "m-bad:2")})
-    assert archiver.pending == 0
+    await _until_pending(archiver, 0)
     match = await db.match("m-bad")
     assert match is not None and [d.number for d in match.deals] == [1, 2]
     await archiver.close(timeout=0)
